@@ -1,0 +1,1 @@
+"""scorekeeper: the score pad for a rummy table, scored from the cards themselves."""

@@ -1,0 +1,73 @@
+"""The ``scorekeeper`` command: score a game file, list a variant's rule options."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from . import gamefile
+from .games import iceberg
+from .games.errors import ScorekeeperError
+
+RULEBOOKS = {"iceberg": iceberg.RULES}
+
+
+def fail(message: str) -> None:
+    """One line on standard error, nothing on standard output, exit status 2."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """scorekeeper: the score pad for a rummy table."""
+
+
+@main.command()
+@click.argument("file")
+def score(file: str) -> None:
+    """Recompute every score of a game file (FILE, or - for standard input) as JSON."""
+    try:
+        if file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(file, encoding="utf-8") as f:
+                text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f"cannot read {file}: {getattr(e, 'strerror', None) or e}")
+    try:
+        result = gamefile.score_text(text)
+    except ScorekeeperError as e:
+        fail(str(e))
+    except (RecursionError, MemoryError):
+        fail("cannot score this file: it is too deeply nested or too large")
+    except Exception as e:  # never a traceback: a bug still gets one plain line
+        fail(f"cannot score this file: {type(e).__name__}: {e}")
+    click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+def format_rulebook(book) -> str:
+    lines = [f"Rule options for {book.variant} (game file: \"rules\": {{\"name\": value}})", ""]
+    for option in book:
+        default = "by player count" if option.default_for else json.dumps(option.default)
+        mark = "  [house value: confirm at the table]" if option.house_value else ""
+        lines.append(f"{option.name} = {default}{mark}")
+        lines.append(f"    {option.help}")
+        lines.append(f"    takes: {option.describe_allowed()}; source: {option.source}")
+    return "\n".join(lines)
+
+
+@main.command()
+@click.argument("variant")
+def rules(variant: str) -> None:
+    """List a variant's rule options with their defaults, sources and house values."""
+    if variant not in gamefile.VARIANTS:
+        fail(f"unknown variant {variant!r} (expected one of: {', '.join(gamefile.VARIANTS)})")
+    if variant not in RULEBOOKS:
+        fail(f"variant {variant} is not supported yet")
+    click.echo(format_rulebook(RULEBOOKS[variant]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,24 @@
+"""The one error family the rules library raises: always a plain sentence for a person."""
+
+
+class ScorekeeperError(Exception):
+    """Bad input to the rules: the message says what is wrong in plain words."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class IllegalPlay(ScorekeeperError):
+    """A meld or lay-off the rules do not allow."""
+
+
+class RuleError(ScorekeeperError):
+    """An unknown rule option, or a value it does not take."""
+
+
+class GameFileError(ScorekeeperError):
+    """A game document that is not what CONTRACT.md describes."""

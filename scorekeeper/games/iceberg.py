@@ -1,0 +1,440 @@
+"""Iceberg Rummy (Gordon Bower, 1997): the whole scoring, as RULES.md gives it.
+
+A round is a log of plays. Points are scored the moment cards are placed (a new pair 10,
+the 3rd card on a pair 20, a new 3-card set or run 30, the n-th card 10 × n, special
+melds whole); aces go face up and multiply the round score; when someone goes out, or
+the last ace of the decks is exposed, every card left in a hand costs ``card_penalty``
+plus whatever it could have scored in one more turn (the "playable" penalty).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from .cards import ACE, Card, Supply, card_names, sort_key
+from .errors import IllegalPlay
+from .iceberg_last_turn import LastTurn, best_last_turn, single_card_turn
+from .iceberg_melds import Meld, lay_off, lay_off_points, make_meld, ordinal
+from .options import Option, RuleBook, Rules
+
+NAME = "Iceberg Rummy"
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+BOWER = "Gordon Bower's rules (seeds/001)"
+SITE = "bestfreenewgames.com rules page"
+
+RULES = RuleBook(
+    "iceberg",
+    [
+        Option(
+            "decks", 1, "Decks shuffled together: one for 2–3 players, two for 4 or more.",
+            BOWER, kind="choice", choices=(1, 2),
+            default_for=lambda players, _rules: 1 if players <= 3 else 2,
+        ),
+        Option(
+            "set_duplicates", True,
+            "A set may hold both copies of a card (two decks; the point table runs to the "
+            "8th card of a set). False: the suits in a set must differ.",
+            "RULES.md, from the sources' point table", kind="bool",
+        ),
+        Option("special_odds_suit", 700, "3-5-7-9-J-K all in one suit (0: not played).",
+               SITE, minimum=0),
+        Option("special_evens_suit", 700, "2-4-6-8-10-Q all in one suit (0: not played).",
+               "by symmetry with the odds", minimum=0, house_value=True),
+        Option("special_odds_colour", 350,
+               "3-5-7-9-J-K in one colour, mixed suits (0: not played).",
+               "no source gives it", minimum=0, house_value=True),
+        Option("special_evens_colour", 350,
+               "2-4-6-8-10-Q in one colour, mixed suits (0: not played).",
+               "no source gives it", minimum=0, house_value=True),
+        Option(
+            "aces", "multiplier",
+            "multiplier: round score × (1 + aces); bonus: + ace_bonus per ace; "
+            "doubling_bonus: ace_bonus, then double for each next ace.",
+            "both seed pages (multiplier); the rules site's variations",
+            kind="choice", choices=("multiplier", "bonus", "doubling_bonus"),
+        ),
+        Option("ace_bonus", 20, "Points per ace for the bonus rules (the first ace when doubling).",
+               "the rules site suggests 20 or 50", minimum=0),
+        Option("card_penalty", 10, "What every card left in hand costs.", BOWER, minimum=0),
+        Option(
+            "card_penalty_applies_to", "all",
+            "all: every card left in hand; unplayable: only the cards the best last turn "
+            "does not use.", "Bower and both examples (all); the rules site's wording",
+            kind="choice", choices=("all", "unplayable"),
+        ),
+        Option(
+            "playable_penalty", "best_turn",
+            "best_turn: the most the hand could score in one more turn, chains and new "
+            "melds included; single_card: each card's best single lay-off.",
+            "Bower: 'however much they would have counted for you'",
+            kind="choice", choices=("best_turn", "single_card"),
+        ),
+        Option("target", 5000, "The game ends when someone reaches this total.",
+               "Bower, for two players", minimum=1),
+    ],
+)
+
+
+def resolve_rules(overrides: object, players: int) -> Rules:
+    return RULES.resolve(overrides, players)
+
+
+def aces_in_decks(rules: Mapping) -> int:
+    return 4 * rules["decks"]
+
+
+# ---------------------------------------------------------------------------------------
+# A round: the log of plays.
+
+
+@dataclass(frozen=True)
+class Play:
+    """One logged play and what it scored."""
+
+    player: str
+    kind: str  # "ace", "meld", "layoff" or "out"
+    cards: tuple[Card, ...] = ()
+    meld_number: int | None = None
+    before: Meld | None = None
+    after: Meld | None = None
+    card_points: tuple[int, ...] = ()
+    points: int = 0
+
+    def describe(self) -> str:
+        if self.kind == "ace":
+            return f"{card_names(self.cards)} face up"
+        if self.kind == "out":
+            return "went out"
+        if self.kind == "meld":
+            return f"new {self.after.describe()} {self.after} (meld {self.meld_number}), {self.points}"
+        steps = ", then ".join(
+            f"{card} as {ordinal(self.before.size + i + 1)} card {pts}"
+            for i, (card, pts) in enumerate(zip(self.cards, self.card_points))
+        )
+        return f"on meld {self.meld_number} ({self.before}): {steps}"
+
+
+@dataclass
+class TableMeld:
+    number: int
+    meld: Meld
+    started_by: str
+
+
+class Round:
+    """The table as the log of one round builds it; every play is checked before it counts.
+
+    A refused play raises IllegalPlay and leaves the round exactly as it was.
+    """
+
+    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
+        self.players = list(players)
+        self.rules = rules
+        self.supply = Supply(rules["decks"])
+        self.melds: list[TableMeld] = []
+        self.plays: list[Play] = []
+        self.aces: dict[str, list[Card]] = {p: [] for p in players}
+        self.out: str | None = None
+        self.last_ace_by: str | None = None
+
+    # -- what the table knows -----------------------------------------------------------
+    @property
+    def table(self) -> list[Meld]:
+        return [m.meld for m in self.melds]
+
+    @property
+    def aces_exposed(self) -> int:
+        return sum(len(a) for a in self.aces.values())
+
+    @property
+    def over(self) -> bool:
+        """No more plays: someone went out (the last ace still lets its player finish)."""
+        return self.out is not None
+
+    def earned(self, player: str) -> int:
+        return sum(p.points for p in self.plays if p.player == player)
+
+    def end_reason(self) -> str | None:
+        if self.out:
+            return f"{self.out} went out"
+        if self.last_ace_by:
+            return f"{self.last_ace_by} exposed the last ace; the round ends after that turn"
+        return None
+
+    # -- plays --------------------------------------------------------------------------
+    def _check_turn(self, player: str) -> None:
+        if player not in self.aces:
+            raise IllegalPlay(f"'{player}' is not playing in this game")
+        if self.out:
+            raise IllegalPlay(f"the round is over: {self.out} went out")
+        if self.last_ace_by and player != self.last_ace_by:
+            raise IllegalPlay(
+                f"the round ended after {self.last_ace_by}'s turn, when the last ace was exposed"
+            )
+
+    def _record(self, play: Play) -> Play:
+        self.plays.append(play)
+        return play
+
+    def ace(self, player: str, cards: Sequence[Card]) -> Play:
+        """Aces go face up at once (RULES.md: they are never melded)."""
+        self._check_turn(player)
+        others = [c for c in cards if c.rank != ACE]
+        if others:
+            raise IllegalPlay(f"{card_names(others)} is not an ace")
+        self.supply.take(cards)
+        self.aces[player].extend(cards)
+        if self.aces_exposed >= aces_in_decks(self.rules) and self.last_ace_by is None:
+            self.last_ace_by = player
+        return self._record(Play(player, "ace", tuple(cards)))
+
+    def meld(self, player: str, cards: Sequence[Card]) -> Play:
+        """A new meld from hand: a pair, set, run or special meld, scored whole."""
+        self._check_turn(player)
+        meld = make_meld(list(cards), self.rules)
+        self.supply.take(cards)
+        number = len(self.melds) + 1
+        self.melds.append(TableMeld(number, meld, player))
+        return self._record(
+            Play(player, "meld", tuple(cards), number, None, meld, (), meld.value(self.rules))
+        )
+
+    def lay_off(self, player: str, number: int, cards: Sequence[Card]) -> Play:
+        """Cards added to any meld on the table; each scores its new position."""
+        self._check_turn(player)
+        if not isinstance(number, int) or not 1 <= number <= len(self.melds):
+            have = f"melds 1 to {len(self.melds)}" if self.melds else "no melds yet"
+            raise IllegalPlay(f"there is no meld {number} on the table (it has {have})")
+        target = self.melds[number - 1]
+        grown = lay_off(target.meld, list(cards), self.rules)
+        self.supply.take(cards)
+        ordered = _placing_order(target.meld, cards)
+        points = tuple(lay_off_points(target.meld, len(cards)))
+        play = Play(player, "layoff", ordered, number, target.meld, grown, points, sum(points))
+        target.meld = grown
+        return self._record(play)
+
+    def go_out(self, player: str) -> Play:
+        self._check_turn(player)
+        self.out = player
+        return self._record(Play(player, "out"))
+
+
+def _placing_order(meld: Meld, cards: Sequence[Card]) -> tuple[Card, ...]:
+    """Lay-off cards in the order they attach: nearest the meld first."""
+    if meld.kind != "run":
+        return tuple(cards)
+    return tuple(sorted(cards, key=lambda c: (c.rank > meld.high, abs(c.rank - (meld.low if c.rank < meld.low else meld.high)))))
+
+
+# ---------------------------------------------------------------------------------------
+# The end of a round: cards left in hand, aces, the round score.
+
+
+@dataclass(frozen=True)
+class CardCost:
+    cards: tuple[Card, ...]
+    points: int  # what it costs (negative)
+    why: str
+
+    def line(self) -> str:
+        return f"{card_names(self.cards)}: {self.why} → {signed(self.points)}"
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    """One player's round: earned, what the hand cost and why, aces, the score."""
+
+    player: str
+    plays: tuple[Play, ...]
+    earned: int
+    hand: tuple[Card, ...] | None  # None: the round is not over yet
+    last_turn: LastTurn | None
+    card_costs: tuple[CardCost, ...]
+    playable_costs: tuple[CardCost, ...]
+    aces: tuple[Card, ...]
+    before_aces: int
+    score: int
+    aces_text: str
+
+    @property
+    def card_penalty(self) -> int:
+        return sum(c.points for c in self.card_costs)
+
+    @property
+    def playable_penalty(self) -> int:
+        return sum(c.points for c in self.playable_costs)
+
+    def story(self) -> list[str]:
+        """The whole round for this player, line by line, as a person would check it.
+
+        Every card left in hand gets its own line: what it costs as a card in hand and,
+        if it was playable, exactly how it would have been played and for how much.
+        """
+        lines = [p.describe() for p in self.plays if p.kind in ("meld", "layoff")]
+        lines.append(f"earned {signed(self.earned)}")
+        if self.hand is None:
+            if self.aces:
+                lines.append(f"aces so far: {card_names(self.aces)} (they count when the round ends)")
+            return lines
+        if not self.hand:
+            lines.append("no cards left in hand")
+        in_hand = list(self.card_costs)
+        singles = [c for c in self.playable_costs if len(c.cards) == 1]
+        groups = [c for c in self.playable_costs if len(c.cards) > 1]
+        for card in self.hand:
+            parts = []
+            for pool, label in ((in_hand, ""), (singles, "playable: ")):
+                cost = next((c for c in pool if c.cards == (card,)), None)
+                if cost:
+                    pool.remove(cost)
+                    parts.append(f"{label}{cost.why} {signed(cost.points)}")
+            if any(card in g.cards for g in groups):
+                parts.append("playable in a new meld (below)")
+            lines.append(f"{card}: " + ("; ".join(parts) if parts else "costs nothing"))
+        lines.extend(f"{card_names(g.cards)}: playable: {g.why} {signed(g.points)}" for g in groups)
+        if self.hand:
+            lines.append(
+                f"{signed(self.earned)} earned {signed(self.card_penalty)} for cards in hand "
+                f"{signed(self.playable_penalty)} playable = {signed(self.before_aces)}"
+            )
+        lines.append(self.aces_text)
+        lines.append(f"round score {signed(self.score)}")
+        return lines
+
+    def as_detail(self) -> dict:
+        detail = {
+            "earned": self.earned,
+            "plays": [
+                {"cards": [str(c) for c in p.cards], "meld": p.meld_number,
+                 "play": p.describe(), "points": p.points}
+                for p in self.plays if p.kind in ("meld", "layoff")
+            ],
+            "aces": [str(c) for c in self.aces],
+        }
+        if self.hand is not None:
+            detail.update(
+                hand=[str(c) for c in self.hand],
+                card_penalty=self.card_penalty,
+                playable_penalty=self.playable_penalty,
+                cards_left=[
+                    {"cards": [str(c) for c in cost.cards], "points": cost.points, "why": cost.why}
+                    for cost in self.card_costs + self.playable_costs
+                ],
+                best_last_turn=[p.describe() for p in (self.last_turn.plays if self.last_turn else ())],
+                before_aces=self.before_aces,
+                score=self.score,
+            )
+        detail["aces_rule"] = self.aces_text
+        detail["story"] = self.story()
+        return detail
+
+
+def signed(n: int) -> str:
+    """A score as people write it: +50, −120, 0."""
+    return f"−{-n}" if n < 0 else (f"+{n}" if n > 0 else "0")
+
+
+def apply_aces(score: int, aces: int, rules: Mapping) -> tuple[int, str]:
+    """RULES.md, Iceberg, "Aces": what the round's aces do to the score, and the words for it."""
+    if rules["aces"] == "multiplier":
+        if not aces:
+            return score, "no aces: score as earned"
+        return score * (1 + aces), f"{aces} ace{'s' if aces > 1 else ''}: × {1 + aces} → {signed(score * (1 + aces))}"
+    bonus = rules["ace_bonus"] * (aces if rules["aces"] == "bonus" else (2 ** aces - 1))
+    if not aces:
+        return score, "no aces: no bonus"
+    how = "each" if rules["aces"] == "bonus" else "doubling"
+    return score + bonus, f"{aces} ace{'s' if aces > 1 else ''} ({how}): + {bonus} → {signed(score + bonus)}"
+
+
+def score_player(round_: Round, player: str, hand: Sequence[Card] | None) -> PlayerRound:
+    """One player's round score; ``hand`` None while the round is still being played."""
+    rules = round_.rules
+    plays = tuple(p for p in round_.plays if p.player == player)
+    earned = sum(p.points for p in plays)
+    aces = tuple(round_.aces[player])
+    if hand is None:
+        return PlayerRound(player, plays, earned, None, None, (), (), aces, earned, earned,
+                           "aces count at the end of the round")
+    hand = tuple(sorted(hand, key=sort_key))
+    last_turn = None
+    playable: tuple[CardCost, ...] = ()
+    card_costs: list[CardCost] = []
+    if hand:
+        if rules["playable_penalty"] == "best_turn":
+            last_turn = best_last_turn(hand, round_.table, rules)
+        else:
+            last_turn = single_card_turn(hand, round_.table, rules)
+        playable = tuple(
+            CardCost(cards, -points, why)
+            for play in last_turn.plays
+            for cards, why, points in play.card_lines()
+        )
+        charged = hand if rules["card_penalty_applies_to"] == "all" else last_turn.unused
+        penalty = rules["card_penalty"]
+        for card in charged:
+            why = "an ace never put face up" if card.rank == ACE else "left in hand"
+            card_costs.append(CardCost((card,), -penalty, why))
+    before = earned + sum(c.points for c in card_costs) + sum(c.points for c in playable)
+    score, aces_text = apply_aces(before, len(aces), rules)
+    return PlayerRound(player, plays, earned, hand, last_turn, tuple(card_costs), playable,
+                       aces, before, score, aces_text)
+
+
+@dataclass
+class RoundResult:
+    round: Round
+    players: dict[str, PlayerRound]
+    finished: bool
+
+    @property
+    def scores(self) -> dict[str, int]:
+        return {p: r.score for p, r in self.players.items()}
+
+
+def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None) -> RoundResult:
+    """Score a round: with ``hands`` (even empty) it is over; without, it is still going."""
+    if hands is None:
+        return RoundResult(round_, {p: score_player(round_, p, None) for p in round_.players}, False)
+    for player, cards in hands.items():
+        if player == round_.out and cards:
+            raise IllegalPlay(f"{player} went out, so cannot hold {card_names(cards)}")
+    return RoundResult(
+        round_, {p: score_player(round_, p, hands.get(p, ())) for p in round_.players}, True
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# The game: rounds until someone reaches the target; a tie at the top plays on.
+
+
+@dataclass
+class GameResult:
+    rounds: list[RoundResult]
+    totals: dict[str, int]
+    winners: list[str]
+    over: bool
+    tie_at_target: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def game_state(players: Sequence[str], rules: Mapping, totals: Mapping[str, int]) -> tuple[bool, list[str], bool]:
+    """(over, winners, tied): over once someone reaches the target with a single top total."""
+    top = max(totals.values())
+    if top < rules["target"]:
+        return False, [], False
+    leaders = [p for p in players if totals[p] == top]
+    if len(leaders) > 1:
+        return False, [], True
+    return True, leaders, False
+
+
+def total_scores(players: Sequence[str], results: Sequence[RoundResult]) -> dict[str, int]:
+    totals = Counter({p: 0 for p in players})
+    for result in results:
+        if result.finished:
+            totals.update(result.scores)
+    return {p: totals[p] for p in players}

@@ -1,0 +1,235 @@
+"""Iceberg Rummy melds: what may be laid down, what may be laid off, and what it scores.
+
+RULES.md, Iceberg, "Melds" and "Points":
+
+- a pair is 2 cards of one rank in different suits; it grows into a set only;
+- a set is 3 or more cards of one rank (both copies of a card allowed in a two-deck
+  game unless ``set_duplicates`` is false);
+- a run is 3 or more cards of one suit in sequence; aces never meld, so a run lies
+  within 2…K;
+- the four special melds are laid down whole and never extended;
+- a new pair scores 10, the 3rd card on a pair 20, the 3 cards of a new set or run 30,
+  and the n-th card of a set or run 10 × n.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from .cards import ACE, SUIT_NAMES, Card, card_names, sort_key
+from .errors import IllegalPlay
+
+PAIR, SET, RUN, SPECIAL = "pair", "set", "run", "special"
+
+ODDS = (3, 5, 7, 9, 11, 13)
+EVENS = (2, 4, 6, 8, 10, 12)
+
+
+@dataclass(frozen=True)
+class Special:
+    name: str  # the rule option that gives its points
+    ranks: tuple[int, ...]
+    one_suit: bool  # True: all one suit; False: one colour, mixed suits
+    title: str
+
+
+SPECIALS = (
+    Special("special_odds_suit", ODDS, True, "odds in one suit (3-5-7-9-J-K)"),
+    Special("special_evens_suit", EVENS, True, "evens in one suit (2-4-6-8-10-Q)"),
+    Special("special_odds_colour", ODDS, False, "odds in one colour (3-5-7-9-J-K, mixed suits)"),
+    Special("special_evens_colour", EVENS, False, "evens in one colour (2-4-6-8-10-Q, mixed suits)"),
+)
+SPECIAL_BY_NAME = {s.name: s for s in SPECIALS}
+
+
+def meld_points(size: int) -> int:
+    """What a meld of this many cards is worth in all: 10 for a pair, then 30, 70, 120 …
+
+    Building card by card scores the same as laying it down at once: a pair (10) and a
+    3rd card (20) make 30; the n-th card of a set or run adds 10 × n.
+    """
+    if size < 2:
+        return 0
+    if size == 2:
+        return 10
+    return 10 * (size * (size + 1) // 2 - 3)
+
+
+def position_points(position: int) -> int:
+    """What the card that becomes the n-th of a meld scores (n ≥ 3; on a pair, 3rd = 20)."""
+    return meld_points(position) - meld_points(position - 1)
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+RANK_WORDS = ("", "aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
+              "nines", "tens", "jacks", "queens", "kings")
+
+
+def rank_plural(rank: int) -> str:
+    return RANK_WORDS[rank]
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A meld on the table: its shape and its cards (sorted)."""
+
+    kind: str
+    cards: tuple[Card, ...]
+    special: Special | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    @property
+    def rank(self) -> int:
+        return self.cards[0].rank
+
+    @property
+    def suit(self) -> str:
+        return self.cards[0].suit
+
+    @property
+    def low(self) -> int:
+        return self.cards[0].rank
+
+    @property
+    def high(self) -> int:
+        return self.cards[-1].rank
+
+    def __str__(self) -> str:
+        return card_names(self.cards)
+
+    def describe(self) -> str:
+        if self.kind == SPECIAL:
+            return f"special meld: {self.special.title}"
+        if self.kind == RUN:
+            return f"run of {SUIT_NAMES[self.suit]}"
+        if self.kind == PAIR:
+            return f"pair of {rank_plural(self.rank)}"
+        return f"set of {rank_plural(self.rank)}"
+
+    def value(self, rules: Mapping) -> int:
+        """What the whole meld is worth when laid down at once."""
+        if self.kind == SPECIAL:
+            return rules[self.special.name]
+        return meld_points(self.size)
+
+
+def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=lambda c: (c.rank, sort_key(c))))
+
+
+def find_special(cards: list[Card], rules: Mapping) -> Special | None:
+    """The special meld these six cards make, if the table plays it (points above 0)."""
+    ranks = sorted(c.rank for c in cards)
+    suits = {c.suit for c in cards}
+    colours = {c.colour for c in cards}
+    for special in SPECIALS:
+        if tuple(ranks) != special.ranks or not rules[special.name]:
+            continue
+        if special.one_suit and len(suits) == 1:
+            return special
+        if not special.one_suit and len(colours) == 1 and len(suits) > 1:
+            return special
+    return None
+
+
+def _check_no_aces(cards: list[Card]) -> None:
+    aces = [c for c in cards if c.rank == ACE]
+    if aces:
+        raise IllegalPlay(
+            f"{card_names(aces)}: aces never take part in melds; they are put face up as aces"
+        )
+
+
+def _is_sequence(ranks: list[int]) -> bool:
+    ranks = sorted(ranks)
+    return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
+
+
+def _check_set_suits(cards: Iterable[Card], rules: Mapping) -> None:
+    if rules["set_duplicates"]:
+        return
+    seen: set[str] = set()
+    for card in cards:
+        if card.suit in seen:
+            raise IllegalPlay(
+                f"{card} would be a second {SUIT_NAMES[card.suit][:-1]} in one set, "
+                "and this game plays without duplicates in sets (set_duplicates is false)"
+            )
+        seen.add(card.suit)
+
+
+def make_meld(cards: list[Card], rules: Mapping) -> Meld:
+    """The meld these cards make when laid down together, or IllegalPlay saying why not."""
+    _check_no_aces(cards)
+    names = card_names(cards)
+    if len(cards) < 2:
+        raise IllegalPlay(f"{names} is not a meld: a meld needs at least two cards (a pair)")
+    if len(cards) == 6 and (special := find_special(cards, rules)):
+        return Meld(SPECIAL, _sorted(cards), special)
+    ranks = {c.rank for c in cards}
+    suits = {c.suit for c in cards}
+    if len(cards) == 2:
+        if len(ranks) != 1:
+            raise IllegalPlay(f"{names} is not a meld: two cards make a pair only if they are one rank")
+        if len(suits) != 2:
+            raise IllegalPlay(f"{names} is not a pair: a pair's two cards must be different suits")
+        return Meld(PAIR, _sorted(cards))
+    if len(ranks) == 1:
+        _check_set_suits(cards, rules)
+        return Meld(SET, _sorted(cards))
+    if len(suits) == 1 and len(ranks) == len(cards) and _is_sequence(list(ranks)):
+        return Meld(RUN, _sorted(cards))
+    raise IllegalPlay(
+        f"{names} is not a meld: a set is one rank, a run is one suit in sequence"
+        + (", and the special melds are six cards" if len(cards) == 6 else "")
+    )
+
+
+def lay_off(meld: Meld, cards: list[Card], rules: Mapping) -> Meld:
+    """The meld after these cards are added to it, or IllegalPlay saying why they do not fit."""
+    _check_no_aces(cards)
+    names = card_names(cards)
+    if meld.kind == SPECIAL:
+        raise IllegalPlay(f"special melds are laid down whole and never extended ({meld})")
+    if meld.kind in (PAIR, SET):
+        wrong = [c for c in cards if c.rank != meld.rank]
+        if wrong:
+            raise IllegalPlay(
+                f"{card_names(wrong)} does not fit {meld}: a {meld.kind} of "
+                f"{rank_plural(meld.rank)} takes only {rank_plural(meld.rank)}"
+            )
+        _check_set_suits(meld.cards + tuple(cards), rules)
+        return Meld(SET, _sorted(meld.cards + tuple(cards)))
+    wrong = [c for c in cards if c.suit != meld.suit]
+    if wrong:
+        raise IllegalPlay(
+            f"{card_names(wrong)} does not fit {meld}: a run of {SUIT_NAMES[meld.suit]} "
+            f"takes only {SUIT_NAMES[meld.suit]}"
+        )
+    ranks = [c.rank for c in meld.cards + tuple(cards)]
+    if len(set(ranks)) != len(ranks) or not _is_sequence(ranks):
+        raise IllegalPlay(
+            f"{names} does not fit {meld}: a run grows only at its ends, one rank after another"
+        )
+    return Meld(RUN, _sorted(meld.cards + tuple(cards)))
+
+
+def lay_off_points(meld: Meld, added: int) -> list[int]:
+    """Points for each card added to a meld, in order: positions size+1 … size+added."""
+    return [position_points(meld.size + i) for i in range(1, added + 1)]
+
+
+def fits(meld: Meld, card: Card, rules: Mapping) -> bool:
+    """Whether one card may be laid off on this meld."""
+    try:
+        lay_off(meld, [card], rules)
+    except IllegalPlay:
+        return False
+    return True

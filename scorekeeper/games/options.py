@@ -1,0 +1,122 @@
+"""Rule options: the named, documented choices a table makes before play.
+
+Every variant declares its options once (name, default, allowed values, source, and
+whether the value is a **house value** that no source gives). The game file's
+``rules`` object, the new-game form and ``scorekeeper rules VARIANT`` all read these
+declarations, so the names and defaults cannot drift apart.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from .errors import RuleError
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: Any
+    help: str
+    source: str
+    kind: str = "int"  # "int", "bool" or "choice"
+    choices: tuple = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    house_value: bool = False
+    # When the default depends on the game (e.g. decks by player count), this computes it
+    # from the number of players and the other chosen rules.
+    default_for: Callable[[int, Mapping[str, Any]], Any] | None = field(default=None, compare=False)
+
+    def describe_allowed(self) -> str:
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return ", ".join(str(c) for c in self.choices)
+        if self.maximum is not None:
+            return f"a whole number from {self.minimum} to {self.maximum}"
+        if self.minimum is not None:
+            return f"a whole number, at least {self.minimum}"
+        return "a whole number"
+
+    def check(self, value: Any) -> Any:
+        """Return the value if this option takes it; raise RuleError naming the option."""
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+        elif self.kind == "choice":
+            if not isinstance(value, bool) and value in self.choices:
+                return value
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if (self.minimum is None or value >= self.minimum) and (
+                self.maximum is None or value <= self.maximum
+            ):
+                return value
+        raise RuleError(
+            f"rule '{self.name}' cannot be {_show(value)}: it takes {self.describe_allowed()}"
+        )
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"'{value}'"
+    if value is None:
+        return "null"
+    return repr(value)
+
+
+class Rules(Mapping[str, Any]):
+    """The options in force for one game: every declared option, overrides applied."""
+
+    def __init__(self, values: dict[str, Any], overrides: dict[str, Any]) -> None:
+        self._values = values
+        self.overrides = overrides
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __repr__(self) -> str:
+        return f"Rules({self._values!r})"
+
+
+class RuleBook:
+    """A variant's declared options, in the order they are shown to people."""
+
+    def __init__(self, variant: str, options: list[Option]) -> None:
+        self.variant = variant
+        self.options = {o.name: o for o in options}
+
+    def __iter__(self):
+        return iter(self.options.values())
+
+    def resolve(self, overrides: object, players: int) -> Rules:
+        """Defaults with the game's overrides; an unknown name or bad value is a RuleError."""
+        if overrides is None:
+            overrides = {}
+        if not isinstance(overrides, dict):
+            raise RuleError("rules must be an object of option names and values")
+        for name in overrides:
+            if name not in self.options:
+                known = ", ".join(self.options)
+                raise RuleError(f"unknown rule '{name}' for {self.variant} (known rules: {known})")
+        values = {name: self.options[name].check(v) for name, v in overrides.items()}
+        for option in self.options.values():
+            if option.name not in values:
+                values[option.name] = (
+                    option.default_for(players, values) if option.default_for else option.default
+                )
+        return Rules(values, dict(overrides))

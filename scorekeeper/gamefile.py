@@ -79,6 +79,13 @@ def _where(round_no: int, event_no: int | None = None) -> str:
     return f"round {round_no}" + (f", event {event_no}" if event_no else "")
 
 
+def _located(error: ScorekeeperError, round_no: int, event_no: int | None = None) -> GameFileError:
+    """The error with its place in the file; ``.reason`` keeps the plain sentence."""
+    located = GameFileError(f"{_where(round_no, event_no)}: {error}")
+    located.reason, located.round_no, located.event_no = str(error), round_no, event_no
+    return located
+
+
 def _cards(value: Any, what: str) -> list[Card]:
     return parse_cards(value, what)
 
@@ -128,7 +135,9 @@ def read_hands(round_: iceberg.Round, hands: Any, round_no: int) -> dict[str, li
             parsed = [c for c in (parse_cards(cards, "cards") if cards else [])]
             round_.supply.take(parsed)
         except CardError as e:
-            raise GameFileError(f"{_where(round_no)}, hands of {player}: {e}") from None
+            error = _located(e, round_no)
+            error.message = f"{_where(round_no)}, hands of {player}: {e}"
+            raise error from None
         result[player] = parsed
     return result
 
@@ -148,12 +157,13 @@ def replay_round(players: list[str], rules: Mapping, data: Any, round_no: int):
         try:
             apply_event(round_, event)
         except ScorekeeperError as e:
-            raise GameFileError(f"{_where(round_no, event_no)}: {e}") from None
+            raise _located(e, round_no, event_no) from None
     hands = read_hands(round_, data["hands"], round_no) if "hands" in data else None
     return round_, hands
 
 
-def score_iceberg(doc: Mapping) -> dict:
+def replay_iceberg(doc: Mapping) -> iceberg.GameResult:
+    """Replay a whole Iceberg game file: every round's table, plays and scores."""
     players = _check_players(doc, iceberg.MIN_PLAYERS, iceberg.MAX_PLAYERS, iceberg.NAME)
     if doc.get("teams") is not None:
         raise GameFileError("teams: Iceberg Rummy is played without partnerships (teams must be null)")
@@ -175,16 +185,20 @@ def score_iceberg(doc: Mapping) -> dict:
         try:
             result = iceberg.score_round(round_, hands)
         except ScorekeeperError as e:
-            raise GameFileError(f"{_where(round_no)}, hands: {e}") from None
+            raise _located(e, round_no) from None
         results.append(result)
         if result.finished:
-            totals = iceberg.total_scores(players, results)
-            over, _winners, _tied = iceberg.game_state(players, rules, totals)
+            over = iceberg.game_state(players, rules, iceberg.total_scores(players, results))[0]
     totals = iceberg.total_scores(players, results)
     over, winners, tied = iceberg.game_state(players, rules, totals)
+    return iceberg.GameResult(players, rules, results, totals, winners, over, tied)
+
+
+def score_iceberg(doc: Mapping) -> dict:
+    game = replay_iceberg(doc)
     return {
         "variant": "iceberg",
-        "rules": dict(rules),
+        "rules": dict(game.rules),
         "rounds": [
             {
                 "scores": result.scores,
@@ -192,20 +206,13 @@ def score_iceberg(doc: Mapping) -> dict:
                 "ended": result.round.end_reason() or ("hands counted" if result.finished else "in progress"),
                 "detail": {p: r.as_detail() for p, r in result.players.items()},
             }
-            for result in results
+            for result in game.rounds
         ],
-        "totals": totals,
-        "winners": winners,
-        "status": _status(winners, tied, rules),
+        "totals": game.totals,
+        "winners": game.winners,
+        "status": game.status(),
     }
 
 
-def _status(winners: list[str], tied: bool, rules: Mapping) -> str:
-    if winners:
-        return f"{winners[0]} wins"
-    if tied:
-        return f"tie at the top at {rules['target']} or more: play another round"
-    return "in progress"
-
-
 SCORERS = {"iceberg": score_iceberg}
+REPLAYERS = {"iceberg": replay_iceberg}

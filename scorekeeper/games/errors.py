@@ -21,4 +21,12 @@ class RuleError(ScorekeeperError):
 
 
 class GameFileError(ScorekeeperError):
-    """A game document that is not what CONTRACT.md describes."""
+    """A game document that is not what CONTRACT.md describes.
+
+    Where the fault is in a round, ``round_no`` and ``event_no`` say where and ``reason``
+    keeps the plain sentence without the place (the web app shows just that).
+    """
+
+    reason: str | None = None
+    round_no: int | None = None
+    event_no: int | None = None

@@ -9,7 +9,7 @@ plus whatever it could have scored in one more turn (the "playable" penalty).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from .cards import ACE, Card, Supply, card_names, sort_key
@@ -413,12 +413,22 @@ def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None) -> Ro
 
 @dataclass
 class GameResult:
+    """A whole game replayed: every round, the totals of the finished ones, the winner."""
+
+    players: list[str]
+    rules: Mapping
     rounds: list[RoundResult]
     totals: dict[str, int]
     winners: list[str]
     over: bool
-    tie_at_target: bool = False
-    notes: list[str] = field(default_factory=list)
+    tied_at_target: bool = False
+
+    def status(self) -> str:
+        if self.winners:
+            return f"{self.winners[0]} wins"
+        if self.tied_at_target:
+            return f"tie at the top at {self.rules['target']} or more: play another round"
+        return "in progress"
 
 
 def game_state(players: Sequence[str], rules: Mapping, totals: Mapping[str, int]) -> tuple[bool, list[str], bool]:

@@ -7,10 +7,10 @@ import sys
 import click
 
 from . import gamefile
-from .games import iceberg
+from .games import iceberg, robber
 from .games.errors import ScorekeeperError
 
-RULEBOOKS = {"iceberg": iceberg.RULES}
+RULEBOOKS = {"iceberg": iceberg.RULES, "robber": robber.RULES, **{v: m.RULES for v, m in gamefile.HAND_COUNT.items()}}
 
 
 def fail(message: str) -> None:

@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from .games import iceberg
+from .games import conquian, gin, iceberg, kalooki, manipulation, robber, rummy
+from .games.cards import Supply
+from .games.handcount import HandRound
+from .games.standings import highest_wins
 from .games.cards import Card, CardError, parse_cards
 from .games.errors import GameFileError, ScorekeeperError
 
@@ -90,13 +93,13 @@ def _cards(value: Any, what: str) -> list[Card]:
     return parse_cards(value, what)
 
 
-def apply_event(round_: iceberg.Round, event: Any) -> None:
+def apply_event(round_: Any, event: Any, types: tuple[str, ...] = EVENT_TYPES) -> None:
     """Apply one logged event to the round; a bad event raises and changes nothing."""
     if not isinstance(event, dict):
         raise GameFileError("an event must be an object with a type and a player")
     kind = event.get("type")
-    if kind not in EVENT_TYPES:
-        raise GameFileError(f"unknown event type {kind!r} (expected {', '.join(EVENT_TYPES)})")
+    if kind not in types:
+        raise GameFileError(f"unknown event type {kind!r} (expected {', '.join(types)})")
     allowed = {"type", "player"} | ({"cards"} if kind != "out" else set()) | (
         {"meld"} if kind == "layoff" else set()
     )
@@ -121,7 +124,7 @@ def apply_event(round_: iceberg.Round, event: Any) -> None:
         round_.lay_off(player, number, cards)
 
 
-def read_hands(round_: iceberg.Round, hands: Any, round_no: int) -> dict[str, list[Card]]:
+def read_hands(round_: Any, hands: Any, round_no: int) -> dict[str, list[Card]]:
     """The cards left in each hand; they count against the decks like the table's."""
     if not isinstance(hands, dict):
         raise GameFileError(f"{_where(round_no)}: hands must be an object of player names and cards")
@@ -142,46 +145,64 @@ def read_hands(round_: iceberg.Round, hands: Any, round_no: int) -> dict[str, li
     return result
 
 
-def replay_round(players: list[str], rules: Mapping, data: Any, round_no: int):
-    """Replay one Iceberg round from the file; returns (round, hands or None)."""
+def replay_round(round_: Any, data: Any, round_no: int, types: tuple[str, ...] = EVENT_TYPES,
+                 extra_keys: tuple[str, ...] = ()):
+    """Replay one round's log of plays onto ``round_``; returns (round, hands or None)."""
     if not isinstance(data, dict):
         raise GameFileError(f"{_where(round_no)}: a round must be an object with events (and hands)")
-    extra = sorted(set(data) - {"events", "hands"})
+    extra = sorted(set(data) - {"events", "hands", *extra_keys})
     if extra:
-        raise GameFileError(f"{_where(round_no)}: unknown field '{extra[0]}' in an iceberg round")
+        raise GameFileError(f"{_where(round_no)}: unknown field '{extra[0]}' in a round")
     events = data.get("events", [])
     if not isinstance(events, list):
         raise GameFileError(f"{_where(round_no)}: events must be a list")
-    round_ = iceberg.Round(players, rules)
     for event_no, event in enumerate(events, 1):
         try:
-            apply_event(round_, event)
+            apply_event(round_, event, types)
         except ScorekeeperError as e:
             raise _located(e, round_no, event_no) from None
     hands = read_hands(round_, data["hands"], round_no) if "hands" in data else None
     return round_, hands
 
 
+def _rules(module: Any, doc: Mapping, players: list[str]):
+    try:
+        return module.resolve_rules(doc.get("rules"), len(players))
+    except ScorekeeperError as e:
+        raise GameFileError(f"rules: {e}") from None
+
+
+def _no_teams(doc: Mapping, game: str) -> None:
+    if doc.get("teams") is not None:
+        raise GameFileError(f"teams: {game} is played without partnerships (teams must be null)")
+
+
+def _rounds(doc: Mapping) -> list:
+    return doc.get("rounds", [])
+
+
+def _check_not_over(round_no: int, over: bool) -> None:
+    if over:
+        raise GameFileError(f"{_where(round_no)}: the game was already over after round {round_no - 1}")
+
+
+def _check_finished(round_no: int, rounds: list, finished: bool) -> None:
+    if not finished and round_no < len(rounds):
+        raise GameFileError(f"{_where(round_no)}: has no hands, but only the last round may be unfinished")
+
+
 def replay_iceberg(doc: Mapping) -> iceberg.GameResult:
     """Replay a whole Iceberg game file: every round's table, plays and scores."""
     players = _check_players(doc, iceberg.MIN_PLAYERS, iceberg.MAX_PLAYERS, iceberg.NAME)
-    if doc.get("teams") is not None:
-        raise GameFileError("teams: Iceberg Rummy is played without partnerships (teams must be null)")
-    try:
-        rules = iceberg.resolve_rules(doc.get("rules"), len(players))
-    except ScorekeeperError as e:
-        raise GameFileError(f"rules: {e}") from None
-    rounds = doc.get("rounds", [])
+    _no_teams(doc, iceberg.NAME)
+    rules = _rules(iceberg, doc, players)
+    rounds = _rounds(doc)
     results = []
     over = False
     for round_no, data in enumerate(rounds, 1):
-        if over:
-            raise GameFileError(
-                f"{_where(round_no)}: the game was already over after round {round_no - 1}"
-            )
-        round_, hands = replay_round(players, rules, data, round_no)
-        if hands is None and round_no < len(rounds):
-            raise GameFileError(f"{_where(round_no)}: has no hands, but only the last round may be unfinished")
+        _check_not_over(round_no, over)
+        round_, hands = replay_round(iceberg.Round(players, rules), data, round_no)
+        _check_finished(round_no, rounds, hands is not None)
         try:
             result = iceberg.score_round(round_, hands)
         except ScorekeeperError as e:
@@ -214,5 +235,177 @@ def score_iceberg(doc: Mapping) -> dict:
     }
 
 
-SCORERS = {"iceberg": score_iceberg}
+# ---------------------------------------------------------------------------------------
+# Robber Rummy: rounds are logs of plays too, and melds change hands.
+
+ROBBER_EVENTS = ("meld", "layoff", "out")
+
+
+def _check_teams(doc: Mapping, players: list[str]) -> dict[str, str]:
+    """Partnerships: 4 players in two teams of two (RULES.md); player → team name."""
+    teams = doc.get("teams")
+    if teams is None:
+        return {}
+    if (
+        not isinstance(teams, list)
+        or not all(isinstance(t, list) and t and all(isinstance(p, str) for p in t) for t in teams)
+    ):
+        raise GameFileError("teams must be null or a list of lists of player names")
+    named = [p for t in teams for p in t]
+    for p in named:
+        if p not in players:
+            raise GameFileError(f"teams: unknown player {p!r}")
+    if sorted(named) != sorted(players):
+        raise GameFileError("teams: every player must be in exactly one team")
+    if len(players) != 4 or len(teams) != 2 or any(len(t) != 2 for t in teams):
+        raise GameFileError("teams: partnership play is 4 players in two teams of two")
+    return {p: " & ".join(t) for t in teams for p in t}
+
+
+def _renege(data: Any, players: list[str], round_no: int) -> list[str]:
+    renege = data.get("renege", []) if isinstance(data, dict) else []
+    if not isinstance(renege, list) or any(p not in players for p in renege):
+        raise GameFileError(f"{_where(round_no)}: renege must be a list of player names")
+    return renege
+
+
+def score_robber(doc: Mapping) -> dict:
+    players = _check_players(doc, robber.MIN_PLAYERS, robber.MAX_PLAYERS, robber.NAME)
+    teams = _check_teams(doc, players)
+    rules = _rules(robber, doc, players)
+    rounds = _rounds(doc)
+    out_rounds = []
+    totals = {p: 0 for p in players}
+    over = False
+    winners: list[str] = []
+    tied = False
+    for round_no, data in enumerate(rounds, 1):
+        _check_not_over(round_no, over)
+        renege = _renege(data, players, round_no)
+        round_, hands = replay_round(
+            robber.Round(players, rules, teams), data, round_no, ROBBER_EVENTS, ("renege",)
+        )
+        finished = hands is not None
+        _check_finished(round_no, rounds, finished)
+        if finished and round_.out and hands.get(round_.out):
+            raise GameFileError(f"{_where(round_no)}, hands: {round_.out} went out, so holds no cards")
+        own = {
+            p: robber.score_player(round_, p, hands.get(p, []) if finished else None, p in renege)
+            for p in players
+        }
+        scores = robber.side_scores(players, {p: r.score for p, r in own.items()}, teams)
+        if finished:
+            totals = {p: totals[p] + scores[p] for p in players}
+            over, winners, tied = highest_wins(players, totals, rules["target"], teams)
+        out_rounds.append({
+            "scores": scores,
+            "finished": finished,
+            "ended": round_.end_reason() or ("hands counted" if finished else "in progress"),
+            "detail": {
+                p: {
+                    "melds": [
+                        {"meld": m.number, "cards": [str(c) for c in m.meld.cards],
+                         "value": m.meld.value(rules), "history": m.history,
+                         "locked": m.meld.locked}
+                        for m in r.melds
+                    ],
+                    "meld_points": r.meld_points,
+                    "hand": [str(c) for c in r.hand] if r.hand is not None else None,
+                    "hand_points": r.hand_points,
+                    "reneged": r.reneged,
+                    "own_score": r.score,
+                    "story": r.story(rules),
+                }
+                for p, r in own.items()
+            },
+        })
+    return {
+        "variant": "robber",
+        "rules": dict(rules),
+        "teams": doc.get("teams"),
+        "rounds": out_rounds,
+        "totals": totals,
+        "winners": winners,
+        "status": f"{' & '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else (
+            f"tie at the top at {rules['target']} or more: play another hand" if tied else "in progress"),
+    }
+
+
+# ---------------------------------------------------------------------------------------
+# Hand-count rummies: a round says how it ended and what was left in hands.
+
+HAND_COUNT = {"rummy": rummy, "gin": gin, "kalooki": kalooki, "conquian": conquian,
+              "manipulation": manipulation}
+HAND_ROUND_KEYS = {"out", "rummy", "hands", "stalemate", "knocker"}
+
+
+def read_hand_round(module: Any, data: Any, players: list[str], round_no: int) -> HandRound:
+    """One hand-count round, checked: who ended it and how, and the cards left in hands."""
+    where = _where(round_no)
+    if not isinstance(data, dict):
+        raise GameFileError(f"{where}: a round must be an object (out/knocker/stalemate and hands)")
+    extra = sorted(set(data) - HAND_ROUND_KEYS)
+    if extra:
+        raise GameFileError(f"{where}: unknown field '{extra[0]}' in a round")
+    for key in ("out", "knocker"):
+        if key in data and data[key] is not None and data[key] not in players:
+            raise GameFileError(f"{where}: {key}: unknown player {data[key]!r}")
+    for key in ("stalemate", "rummy"):
+        if key in data and not isinstance(data[key], bool):
+            raise GameFileError(f"{where}: {key} must be true or false")
+    if data.get("rummy") and not data.get("out"):
+        raise GameFileError(f"{where}: rummy is true but no one went out")
+    hands_data = data.get("hands", {})
+    if not isinstance(hands_data, dict):
+        raise GameFileError(f"{where}: hands must be an object of player names and cards")
+    supply = Supply(module.DECKS, module.JOKERS, getattr(module, "WITHOUT_RANKS", ()))
+    hands = {}
+    for player, cards in hands_data.items():
+        if player not in players:
+            raise GameFileError(f"{where}, hands: unknown player {player!r}")
+        if not isinstance(cards, list):
+            raise GameFileError(f"{where}, hands of {player}: must be a list of cards")
+        try:
+            parsed = tuple(parse_cards(cards, "cards")) if cards else ()
+            supply.take(parsed)
+        except CardError as e:
+            raise GameFileError(f"{where}, hands of {player}: {e}") from None
+        hands[player] = parsed
+    return HandRound(
+        out=data.get("out"), knocker=data.get("knocker"), stalemate=data.get("stalemate", False),
+        rummy=data.get("rummy", False), hands=hands, has_hands="hands" in data,
+    )
+
+
+def score_hand_count(doc: Mapping) -> dict:
+    variant = doc["variant"]
+    module = HAND_COUNT[variant]
+    players = _check_players(doc, module.MIN_PLAYERS, module.MAX_PLAYERS, module.NAME)
+    _no_teams(doc, module.NAME)
+    rules = _rules(module, doc, players)
+    rounds = _rounds(doc)
+    game = module.Game(players, rules)
+    out_rounds = []
+    for round_no, data in enumerate(rounds, 1):
+        _check_not_over(round_no, game.over)
+        rnd = read_hand_round(module, data, players, round_no)
+        _check_finished(round_no, rounds, rnd.finished)
+        try:
+            result = game.play(rnd)
+        except ScorekeeperError as e:
+            raise _located(e, round_no) from None
+        out_rounds.append({"scores": result.scores, "finished": rnd.finished, "ended": rnd.ended(),
+                           "detail": result.detail})
+    return {
+        "variant": variant,
+        "rules": dict(rules),
+        "rounds": out_rounds,
+        "totals": game.final_totals(),
+        "winners": list(game.winners),
+        "status": (" and ".join(game.winners) + (" win" if len(game.winners) > 1 else " wins"))
+        if game.winners else "in progress",
+    }
+
+
+SCORERS = {"iceberg": score_iceberg, "robber": score_robber, **{v: score_hand_count for v in HAND_COUNT}}
 REPLAYERS = {"iceberg": replay_iceberg}

@@ -17,6 +17,7 @@ from .errors import IllegalPlay
 from .iceberg_last_turn import LastTurn, best_last_turn, single_card_turn
 from .iceberg_melds import Meld, lay_off, lay_off_points, make_meld, ordinal
 from .options import Option, RuleBook, Rules
+from .standings import highest_wins
 
 NAME = "Iceberg Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -432,14 +433,8 @@ class GameResult:
 
 
 def game_state(players: Sequence[str], rules: Mapping, totals: Mapping[str, int]) -> tuple[bool, list[str], bool]:
-    """(over, winners, tied): over once someone reaches the target with a single top total."""
-    top = max(totals.values())
-    if top < rules["target"]:
-        return False, [], False
-    leaders = [p for p in players if totals[p] == top]
-    if len(leaders) > 1:
-        return False, [], True
-    return True, leaders, False
+    """(over, winners, tied): rounds until someone reaches ``target``; a tie at the top plays on."""
+    return highest_wins(players, totals, rules["target"])
 
 
 def total_scores(players: Sequence[str], results: Sequence[RoundResult]) -> dict[str, int]:

@@ -1,0 +1,284 @@
+"""Robber Rummy (Howard Fosdick, 2023): melds that change hands.
+
+RULES.md, Robber Rummy: two decks, no jokers. Sets of 3+ of a rank (up to 8, repeated
+cards allowed); sequences of 3+ in one suit over A-2-…-K-A, the ace low or high but
+never around the corner (K-A-2). Every meld belongs to whoever made it; adding cards to
+a meld another player (or team) owns steals it. When the hand ends, each side scores
+the melds it owns at chart value (cards in sequences double) less the cards left in
+hand at chart value (never doubled; an ace in hand is always 15). A player who reneges
+scores exactly −``renege_penalty`` for the hand. Partners add their scores. First to
+``target`` wins; a tie at the top plays on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from .cards import ACE, Card, Supply, card_names, sort_key
+from .errors import IllegalPlay
+from .iceberg_melds import rank_plural
+from .options import Option, RuleBook, Rules
+
+NAME = "Robber Rummy"
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+DECKS = 2
+FOSDICK = "Howard Fosdick's rules (seeds/004)"
+
+RULES = RuleBook(
+    "robber",
+    [
+        Option("ace_low", 5, "What an ace played low (A-2-3…) is worth in a sequence, before doubling.",
+               "the chart lost it; 500 Rum values it 5, some tables 1", minimum=0, house_value=True),
+        Option("renege_penalty", 100,
+               "The score of a player who looks at or takes the discard pile without first "
+               "melding its top card.", FOSDICK, minimum=0),
+        Option("target", 400, "The game ends when someone reaches this total.", FOSDICK, minimum=1),
+    ],
+)
+
+SET, SEQUENCE = "set", "sequence"
+LOW_ACE, HIGH_ACE = 1, 14  # an ace's place in a sequence: before the 2, or after the K
+
+
+def resolve_rules(overrides: object, players: int) -> Rules:
+    return RULES.resolve(overrides, players)
+
+
+def chart_value(card: Card, position: int | None, rules: Mapping) -> int:
+    """The chart (RULES.md): ace high 15, K Q J 10 → 10, 9 … 2 → 5, ace low ``ace_low``."""
+    if card.rank == ACE:
+        return rules["ace_low"] if position == LOW_ACE else 15
+    return 10 if card.rank >= 10 else 5
+
+
+def hand_value(card: Card) -> int:
+    """Cards left in hand: chart value, never doubled; an ace in hand is always high."""
+    return 15 if card.rank == ACE else chart_value(card, None, {})
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A set or a sequence; a sequence knows where each ace lies (low or high)."""
+
+    kind: str
+    cards: tuple[Card, ...]  # sets: sorted; sequences: low to high
+    positions: tuple[int, ...] = ()  # sequences: 1 (low ace) … 13 (K), 14 (high ace)
+
+    def __str__(self) -> str:
+        return card_names(self.cards)
+
+    def value(self, rules: Mapping) -> int:
+        if self.kind == SET:
+            return sum(chart_value(c, None, rules) for c in self.cards)
+        return 2 * sum(chart_value(c, p, rules) for c, p in zip(self.cards, self.positions))
+
+    def describe(self) -> str:
+        if self.kind == SET:
+            return f"set of {rank_plural(self.cards[0].rank)}"
+        return "sequence"
+
+    @property
+    def locked(self) -> bool:
+        """No card could ever be added: a set of all 8, or a sequence A to A."""
+        if self.kind == SET:
+            return len(self.cards) >= 4 * DECKS
+        return self.positions[0] == LOW_ACE and self.positions[-1] == HIGH_ACE
+
+
+def _sequence(cards: Sequence[Card]) -> Meld | None:
+    """These cards as one sequence, if they make one (aces placed high where both fit)."""
+    if len({c.suit for c in cards}) != 1:
+        return None
+    others = sorted(c.rank for c in cards if c.rank != ACE)
+    aces = len(cards) - len(others)
+    if aces > 2 or len(set(others)) != len(others):
+        return None
+    options = {0: [()], 1: [(HIGH_ACE,), (LOW_ACE,)], 2: [(LOW_ACE, HIGH_ACE)]}[aces]
+    for ace_places in options:
+        places = sorted(others + list(ace_places))
+        if places and all(b == a + 1 for a, b in zip(places, places[1:])):
+            suit = cards[0].suit
+            ordered = tuple(Card(ACE if p in (LOW_ACE, HIGH_ACE) else p, suit) for p in places)
+            return Meld(SEQUENCE, ordered, tuple(places))
+    return None
+
+
+def make_meld(cards: Sequence[Card]) -> Meld:
+    names = card_names(cards)
+    if len(cards) < 3:
+        raise IllegalPlay(f"{names} is not a meld: a meld needs at least three cards")
+    if len({c.rank for c in cards}) == 1:
+        return Meld(SET, tuple(sorted(cards, key=sort_key)))
+    meld = _sequence(cards)
+    if meld is None:
+        raise IllegalPlay(
+            f"{names} is not a meld: a set is one rank, a sequence one suit in order "
+            "(ace low or high, never K-A-2)"
+        )
+    return meld
+
+
+def lay_off(meld: Meld, cards: Sequence[Card]) -> Meld:
+    names = card_names(cards)
+    if meld.kind == SET:
+        if any(c.rank != meld.cards[0].rank for c in cards):
+            raise IllegalPlay(f"{names} does not fit {meld}: a set takes only its own rank")
+        return Meld(SET, tuple(sorted(meld.cards + tuple(cards), key=sort_key)))
+    grown = _sequence(meld.cards + tuple(cards))
+    # An ace already in the sequence keeps its place: a lay-off only adds at the ends.
+    if grown is None or not _keeps_places(meld, grown):
+        raise IllegalPlay(
+            f"{names} does not fit {meld}: a sequence grows only at its ends, in its suit, "
+            "never around the corner"
+        )
+    return grown
+
+
+def _keeps_places(before: Meld, after: Meld) -> bool:
+    return after.positions[0] <= before.positions[0] and after.positions[-1] >= before.positions[-1] and (
+        set(before.positions) <= set(after.positions)
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# A hand: the log of plays, with ownership.
+
+
+@dataclass
+class TableMeld:
+    number: int
+    meld: Meld
+    owner: str  # the player who holds it now (for teams, the team is the owner's team)
+    history: list[str]
+
+    def side(self, teams: Mapping[str, str]) -> str:
+        return teams.get(self.owner, self.owner)
+
+
+@dataclass(frozen=True)
+class Play:
+    player: str
+    kind: str  # "meld", "layoff" or "out"
+    cards: tuple[Card, ...] = ()
+    meld_number: int | None = None
+    stolen_from: str | None = None
+
+    def describe(self) -> str:
+        if self.kind == "out":
+            return "went out"
+        if self.kind == "meld":
+            return f"melds {card_names(self.cards)} (meld {self.meld_number})"
+        if self.stolen_from:
+            return f"steals meld {self.meld_number} from {self.stolen_from} with {card_names(self.cards)}"
+        return f"adds {card_names(self.cards)} to meld {self.meld_number}"
+
+
+class Round:
+    """One hand of Robber Rummy as its log builds it; a refused play changes nothing."""
+
+    def __init__(self, players: Sequence[str], rules: Mapping, teams: Mapping[str, str] | None = None) -> None:
+        self.players = list(players)
+        self.rules = rules
+        self.teams = dict(teams or {})  # player → team name
+        self.supply = Supply(DECKS)
+        self.melds: list[TableMeld] = []
+        self.plays: list[Play] = []
+        self.out: str | None = None
+
+    def side(self, player: str) -> str:
+        return self.teams.get(player, player)
+
+    def end_reason(self) -> str | None:
+        return f"{self.out} went out" if self.out else None
+
+    def _check(self, player: str) -> None:
+        if player not in self.players:
+            raise IllegalPlay(f"'{player}' is not playing in this game")
+        if self.out:
+            raise IllegalPlay(f"the hand is over: {self.out} went out")
+
+    def meld(self, player: str, cards: Sequence[Card]) -> Play:
+        self._check(player)
+        meld = make_meld(cards)
+        self.supply.take(cards)
+        number = len(self.melds) + 1
+        self.melds.append(TableMeld(number, meld, player, [f"made by {player}"]))
+        play = Play(player, "meld", tuple(cards), number)
+        self.plays.append(play)
+        return play
+
+    def lay_off(self, player: str, number: int, cards: Sequence[Card]) -> Play:
+        """Adding to a meld another player (or team) owns steals it (RULES.md)."""
+        self._check(player)
+        if not isinstance(number, int) or not 1 <= number <= len(self.melds):
+            have = f"melds 1 to {len(self.melds)}" if self.melds else "no melds yet"
+            raise IllegalPlay(f"there is no meld {number} on the table (it has {have})")
+        target = self.melds[number - 1]
+        grown = lay_off(target.meld, cards)
+        self.supply.take(cards)
+        stolen_from = target.owner if self.side(target.owner) != self.side(player) else None
+        target.meld = grown
+        if stolen_from:
+            target.owner = player
+            target.history.append(f"stolen by {player} from {stolen_from} with {card_names(cards)}")
+        else:
+            target.history.append(f"{player} added {card_names(cards)}")
+        play = Play(player, "layoff", tuple(cards), number, stolen_from)
+        self.plays.append(play)
+        return play
+
+    def go_out(self, player: str) -> Play:
+        self._check(player)
+        self.out = player
+        play = Play(player, "out")
+        self.plays.append(play)
+        return play
+
+
+# ---------------------------------------------------------------------------------------
+# Scoring the hand.
+
+
+@dataclass(frozen=True)
+class PlayerHand:
+    player: str
+    melds: tuple[TableMeld, ...]  # the melds this player holds at the end
+    meld_points: int
+    hand: tuple[Card, ...] | None
+    hand_points: int
+    reneged: bool
+    score: int  # the player's own score (before partners are added)
+
+    def story(self, rules: Mapping) -> list[str]:
+        if self.reneged:
+            return [f"reneged: scores exactly −{rules['renege_penalty']} for the hand"]
+        lines = [
+            f"meld {m.number} {m.meld} ({m.meld.describe()}, {'; '.join(m.history)}): +{m.meld.value(rules)}"
+            for m in self.melds
+        ]
+        if self.hand:
+            lines += [f"{c}: left in hand −{hand_value(c)}" for c in self.hand]
+        lines.append(f"score {self.score}")
+        return lines
+
+
+def score_player(round_: Round, player: str, hand: Sequence[Card] | None, reneged: bool) -> PlayerHand:
+    rules = round_.rules
+    held = tuple(m for m in round_.melds if m.owner == player)
+    meld_points = sum(m.meld.value(rules) for m in held)
+    cards = tuple(sorted(hand, key=sort_key)) if hand is not None else None
+    hand_points = -sum(hand_value(c) for c in cards) if cards else 0
+    if reneged:
+        score = -rules["renege_penalty"]
+    else:
+        score = meld_points + (hand_points if cards is not None else 0)
+    return PlayerHand(player, held, meld_points, cards, hand_points, reneged, score)
+
+
+def side_scores(players: Sequence[str], own: Mapping[str, int], teams: Mapping[str, str]) -> dict[str, int]:
+    """Partners add their scores; each member shows the team's score."""
+    team_total: dict[str, int] = {}
+    for p in players:
+        side = teams.get(p, p)
+        team_total[side] = team_total.get(side, 0) + own[p]
+    return {p: team_total[teams.get(p, p)] for p in players}

@@ -102,10 +102,14 @@ def full_deck(decks: int = 1, jokers: int = 0) -> Counter[Card]:
 class Supply:
     """Counts cards as they appear in a round and refuses one the decks no longer have."""
 
-    def __init__(self, decks: int, jokers: int = 0) -> None:
+    def __init__(self, decks: int, jokers: int = 0, without_ranks: Iterable[int] = ()) -> None:
         self.decks = decks
         self.jokers = jokers
+        self.without_ranks = tuple(without_ranks)
         self.limit = full_deck(decks, jokers)
+        for card in list(self.limit):
+            if card.rank in self.without_ranks:
+                del self.limit[card]
         self.seen: Counter[Card] = Counter()
 
     def take(self, cards: Iterable[Card]) -> None:
@@ -123,6 +127,8 @@ class Supply:
     def describe_excess(self, card: Card, count: int) -> str:
         if card.is_joker and not self.jokers:
             return "JK: this game is played without jokers"
+        if card.rank in self.without_ranks:
+            return f"{card}: this game's deck has no {card.rank_label}s"
         have = self.limit[card]
         decks = "one deck holds" if self.decks == 1 else f"{self.decks} decks hold"
         copies = "one" if have == 1 else str(have)

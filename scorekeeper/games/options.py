@@ -24,6 +24,7 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     house_value: bool = False
+    nullable: bool = False  # null is a value too (e.g. "no target")
     # When the default depends on the game (e.g. decks by player count), this computes it
     # from the number of players and the other chosen rules.
     default_for: Callable[[int, Mapping[str, Any]], Any] | None = field(default=None, compare=False)
@@ -34,13 +35,17 @@ class Option:
         if self.kind == "choice":
             return ", ".join(str(c) for c in self.choices)
         if self.maximum is not None:
-            return f"a whole number from {self.minimum} to {self.maximum}"
-        if self.minimum is not None:
-            return f"a whole number, at least {self.minimum}"
-        return "a whole number"
+            text = f"a whole number from {self.minimum} to {self.maximum}"
+        elif self.minimum is not None:
+            text = f"a whole number, at least {self.minimum}"
+        else:
+            text = "a whole number"
+        return text + (", or null" if self.nullable else "")
 
     def check(self, value: Any) -> Any:
         """Return the value if this option takes it; raise RuleError naming the option."""
+        if value is None and self.nullable:
+            return None
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value

@@ -1,0 +1,71 @@
+"""Conquian (RULES.md, Conquian; seeds/003): the oldest Western rummy.
+
+40 cards (no 8, 9, 10), two players, ten cards each; the first to have eleven cards
+melded wins the hand. There are no points: each hand is a stake. A hand whose stock
+runs out is a tableau and raises the stake of the next decided hand by one: the winner
+scores +stake, the loser −stake (stake = 1 + the tableaus just before it).
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from .handcount import HandRound, RoundScore, check_out
+from .options import Option, RuleBook, Rules
+
+NAME = "Conquian"
+MIN_PLAYERS, MAX_PLAYERS = 2, 2
+DECKS, JOKERS = 1, 0
+WITHOUT_RANKS = (8, 9, 10)
+SOURCE = "seeds/003"
+
+RULES = RuleBook(
+    "conquian",
+    [
+        Option("target", None, "Stakes needed to win the match (null: play on without end).",
+               SOURCE, minimum=1, nullable=True),
+    ],
+)
+
+
+def resolve_rules(overrides: object, players: int) -> Rules:
+    return RULES.resolve(overrides, players)
+
+
+class Game:
+    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
+        self.players = list(players)
+        self.rules = rules
+        self.totals = {p: 0 for p in players}
+        self.tableaus = 0
+        self.over = False
+        self.winners: list[str] = []
+
+    def play(self, rnd: HandRound) -> RoundScore:
+        check_out(rnd, self.players)
+        scores = {p: 0 for p in self.players}
+        if rnd.stalemate:
+            self.tableaus += 1
+            story = f"tableau: the stock ran out; the next decided hand is worth {1 + self.tableaus}"
+            return RoundScore(scores, {p: {"score": 0, "story": [story]} for p in self.players})
+        if not rnd.out:
+            return RoundScore(scores, {p: {"score": 0, "story": ["in progress"]} for p in self.players})
+        stake = 1 + self.tableaus
+        self.tableaus = 0
+        for p in self.players:
+            scores[p] = stake if p == rnd.out else -stake
+        self.totals = {p: self.totals[p] + scores[p] for p in self.players}
+        target = self.rules["target"]
+        if target is not None and max(self.totals.values()) >= target:
+            self.over = True
+            self.winners = [p for p in self.players if self.totals[p] == max(self.totals.values())]
+        detail = {
+            p: {"score": scores[p], "stake": stake,
+                "story": [f"{'won' if p == rnd.out else 'lost'} a hand at stake {stake}"]}
+            for p in self.players
+        }
+        return RoundScore(scores, detail)
+
+    def final_totals(self) -> dict[str, int]:
+        return dict(self.totals)
+
+

@@ -1,0 +1,359 @@
+"""Gin Rummy (RULES.md, Gin Rummy; seeds/003 with the common published tables).
+
+Two players, ten cards each, one deck, ace low only (A-2-3, never Q-K-A). Deadwood:
+ace 1, pips face value, J Q K 10. A player may knock with deadwood of at most
+``knock_limit``; gin is no deadwood at all. The program arranges each hand's melds for
+the least deadwood; after a knock (not gin) the defender lays off deadwood onto the
+knocker's melds, his own melds and lay-offs chosen for the least deadwood left.
+
+Knocker lower: he scores the difference. Undercut (defender equal or lower, no gin):
+the defender scores the difference + ``undercut_bonus``. Gin: the defender's deadwood +
+``gin_bonus``, never undercut. Game to ``target``: the winner gets ``game_bonus``; a
+shutout (the loser won nothing) adds it again (``flat``) or doubles the winner's total
+(``double``); each hand won is worth ``line_bonus`` at the end (not toward the target).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Mapping, Sequence
+
+from .cards import Card, card_names, sort_key
+from .errors import IllegalPlay
+from .handcount import HandRound, RoundScore
+from .options import Option, RuleBook, Rules
+
+NAME = "Gin Rummy"
+MIN_PLAYERS, MAX_PLAYERS = 2, 2
+DECKS, JOKERS = 1, 0
+HAND_SIZE = 10
+SOURCE = "seeds/003 and the common published tables"
+
+PRESETS = {
+    "classic": {"gin_bonus": 20, "undercut_bonus": 10, "line_bonus": 20, "shutout": "flat"},
+    "modern": {"gin_bonus": 25, "undercut_bonus": 25, "line_bonus": 25, "shutout": "double"},
+}
+
+
+def _from_preset(name: str):
+    return lambda _players, rules: PRESETS[rules.get("preset", "classic")][name]
+
+
+RULES = RuleBook(
+    "gin",
+    [
+        Option("preset", "classic",
+               "classic: gin 20, undercut 10, line 20, shutout flat 100 (the seed's numbers); "
+               "modern: gin 25, undercut 25, line 25, shutout double. Single options override it.",
+               SOURCE, kind="choice", choices=("classic", "modern")),
+        Option("knock_limit", 10, "Most deadwood a player may knock with.",
+               "the published rule (the seed contradicts itself)", minimum=0),
+        Option("gin_bonus", 20, "Bonus for going gin (modern: 25).", SOURCE, minimum=0,
+               default_for=_from_preset("gin_bonus")),
+        Option("undercut_bonus", 10, "Bonus to a defender who undercuts (modern: 25).", SOURCE,
+               minimum=0, default_for=_from_preset("undercut_bonus")),
+        Option("line_bonus", 20, "Bonus per hand won, added at the end of the game (modern: 25).",
+               SOURCE, minimum=0, default_for=_from_preset("line_bonus")),
+        Option("shutout", "flat",
+               "The loser won no hand: flat adds game_bonus again; double doubles the winner's total.",
+               SOURCE, kind="choice", choices=("flat", "double"), default_for=_from_preset("shutout")),
+        Option("game_bonus", 100, "Bonus to the winner of the game.", SOURCE, minimum=0),
+        Option("target", 100, "The game ends when a player's hand points reach this.", SOURCE, minimum=1),
+    ],
+)
+
+
+def resolve_rules(overrides: object, players: int) -> Rules:
+    return RULES.resolve(overrides, players)
+
+
+def deadwood_value(card: Card) -> int:
+    return min(card.rank, 10)
+
+
+# ---------------------------------------------------------------------------------------
+# Melds and deadwood.
+
+
+def possible_melds(cards: Sequence[Card]) -> list[int]:
+    """Every meld in the hand as a bit mask over ``cards``: sets of 3–4, runs of 3+ (ace low)."""
+    index = {c: i for i, c in enumerate(cards)}
+    melds = []
+    by_rank: dict[int, list[int]] = {}
+    for c, i in index.items():
+        by_rank.setdefault(c.rank, []).append(i)
+    for members in by_rank.values():
+        if len(members) >= 3:
+            full = sum(1 << i for i in members)
+            melds.append(full)
+            if len(members) == 4:
+                melds.extend(full & ~(1 << i) for i in members)
+    for suit in "SHDC":
+        for low in range(1, 12):
+            if Card(low, suit) not in index:
+                continue
+            mask = 0
+            for high in range(low, 14):
+                card = Card(high, suit)
+                if card not in index:
+                    break
+                mask |= 1 << index[card]
+                if high - low >= 2:
+                    melds.append(mask)
+    return melds
+
+
+@lru_cache(maxsize=4096)
+def _arrangements(cards: tuple[Card, ...]) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """(least deadwood, every meld arrangement reaching it as tuples of masks)."""
+    values = [deadwood_value(c) for c in cards]
+    melds = possible_melds(cards)
+    with_lowest: dict[int, list[int]] = {}
+    for m in melds:
+        with_lowest.setdefault((m & -m).bit_length() - 1, []).append(m)
+    memo: dict[int, tuple[int, list[tuple[int, ...]]]] = {}
+
+    def solve(mask: int):
+        if mask == 0:
+            return 0, [()]
+        if mask in memo:
+            return memo[mask]
+        low = (mask & -mask).bit_length() - 1
+        best, ways = solve(mask & (mask - 1))
+        best += values[low]
+        ways = list(ways)
+        for m in with_lowest.get(low, ()):
+            if m & mask == m:
+                dw, sub = solve(mask & ~m)
+                if dw < best:
+                    best, ways = dw, [(m,) + s for s in sub]
+                elif dw == best:
+                    ways += [(m,) + s for s in sub]
+        memo[mask] = (best, ways)
+        return memo[mask]
+
+    best, ways = solve((1 << len(cards)) - 1)
+    return best, tuple(tuple(w) for w in ways)
+
+
+def least_deadwood(cards: Sequence[Card]) -> int:
+    return _arrangements(tuple(sorted(cards, key=sort_key)))[0]
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+    layoffs: tuple[tuple[Card, int], ...] = ()  # defender: (card, index of knocker meld)
+
+    @property
+    def points(self) -> int:
+        return sum(deadwood_value(c) for c in self.deadwood)
+
+
+def _cards_of(mask: int, cards: Sequence[Card]) -> tuple[Card, ...]:
+    return tuple(c for i, c in enumerate(cards) if mask >> i & 1)
+
+
+def best_arrangements(cards: Sequence[Card]) -> list[Arrangement]:
+    """Every arrangement of the hand with the least deadwood."""
+    cards = tuple(sorted(cards, key=sort_key))
+    _best, ways = _arrangements(cards)
+    result = []
+    for way in ways:
+        used = 0
+        for m in way:
+            used |= m
+        result.append(Arrangement(
+            tuple(_cards_of(m, cards) for m in way),
+            tuple(c for i, c in enumerate(cards) if not used >> i & 1),
+        ))
+    return result
+
+
+def _meld_masks_disjoint(cards: tuple[Card, ...]):
+    """Every choice of disjoint melds (including none) as tuples of masks."""
+    melds = possible_melds(cards)
+    out = []
+
+    def pick(start: int, used: int, chosen: list) -> None:
+        out.append(tuple(chosen))
+        for i in range(start, len(melds)):
+            if not melds[i] & used:
+                chosen.append(melds[i])
+                pick(i + 1, used | melds[i], chosen)
+                chosen.pop()
+
+    pick(0, 0, [])
+    return out
+
+
+def lay_offs(rest: Sequence[Card], knocker_melds: Sequence[Sequence[Card]]) -> list[tuple[Card, int]]:
+    """The defender's cards that fit the knocker's melds, chains included.
+
+    Runs are grown first, as far as the cards reach at either end: a card that would
+    fit a set too may be what lets the next card onto the run. Then sets take the rest.
+    """
+    left = set(rest)
+    placed: list[tuple[Card, int]] = []
+    runs = [(i, list(m)) for i, m in enumerate(knocker_melds) if len({c.rank for c in m}) > 1]
+    sets = [(i, list(m)) for i, m in enumerate(knocker_melds) if len({c.rank for c in m}) == 1]
+    changed = True
+    while changed:
+        changed = False
+        for i, meld in runs:
+            suit = meld[0].suit
+            for card in (Card(min(c.rank for c in meld) - 1, suit), Card(max(c.rank for c in meld) + 1, suit)):
+                if card in left:
+                    left.discard(card)
+                    meld.append(card)
+                    placed.append((card, i))
+                    changed = True
+    for i, meld in sets:
+        for card in sorted((c for c in left if c.rank == meld[0].rank), key=sort_key):
+            left.discard(card)
+            placed.append((card, i))
+    return placed
+
+
+def defend(cards: Sequence[Card], knocker_melds: Sequence[Sequence[Card]], may_lay_off: bool) -> Arrangement:
+    """The defender's melds and lay-offs that leave the least deadwood."""
+    cards = tuple(sorted(cards, key=sort_key))
+    best = None
+    for way in _meld_masks_disjoint(cards):
+        used = 0
+        for m in way:
+            used |= m
+        rest = [c for i, c in enumerate(cards) if not used >> i & 1]
+        placed = lay_offs(rest, knocker_melds) if may_lay_off else []
+        gone = {c for c, _ in placed}
+        arrangement = Arrangement(
+            tuple(_cards_of(m, cards) for m in way),
+            tuple(c for c in rest if c not in gone),
+            tuple(placed),
+        )
+        if best is None or arrangement.points < best.points:
+            best = arrangement
+    return best
+
+
+# ---------------------------------------------------------------------------------------
+# A hand and the game.
+
+
+@dataclass(frozen=True)
+class HandResult:
+    knocker: str
+    defender: str
+    knock: Arrangement
+    defence: Arrangement
+    gin: bool
+    undercut: bool
+    winner: str | None
+    points: int
+
+
+def score_hand(knocker: str, defender: str, knock_cards, defend_cards, rules: Mapping) -> HandResult:
+    """A knock: arrange both hands, lay off, and score (RULES.md, Gin Rummy)."""
+    options = best_arrangements(knock_cards)
+    if options[0].points > rules["knock_limit"]:
+        raise IllegalPlay(
+            f"{knocker} cannot knock with {options[0].points} in deadwood "
+            f"({card_names(options[0].deadwood)}): the knock limit is {rules['knock_limit']}"
+        )
+    gin = options[0].points == 0
+    # Of the knocker's least-deadwood arrangements, the one that lets the defender lay off least.
+    pairs = [(a, defend(defend_cards, a.melds, not gin)) for a in options]
+    knock, defence = max(pairs, key=lambda p: p[1].points)
+    k, d = knock.points, defence.points
+    if gin:
+        return HandResult(knocker, defender, knock, defence, True, False, knocker, d + rules["gin_bonus"])
+    if k < d:
+        return HandResult(knocker, defender, knock, defence, False, False, knocker, d - k)
+    return HandResult(knocker, defender, knock, defence, False, True, defender, k - d + rules["undercut_bonus"])
+
+
+def describe_arrangement(a: Arrangement, knocker_melds=None) -> list[str]:
+    lines = [f"meld {card_names(m)}" for m in a.melds]
+    for card, i in a.layoffs:
+        lines.append(f"{card} laid off on {card_names(knocker_melds[i])}")
+    lines.append(f"deadwood {card_names(a.deadwood) or 'none'} = {a.points}")
+    return lines
+
+
+class Game:
+    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
+        self.players = list(players)
+        self.rules = rules
+        self.totals = {p: 0 for p in players}
+        self.hands_won = {p: 0 for p in players}
+        self.over = False
+        self.winners: list[str] = []
+
+    def play(self, rnd: HandRound) -> RoundScore:
+        if rnd.out:
+            raise IllegalPlay("a Gin hand ends with a knock: say who knocked (\"knocker\")")
+        if rnd.stalemate and rnd.knocker:
+            raise IllegalPlay("a stalemate hand has no knock")
+        scores = {p: 0 for p in self.players}
+        if rnd.stalemate or not rnd.knocker:
+            text = "stalemate: no knock before the stock ran down; no score" if rnd.stalemate else "in progress"
+            return RoundScore(scores, {p: {"story": [text]} for p in self.players})
+        knocker = rnd.knocker
+        defender = next(p for p in self.players if p != knocker)
+        for p in self.players:
+            if len(rnd.hand(p)) != HAND_SIZE:
+                raise IllegalPlay(f"{p}'s hand has {len(rnd.hand(p))} cards; a Gin hand has {HAND_SIZE}")
+        result = score_hand(knocker, defender, rnd.hand(knocker), rnd.hand(defender), self.rules)
+        scores[result.winner] = result.points
+        self.totals = {p: self.totals[p] + scores[p] for p in self.players}
+        self.hands_won[result.winner] += 1
+        if max(self.totals.values()) >= self.rules["target"]:
+            self.over = True
+            final = self.final_totals()
+            top = max(final.values())
+            self.winners = [p for p in self.players if final[p] == top]
+        how = "gin" if result.gin else ("undercut" if result.undercut else "knock")
+        k, d = result.knock.points, result.defence.points
+        detail = {
+            knocker: {
+                "role": "knocker",
+                "melds": [[str(c) for c in m] for m in result.knock.melds],
+                "deadwood": [str(c) for c in result.knock.deadwood],
+                "deadwood_points": k,
+                "story": describe_arrangement(result.knock),
+            },
+            defender: {
+                "role": "defender",
+                "melds": [[str(c) for c in m] for m in result.defence.melds],
+                "layoffs": [{"card": str(c), "onto": [str(x) for x in result.knock.melds[i]]}
+                            for c, i in result.defence.layoffs],
+                "deadwood": [str(c) for c in result.defence.deadwood],
+                "deadwood_points": d,
+                "story": describe_arrangement(result.defence, result.knock.melds),
+            },
+        }
+        summary = {
+            "gin": f"gin: {d} + gin bonus {self.rules['gin_bonus']} = {result.points} to {knocker}",
+            "undercut": f"undercut: {k} − {d} + undercut bonus {self.rules['undercut_bonus']} = {result.points} to {defender}",
+            "knock": f"knock: {d} − {k} = {result.points} to {knocker}",
+        }[how]
+        for p in self.players:
+            detail[p]["score"] = scores[p]
+            detail[p]["story"].append(summary)
+        return RoundScore(scores, detail)
+
+    def final_totals(self) -> dict[str, int]:
+        """Hand points, and once the game is over its bonuses (RULES.md: not toward the target)."""
+        if not (self.over or max(self.totals.values()) >= self.rules["target"]):
+            return dict(self.totals)
+        winner = max(self.players, key=lambda p: self.totals[p])
+        loser = next(p for p in self.players if p != winner)
+        final = {p: self.totals[p] + self.rules["line_bonus"] * self.hands_won[p] for p in self.players}
+        final[winner] += self.rules["game_bonus"]
+        if self.totals[loser] == 0:
+            if self.rules["shutout"] == "flat":
+                final[winner] += self.rules["game_bonus"]
+            else:
+                final[winner] *= 2
+        return final

@@ -1,0 +1,74 @@
+"""What the hand-count rummies share: how a round ended and what was left in hands.
+
+CONTRACT.md, "Hand-count rummies": a round says how it ended — ``out`` (who went out),
+``knocker`` (Gin) or ``stalemate`` — and lists the cards the other players held. A
+player left out of ``hands`` held nothing. Each game module (rummy, gin, kalooki,
+conquian, manipulation) scores such rounds and decides when its game is over.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from .cards import Card, card_names
+from .errors import IllegalPlay
+
+
+@dataclass(frozen=True)
+class HandRound:
+    out: str | None = None
+    knocker: str | None = None
+    stalemate: bool = False
+    rummy: bool = False
+    hands: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
+    has_hands: bool = False
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.out or self.knocker or self.stalemate)
+
+    def hand(self, player: str) -> tuple[Card, ...]:
+        return tuple(self.hands.get(player, ()))
+
+    def ended(self) -> str:
+        if self.stalemate:
+            return "stalemate"
+        if self.knocker:
+            return f"{self.knocker} knocked"
+        if self.out:
+            return f"{self.out} went out" + (" (rummy)" if self.rummy else "")
+        return "in progress"
+
+
+@dataclass
+class RoundScore:
+    scores: dict[str, int]
+    detail: dict[str, dict]
+
+
+def check_out(rnd: HandRound, players: Sequence[str], allow_knock: bool = False) -> None:
+    """The common checks: one way of ending, and the player who went out holds nothing."""
+    if rnd.knocker and not allow_knock:
+        raise IllegalPlay("only Gin rounds end with a knock: say who went out (\"out\")")
+    if rnd.stalemate and (rnd.out or rnd.knocker):
+        raise IllegalPlay("a stalemate round has no one going out")
+    if rnd.out and rnd.hand(rnd.out):
+        raise IllegalPlay(f"{rnd.out} went out, so cannot still hold {card_names(rnd.hand(rnd.out))}")
+
+
+def hand_detail(cards: Sequence[Card], values: Sequence[int], score: int, story: list[str]) -> dict:
+    return {
+        "hand": [str(c) for c in cards],
+        "cards": [{"card": str(c), "points": v} for c, v in zip(cards, values)],
+        "hand_value": sum(values),
+        "score": score,
+        "story": story,
+    }
+
+
+def lowest_wins(players: Sequence[str], totals: Mapping[str, int], target: int | None) -> tuple[bool, list[str]]:
+    """Penalty games: once a total reaches ``target``, the lowest total wins (ties share it)."""
+    if target is None or max(totals.values()) < target:
+        return False, []
+    low = min(totals.values())
+    return True, [p for p in players if totals[p] == low]

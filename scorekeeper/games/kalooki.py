@@ -1,0 +1,90 @@
+"""Kalooki (RULES.md, Kalooki; seeds/003).
+
+Two decks and four jokers; 15 cards each for 2–4 players, 13 for 5, 11 for 6. When
+someone goes out, the others score their hands as penalty points: joker 25, ace 11,
+J Q K 10 (a house value: the seed gives none), pips face value. A player whose total
+exceeds ``elimination`` is out of the game; the last one left wins.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from .cards import ACE, Card
+from .errors import IllegalPlay
+from .handcount import HandRound, RoundScore, check_out, hand_detail
+from .options import Option, RuleBook, Rules
+
+NAME = "Kalooki"
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+DECKS, JOKERS = 2, 4
+SOURCE = "seeds/003"
+
+RULES = RuleBook(
+    "kalooki",
+    [
+        Option("elimination", 150, "A player whose total goes above this is out of the game.",
+               SOURCE, minimum=1),
+        Option("court_card_value", 10, "What a J, Q or K left in hand costs.",
+               "published tables; the seed gives none", minimum=0, house_value=True),
+    ],
+)
+
+
+def resolve_rules(overrides: object, players: int) -> Rules:
+    return RULES.resolve(overrides, players)
+
+
+def card_value(card: Card, rules: Mapping) -> int:
+    """Penalty for a card left in hand: joker 25, ace 11, J Q K 10, pips face value."""
+    if card.is_joker:
+        return 25
+    if card.rank == ACE:
+        return 11
+    return rules["court_card_value"] if card.rank > 10 else card.rank
+
+
+class Game:
+    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
+        self.players = list(players)
+        self.rules = rules
+        self.totals = {p: 0 for p in players}
+        self.eliminated: list[str] = []
+        self.over = False
+        self.winners: list[str] = []
+
+    def play(self, rnd: HandRound) -> RoundScore:
+        check_out(rnd, self.players)
+        for p in self.eliminated:
+            if rnd.out == p or rnd.hand(p):
+                raise IllegalPlay(f"{p} was eliminated and no longer plays")
+        values = {p: [card_value(c, self.rules) for c in rnd.hand(p)] for p in self.players}
+        scores = {p: sum(values[p]) if rnd.out else 0 for p in self.players}
+        detail = {}
+        newly_out = []
+        if rnd.finished:
+            self.totals = {p: self.totals[p] + scores[p] for p in self.players}
+            newly_out = [p for p in self.players
+                         if p not in self.eliminated and self.totals[p] > self.rules["elimination"]]
+            self.eliminated += newly_out
+            left = [p for p in self.players if p not in self.eliminated]
+            if len(left) <= 1:
+                self.over = True
+                if left:
+                    self.winners = left
+                else:  # everyone went over at once: the lowest of them wins
+                    low = min(self.totals[p] for p in newly_out)
+                    self.winners = [p for p in newly_out if self.totals[p] == low]
+        for p in self.players:
+            story = [f"{c}: {v}" for c, v in zip(rnd.hand(p), values[p])]
+            if rnd.out == p:
+                story.append("went out")
+            if p in newly_out:
+                story.append(f"total {self.totals[p]} is above {self.rules['elimination']}: eliminated")
+            elif p in self.eliminated:
+                story.append("eliminated in an earlier round")
+            detail[p] = hand_detail(rnd.hand(p), values[p], scores[p], story)
+            detail[p]["eliminated"] = p in self.eliminated
+        return RoundScore(scores, detail)
+
+    def final_totals(self) -> dict[str, int]:
+        return dict(self.totals)

@@ -1,0 +1,65 @@
+"""Manipulation Rummy (Carousel) (RULES.md; seeds/003 and the published Carousel rules).
+
+3–5 players, two decks, seven cards each, aces high only, no discard. When someone
+goes out, the others take penalties for the cards left in hand: ace 15, 10 J Q K 10,
+others 5. Penalties accumulate; once someone reaches ``target`` the lowest total wins.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from .cards import ACE, Card
+from .handcount import HandRound, RoundScore, check_out, hand_detail, lowest_wins
+from .options import Option, RuleBook, Rules
+
+NAME = "Manipulation Rummy"
+MIN_PLAYERS, MAX_PLAYERS = 3, 5
+DECKS, JOKERS = 2, 0
+SOURCE = "the published Carousel rules (seeds/003 is cut off before its scoring)"
+
+RULES = RuleBook(
+    "manipulation",
+    [
+        Option("target", 200, "Penalties at which the game ends (300 is common); the lowest total wins.",
+               SOURCE, minimum=1),
+    ],
+)
+
+
+def resolve_rules(overrides: object, players: int) -> Rules:
+    return RULES.resolve(overrides, players)
+
+
+def card_value(card: Card) -> int:
+    """Penalty for a card left in hand: ace 15, 10 J Q K 10, others 5."""
+    if card.rank == ACE:
+        return 15
+    return 10 if card.rank >= 10 else 5
+
+
+class Game:
+    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
+        self.players = list(players)
+        self.rules = rules
+        self.totals = {p: 0 for p in players}
+        self.over = False
+        self.winners: list[str] = []
+
+    def play(self, rnd: HandRound) -> RoundScore:
+        check_out(rnd, self.players)
+        values = {p: [card_value(c) for c in rnd.hand(p)] for p in self.players}
+        scores = {p: sum(values[p]) if rnd.out else 0 for p in self.players}
+        if rnd.finished:
+            self.totals = {p: self.totals[p] + scores[p] for p in self.players}
+            self.over, self.winners = lowest_wins(self.players, self.totals, self.rules["target"])
+        detail = {
+            p: hand_detail(rnd.hand(p), values[p], scores[p],
+                           [f"{c}: {v}" for c, v in zip(rnd.hand(p), values[p])]
+                           + (["went out"] if rnd.out == p else [])
+                           + (["stalemate: no penalties"] if rnd.stalemate else []))
+            for p in self.players
+        }
+        return RoundScore(scores, detail)
+
+    def final_totals(self) -> dict[str, int]:
+        return dict(self.totals)

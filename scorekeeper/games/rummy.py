@@ -1,0 +1,109 @@
+"""Basic Rummy and its common variations (RULES.md, Rummy; seeds/002 and seeds/003).
+
+2–4 players, one deck, aces low. Hand values: ace 1, pips face value, J Q K 10.
+``winner_takes_all``: whoever goes out scores the sum of the others' hands.
+``penalty``: each player scores his own hand as penalty points; when someone reaches
+the target the lowest total wins. Going "rummy" (out in one turn, nothing melded or laid
+off before) doubles the win or adds 10. A stalemate scores 0 for everyone.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from .cards import Card
+from .handcount import HandRound, RoundScore, check_out, hand_detail, lowest_wins
+from .options import Option, RuleBook, Rules
+from .standings import highest_wins
+
+NAME = "Rummy"
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+DECKS, JOKERS = 1, 0
+SOURCE = "cardgames.io Basic Rummy (seeds/002)"
+
+
+def _default_target(players: int, rules: Mapping) -> int:
+    if rules.get("scoring") == "penalty":
+        return 100
+    return {2: 100, 3: 150}.get(players, 200)
+
+
+RULES = RuleBook(
+    "rummy",
+    [
+        Option("scoring", "winner_takes_all",
+               "winner_takes_all: who goes out scores the others' hands; penalty: each player "
+               "scores his own hand as penalty points and the lowest total wins.",
+               f"{SOURCE}; the penalty variation from seeds/003", kind="choice",
+               choices=("winner_takes_all", "penalty")),
+        Option("rummy_bonus", "double",
+               "Going out in one turn without having melded or laid off before: double the "
+               "win, add 10, or nothing. With penalty scoring, double doubles the others' "
+               "penalties and plus10 takes 10 off the winner's.",
+               f"{SOURCE} (double); seeds/003 (ten points)", kind="choice",
+               choices=("double", "plus10", "none")),
+        Option("target", 100,
+               "Game score: 100 for 2 players, 150 for 3, 200 for 4 (winner takes all); "
+               "100 with penalty scoring.", SOURCE, minimum=1, default_for=_default_target),
+    ],
+)
+
+
+def resolve_rules(overrides: object, players: int) -> Rules:
+    return RULES.resolve(overrides, players)
+
+
+def card_value(card: Card) -> int:
+    """Ace 1, pips their number, J Q K 10."""
+    return min(card.rank, 10)
+
+
+class Game:
+    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
+        self.players = list(players)
+        self.rules = rules
+        self.totals = {p: 0 for p in players}
+        self.over = False
+        self.winners: list[str] = []
+
+    def play(self, rnd: HandRound) -> RoundScore:
+        check_out(rnd, self.players)
+        values = {p: [card_value(c) for c in rnd.hand(p)] for p in self.players}
+        scores = {p: 0 for p in self.players}
+        stories = {p: [] for p in self.players}
+        if rnd.out:
+            others = sum(sum(v) for p, v in values.items() if p != rnd.out)
+            bonus = self.rules["rummy_bonus"] if rnd.rummy else "none"
+            if self.rules["scoring"] == "winner_takes_all":
+                win = others * 2 if bonus == "double" else others + (10 if bonus == "plus10" else 0)
+                scores[rnd.out] = win
+                stories[rnd.out].append(f"went out: the others' hands come to {others}")
+                if bonus != "none":
+                    stories[rnd.out].append(f"rummy bonus ({bonus}): {win}")
+            else:
+                for p in self.players:
+                    own = sum(values[p])
+                    scores[p] = own * 2 if (bonus == "double" and p != rnd.out) else own
+                    if p == rnd.out and bonus == "plus10":
+                        scores[p] = -10
+                    stories[p].append(f"penalty points {scores[p]}")
+        elif rnd.stalemate:
+            for p in self.players:
+                stories[p].append("stalemate: no one scores")
+        if rnd.finished:
+            self.totals = {p: self.totals[p] + scores[p] for p in self.players}
+            if self.rules["scoring"] == "winner_takes_all":
+                self.over, self.winners, _tied = highest_wins(self.players, self.totals, self.rules["target"])
+                if _tied:  # no play-on rule here: the tied leaders share the game
+                    top = max(self.totals.values())
+                    self.over, self.winners = True, [p for p in self.players if self.totals[p] == top]
+            else:
+                self.over, self.winners = lowest_wins(self.players, self.totals, self.rules["target"])
+        detail = {
+            p: hand_detail(rnd.hand(p), values[p], scores[p],
+                           [f"{c}: {v}" for c, v in zip(rnd.hand(p), values[p])] + stories[p])
+            for p in self.players
+        }
+        return RoundScore(scores, detail)
+
+    def final_totals(self) -> dict[str, int]:
+        return dict(self.totals)

@@ -50,7 +50,7 @@ def score(file: str) -> None:
 def format_rulebook(book) -> str:
     lines = [f"Rule options for {book.variant} (game file: \"rules\": {{\"name\": value}})", ""]
     for option in book:
-        default = "by player count" if option.default_for else json.dumps(option.default)
+        default = option.describe_default()
         mark = "  [house value: confirm at the table]" if option.house_value else ""
         lines.append(f"{option.name} = {default}{mark}")
         lines.append(f"    {option.help}")

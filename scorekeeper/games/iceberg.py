@@ -32,6 +32,7 @@ RULES = RuleBook(
             "decks", 1, "Decks shuffled together: one for 2–3 players, two for 4 or more.",
             BOWER, kind="choice", choices=(1, 2),
             default_for=lambda players, _rules: 1 if players <= 3 else 2,
+            default_text="1 for 2–3 players, 2 for 4 or more",
         ),
         Option(
             "set_duplicates", True,

@@ -28,6 +28,16 @@ class Option:
     # When the default depends on the game (e.g. decks by player count), this computes it
     # from the number of players and the other chosen rules.
     default_for: Callable[[int, Mapping[str, Any]], Any] | None = field(default=None, compare=False)
+    default_text: str = ""  # how a computed default is chosen, in words
+
+    def describe_default(self) -> str:
+        if self.default_text:
+            return self.default_text
+        if self.default is None:
+            return "null"
+        if isinstance(self.default, bool):
+            return "true" if self.default else "false"
+        return str(self.default)
 
     def describe_allowed(self) -> str:
         if self.kind == "bool":

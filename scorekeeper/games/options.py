@@ -60,7 +60,7 @@ class Option:
             if isinstance(value, bool):
                 return value
         elif self.kind == "choice":
-            if not isinstance(value, bool) and value in self.choices:
+            if any(value == c and type(value) is type(c) for c in self.choices):
                 return value
         elif isinstance(value, int) and not isinstance(value, bool):
             if (self.minimum is None or value >= self.minimum) and (

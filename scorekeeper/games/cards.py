@@ -60,7 +60,12 @@ def parse_card(text: object) -> Card:
     """Read one card in any accepted spelling; raise CardError naming the text otherwise."""
     if not isinstance(text, str):
         raise CardError(f"{text!r} is not a card (expected text such as 'S9')")
-    raw = text.strip().upper()
+    raw = text.strip()
+    # Only the spellings CONTRACT.md lists: ASCII ranks and suits, or the suit symbols.
+    # (Upper-casing other text first would turn e.g. the long s "ſ" into "S".)
+    if not raw or any(not (ch.isascii() and ch.isalnum()) and ch not in SUIT_SYMBOLS for ch in raw):
+        raise CardError(f"'{text}' is not a card (write it like S9, HQ, D10, CA or 9♠)")
+    raw = raw.upper()
     if raw == "JK":
         return JOKER
     for symbol, letter in SUIT_SYMBOLS.items():

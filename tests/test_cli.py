@@ -1,0 +1,178 @@
+"""The ``scorekeeper`` console script, run for real as a separate process (CONTRACT.md).
+
+Every public example is scored from its file and from standard input; a variant the
+project does not score yet is refused with exit status 2, and once it is supported the
+same example must produce the expected numbers instead.
+"""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import gamefile
+from scorekeeper.games import iceberg
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
+
+GAME_FILES = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+def run(*args, stdin=None):
+    return subprocess.run(
+        [str(SCOREKEEPER), *args], input=stdin, capture_output=True, text=True, timeout=60
+    )
+
+
+def expected_for(path: Path) -> dict:
+    return json.loads(path.with_name(path.stem + ".expected.json").read_text(encoding="utf-8"))
+
+
+def compared(result: dict) -> dict:
+    """Only what the public examples pin down: rounds[].scores, totals and winners."""
+    return {
+        "rounds": [{"scores": r["scores"]} for r in result["rounds"]],
+        "totals": result["totals"],
+        "winners": result["winners"],
+    }
+
+
+def assert_refused(proc, words: str) -> None:
+    assert proc.returncode == 2, proc
+    assert proc.stdout == ""
+    assert proc.stderr.endswith("\n") and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith("error: ")
+    assert words in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_the_console_script_is_installed_next_to_python():
+    assert SCOREKEEPER.exists(), f"{SCOREKEEPER} is missing: is the package installed?"
+
+
+def test_there_are_public_examples_with_expected_scores():
+    assert GAME_FILES
+    for path in GAME_FILES:
+        assert path.with_name(path.stem + ".expected.json").exists(), path
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
+def test_score_example_file(path):
+    variant = json.loads(path.read_text(encoding="utf-8"))["variant"]
+    proc = run("score", str(path))
+    if variant in gamefile.SCORERS:
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr == ""
+        result = json.loads(proc.stdout)
+        assert result["variant"] == variant
+        assert compared(result) == expected_for(path)
+    else:
+        assert_refused(proc, "not supported yet")
+        assert variant in proc.stderr
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
+def test_score_example_from_standard_input(path):
+    text = path.read_text(encoding="utf-8")
+    proc = run("score", "-", stdin=text)
+    variant = json.loads(text)["variant"]
+    if variant in gamefile.SCORERS:
+        assert proc.returncode == 0, proc.stderr
+        assert compared(json.loads(proc.stdout)) == expected_for(path)
+        # Reading the file or standard input gives exactly the same output.
+        assert proc.stdout == run("score", str(path)).stdout
+    else:
+        assert_refused(proc, "not supported yet")
+
+
+def test_score_prints_each_round_with_scores_and_detail():
+    proc = run("score", str(EXAMPLES / "iceberg-seed-example.json"))
+    result = json.loads(proc.stdout)
+    assert set(result) >= {"variant", "rounds", "totals", "winners"}
+    (round_,) = result["rounds"]
+    assert set(round_) >= {"scores", "detail"}
+    assert set(round_["detail"]) == {"A", "B", "C"}
+
+
+def test_score_missing_file_is_one_line_exit_2(tmp_path):
+    proc = run("score", str(tmp_path / "nope.json"))
+    assert_refused(proc, "nope.json")
+
+
+def test_score_empty_standard_input_is_refused():
+    assert_refused(run("score", "-", stdin=""), "not a game file")
+
+
+# ---------------------------------------------------------------------------------------
+# scorekeeper rules VARIANT
+
+
+def option_block(output: str, name: str) -> list[str]:
+    """The lines describing one option: its own line and the indented lines under it."""
+    lines = output.splitlines()
+    for i, line in enumerate(lines):
+        if re.match(rf"{re.escape(name)}(?![\w])", line):
+            block = [line]
+            for more in lines[i + 1:]:
+                if more[:1].isspace():
+                    block.append(more)
+                else:
+                    break
+            return block
+    raise AssertionError(f"option {name} is not listed:\n{output}")
+
+
+@pytest.fixture(scope="module")
+def iceberg_rules_output():
+    proc = run("rules", "iceberg")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    return proc.stdout
+
+
+@pytest.mark.parametrize("option", list(iceberg.RULES), ids=lambda o: o.name)
+def test_rules_iceberg_lists_option_with_default(iceberg_rules_output, option):
+    first, *rest = option_block(iceberg_rules_output, option.name)
+    if option.default_for is None:
+        shown = {json.dumps(option.default), str(option.default)}
+        assert any(re.search(rf"(?<![\w.]){re.escape(s)}(?![\w.])", first) for s in shown), first
+    else:
+        # RULES.md: decks "default by player count".
+        assert "player" in " ".join([first, *rest]), first
+
+
+@pytest.mark.parametrize("option", list(iceberg.RULES), ids=lambda o: o.name)
+def test_rules_iceberg_marks_house_values(iceberg_rules_output, option):
+    first, *_rest = option_block(iceberg_rules_output, option.name)
+    assert ("house value" in first.lower()) == option.house_value, first
+
+
+def test_rules_iceberg_marks_the_house_values_of_rules_md(iceberg_rules_output):
+    # RULES.md, Iceberg, special melds: these three have no source.
+    for name in ("special_evens_suit", "special_odds_colour", "special_evens_colour"):
+        assert "house value" in option_block(iceberg_rules_output, name)[0].lower()
+    assert "house value" not in option_block(iceberg_rules_output, "special_odds_suit")[0].lower()
+
+
+@pytest.mark.parametrize("variant", ["canasta", "ICEBERG", "", "iceberg2"])
+def test_rules_unknown_variant_exits_2(variant):
+    assert_refused(run("rules", variant), "unknown variant")
+
+
+@pytest.mark.parametrize("variant", gamefile.VARIANTS)
+def test_rules_every_known_variant_lists_or_says_not_supported(variant):
+    proc = run("rules", variant)
+    if variant in gamefile.SCORERS:
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip()
+    else:
+        assert_refused(proc, "not supported yet")
+
+
+def test_help_names_both_commands():
+    proc = run("--help")
+    assert proc.returncode == 0
+    assert "score" in proc.stdout and "rules" in proc.stdout

@@ -1,0 +1,74 @@
+"""Keep the docs honest (like sqlite-utils' tests/test_docs.py): the README names every
+rule option and both commands, and its test command is the one CI runs.
+"""
+import re
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.games import iceberg
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+CI_RUN = ROOT / ".ci" / "run"
+
+
+@pytest.fixture(scope="module")
+def readme() -> str:
+    assert README.exists(), "README.md is missing"
+    return README.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("option", [o.name for o in iceberg.RULES])
+def test_readme_mentions_iceberg_rule_option(readme, option):
+    # The whole name, not a longer one that contains it (aces / ace_bonus).
+    assert re.search(rf"(?<![\w]){re.escape(option)}(?![\w])", readme), f"README.md does not mention {option}"
+
+
+@pytest.mark.parametrize("command", ["scorekeeper score", "scorekeeper rules"])
+def test_readme_mentions_command(readme, command):
+    assert command in readme
+
+
+def shell_commands(text: str) -> list[str]:
+    """The commands of a shell script: no comments, blank lines, `set` or `cd`."""
+    commands = []
+    for line in text.splitlines():
+        line = line.split(" #", 1)[0].strip()
+        if not line or line.startswith("#") or re.match(r"(set|cd)\b", line):
+            continue
+        commands.append(line)
+    return commands
+
+
+def readme_test_commands(readme: str) -> list[str]:
+    """The README's own way to run the tests: each code line or `code span` that runs make test."""
+    found = []
+    in_block = False
+    for line in readme.splitlines():
+        if line.lstrip().startswith("```"):
+            in_block = not in_block
+            continue
+        if in_block:
+            if "make test" in line:
+                found.append(re.sub(r"^\s*\$\s*", "", line.split(" #", 1)[0]).strip())
+        else:
+            found.extend(span.strip() for span in re.findall(r"`([^`]*make test[^`]*)`", line))
+    return found
+
+
+def test_readme_says_how_to_run_the_tests(readme):
+    assert readme_test_commands(readme), "README.md has no line that runs `make test`"
+
+
+def test_readme_test_command_is_what_ci_runs(readme):
+    ci = shell_commands(CI_RUN.read_text(encoding="utf-8"))
+    for command in readme_test_commands(readme):
+        assert command in ci, f"README runs {command!r}, .ci/run runs {ci}"
+
+
+def test_ci_runs_make_test_and_make_test_runs_pytest():
+    assert "make test" in shell_commands(CI_RUN.read_text(encoding="utf-8"))
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    recipe = re.search(r"^test:.*\n((?:\t.*\n?)+)", makefile, re.M)
+    assert recipe and "pytest" in recipe.group(1)

@@ -82,9 +82,14 @@ def _where(round_no: int, event_no: int | None = None) -> str:
     return f"round {round_no}" + (f", event {event_no}" if event_no else "")
 
 
-def _located(error: ScorekeeperError, round_no: int, event_no: int | None = None) -> GameFileError:
-    """The error with its place in the file; ``.reason`` keeps the plain sentence."""
-    located = GameFileError(f"{_where(round_no, event_no)}: {error}")
+def _located(error: ScorekeeperError | str, round_no: int, event_no: int | None = None,
+             place: str = "") -> GameFileError:
+    """The error with its place in the file; ``.reason`` keeps the plain sentence.
+
+    ``place`` names a part of the round more closely ("hands of Bob").
+    """
+    where = _where(round_no, event_no) + (f", {place}" if place else "")
+    located = GameFileError(f"{where}: {error}")
     located.reason, located.round_no, located.event_no = str(error), round_no, event_no
     return located
 
@@ -127,20 +132,18 @@ def apply_event(round_: Any, event: Any, types: tuple[str, ...] = EVENT_TYPES) -
 def read_hands(round_: Any, hands: Any, round_no: int) -> dict[str, list[Card]]:
     """The cards left in each hand; they count against the decks like the table's."""
     if not isinstance(hands, dict):
-        raise GameFileError(f"{_where(round_no)}: hands must be an object of player names and cards")
+        raise _located(f"hands must be an object of player names and cards", round_no)
     result = {}
     for player, cards in hands.items():
         if player not in round_.players:
-            raise GameFileError(f"{_where(round_no)}, hands: unknown player {player!r}")
+            raise _located(f"unknown player {player!r}", round_no, place="hands")
         if not isinstance(cards, list):
-            raise GameFileError(f"{_where(round_no)}, hands of {player}: must be a list of cards")
+            raise _located(f"must be a list of cards", round_no, place=f"hands of {player}")
         try:
             parsed = [c for c in (parse_cards(cards, "cards") if cards else [])]
             round_.supply.take(parsed)
         except CardError as e:
-            error = _located(e, round_no)
-            error.message = f"{_where(round_no)}, hands of {player}: {e}"
-            raise error from None
+            raise _located(e, round_no, place=f"hands of {player}") from None
         result[player] = parsed
     return result
 
@@ -149,13 +152,13 @@ def replay_round(round_: Any, data: Any, round_no: int, types: tuple[str, ...] =
                  extra_keys: tuple[str, ...] = ()):
     """Replay one round's log of plays onto ``round_``; returns (round, hands or None)."""
     if not isinstance(data, dict):
-        raise GameFileError(f"{_where(round_no)}: a round must be an object with events (and hands)")
+        raise _located(f"a round must be an object with events (and hands)", round_no)
     extra = sorted(set(data) - {"events", "hands", *extra_keys})
     if extra:
-        raise GameFileError(f"{_where(round_no)}: unknown field '{extra[0]}' in a round")
+        raise _located(f"unknown field '{extra[0]}' in a round", round_no)
     events = data.get("events", [])
     if not isinstance(events, list):
-        raise GameFileError(f"{_where(round_no)}: events must be a list")
+        raise _located(f"events must be a list", round_no)
     for event_no, event in enumerate(events, 1):
         try:
             apply_event(round_, event, types)
@@ -183,12 +186,12 @@ def _rounds(doc: Mapping) -> list:
 
 def _check_not_over(round_no: int, over: bool) -> None:
     if over:
-        raise GameFileError(f"{_where(round_no)}: the game was already over after round {round_no - 1}")
+        raise _located(f"the game was already over after round {round_no - 1}", round_no)
 
 
 def _check_finished(round_no: int, rounds: list, finished: bool) -> None:
     if not finished and round_no < len(rounds):
-        raise GameFileError(f"{_where(round_no)}: has no hands, but only the last round may be unfinished")
+        raise _located(f"has no hands, but only the last round may be unfinished", round_no)
 
 
 def replay_iceberg(doc: Mapping) -> iceberg.GameResult:
@@ -265,7 +268,7 @@ def _check_teams(doc: Mapping, players: list[str]) -> dict[str, str]:
 def _renege(data: Any, players: list[str], round_no: int) -> list[str]:
     renege = data.get("renege", []) if isinstance(data, dict) else []
     if not isinstance(renege, list) or any(p not in players for p in renege):
-        raise GameFileError(f"{_where(round_no)}: renege must be a list of player names")
+        raise _located(f"renege must be a list of player names", round_no)
     return renege
 
 
@@ -288,7 +291,7 @@ def score_robber(doc: Mapping) -> dict:
         finished = hands is not None
         _check_finished(round_no, rounds, finished)
         if finished and round_.out and hands.get(round_.out):
-            raise GameFileError(f"{_where(round_no)}, hands: {round_.out} went out, so holds no cards")
+            raise _located(f"{round_.out} went out, so holds no cards", round_no, place="hands")
         own = {
             p: robber.score_player(round_, p, hands.get(p, []) if finished else None, p in renege)
             for p in players
@@ -341,35 +344,34 @@ HAND_ROUND_KEYS = {"out", "rummy", "hands", "stalemate", "knocker"}
 
 def read_hand_round(module: Any, data: Any, players: list[str], round_no: int) -> HandRound:
     """One hand-count round, checked: who ended it and how, and the cards left in hands."""
-    where = _where(round_no)
     if not isinstance(data, dict):
-        raise GameFileError(f"{where}: a round must be an object (out/knocker/stalemate and hands)")
+        raise _located(f"a round must be an object (out/knocker/stalemate and hands)", round_no)
     extra = sorted(set(data) - HAND_ROUND_KEYS)
     if extra:
-        raise GameFileError(f"{where}: unknown field '{extra[0]}' in a round")
+        raise _located(f"unknown field '{extra[0]}' in a round", round_no)
     for key in ("out", "knocker"):
         if key in data and data[key] is not None and data[key] not in players:
-            raise GameFileError(f"{where}: {key}: unknown player {data[key]!r}")
+            raise _located(f"{key}: unknown player {data[key]!r}", round_no)
     for key in ("stalemate", "rummy"):
         if key in data and not isinstance(data[key], bool):
-            raise GameFileError(f"{where}: {key} must be true or false")
+            raise _located(f"{key} must be true or false", round_no)
     if data.get("rummy") and not data.get("out"):
-        raise GameFileError(f"{where}: rummy is true but no one went out")
+        raise _located(f"rummy is true but no one went out", round_no)
     hands_data = data.get("hands", {})
     if not isinstance(hands_data, dict):
-        raise GameFileError(f"{where}: hands must be an object of player names and cards")
+        raise _located(f"hands must be an object of player names and cards", round_no)
     supply = Supply(module.DECKS, module.JOKERS, getattr(module, "WITHOUT_RANKS", ()))
     hands = {}
     for player, cards in hands_data.items():
         if player not in players:
-            raise GameFileError(f"{where}, hands: unknown player {player!r}")
+            raise _located(f"unknown player {player!r}", round_no, place="hands")
         if not isinstance(cards, list):
-            raise GameFileError(f"{where}, hands of {player}: must be a list of cards")
+            raise _located(f"must be a list of cards", round_no, place=f"hands of {player}")
         try:
             parsed = tuple(parse_cards(cards, "cards")) if cards else ()
             supply.take(parsed)
         except CardError as e:
-            raise GameFileError(f"{where}, hands of {player}: {e}") from None
+            raise _located(f"{e}", round_no, place=f"hands of {player}") from None
         hands[player] = parsed
     return HandRound(
         out=data.get("out"), knocker=data.get("knocker"), stalemate=data.get("stalemate", False),

@@ -9,7 +9,7 @@ knocker's melds, his own melds and lay-offs chosen for the least deadwood left.
 Knocker lower: he scores the difference. Undercut (defender equal or lower, no gin):
 the defender scores the difference + ``undercut_bonus``. Gin: the defender's deadwood +
 ``gin_bonus``, never undercut. Game to ``target``: the winner gets ``game_bonus``; a
-shutout (the loser won nothing) adds it again (``flat``) or doubles the winner's total
+shutout (the loser scored nothing) adds it again (``flat``) or doubles the winner's total
 (``double``); each hand won is worth ``line_bonus`` at the end (not toward the target).
 """
 from __future__ import annotations
@@ -58,7 +58,7 @@ RULES = RuleBook(
                SOURCE, minimum=0, default_for=_from_preset("line_bonus"),
                default_text="20 (classic), 25 (modern)"),
         Option("shutout", "flat",
-               "The loser won no hand: flat adds game_bonus again; double doubles the winner's total.",
+               "The loser scored nothing: flat adds game_bonus again; double doubles the winner's total.",
                SOURCE, kind="choice", choices=("flat", "double"), default_for=_from_preset("shutout"),
                default_text="flat (classic), double (modern)"),
         Option("game_bonus", 100, "Bonus to the winner of the game.", SOURCE, minimum=0),

@@ -1,8 +1,9 @@
 # Two commands for a fresh machine: `make run` and `make test` (see README.md).
 VENV := .venv
 BIN := $(VENV)/bin
+PORT ?= 5000
 
-.PHONY: run test bench
+.PHONY: run serve test chromium bench
 
 $(BIN)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -10,10 +11,20 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
+# The app on its embedded SQLite database (instance/scorekeeper.db), for this machine.
 run: $(BIN)/.installed
-	$(BIN)/scorekeeper score examples/iceberg-seed-example.json
+	$(BIN)/flask --app scorekeeper run --port $(PORT)
 
-test: $(BIN)/.installed
+# The same app served for real on the table's wifi (every address of this machine).
+serve: $(BIN)/.installed
+	$(BIN)/waitress-serve --host 0.0.0.0 --port $(PORT) --call scorekeeper:create_app
+
+# Browser tests drive Debian's Chromium (a Playwright browser download does not work here).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+test: $(BIN)/.installed chromium
 	$(BIN)/python -m pytest -q
 
 bench: $(BIN)/.installed

@@ -1,0 +1,92 @@
+"""The running-totals chart on a game's page, as plain geometry for an inline SVG.
+
+Drawn on the server (no script, no external library): one line per player over the
+rounds, the target as a dashed line, zero marked. Each line also has its own dash
+pattern and end label, so it reads without telling colours apart.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+WIDTH, HEIGHT = 320, 200
+LEFT, RIGHT, TOP, BOTTOM = 44, 56, 12, 24
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
+
+
+@dataclass(frozen=True)
+class Line:
+    player: str
+    points: str  # SVG polyline points
+    dash: str
+    index: int  # colour class
+    end_x: float
+    end_y: float
+    total: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    lines: tuple[Line, ...]
+    ticks: tuple[tuple[float, int], ...]  # (y, value)
+    rounds: tuple[tuple[float, int], ...]  # (x, round number)
+    zero_y: float | None
+    target_y: float | None
+    target: int
+    plot: tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def _nice_step(span: float) -> int:
+    raw = max(span / 4, 1)
+    magnitude = 10 ** (len(str(int(raw))) - 1)
+    for factor in (1, 2, 5, 10):
+        if raw <= factor * magnitude:
+            return factor * magnitude
+    return 10 * magnitude
+
+
+def running_totals(players: list[str], round_scores: list[dict[str, int]]) -> dict[str, list[int]]:
+    totals = {p: [0] for p in players}
+    for scores in round_scores:
+        for p in players:
+            totals[p].append(totals[p][-1] + scores.get(p, 0))
+    return totals
+
+
+def chart(players: list[str], round_scores: list[dict[str, int]], target: int) -> Chart:
+    """The chart for these finished rounds' scores (a game with none draws empty axes)."""
+    totals = running_totals(players, round_scores)
+    values = [v for series in totals.values() for v in series]
+    low, high = min(values + [0]), max(values + [0])
+    show_target = high >= target * 0.6
+    if show_target:
+        high = max(high, target)
+    if high == low:
+        high = low + 100
+    step = _nice_step(high - low)
+    low = (low // step) * step
+    high = -((-high) // step) * step
+    rounds = max(len(round_scores), 1)
+    left, top, right, bottom = LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM
+
+    def x(i: int) -> float:
+        return round(left + (right - left) * i / rounds, 1)
+
+    def y(v: float) -> float:
+        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+
+    lines = []
+    for index, player in enumerate(players):
+        series = totals[player]
+        points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(series))
+        lines.append(Line(player, points, DASHES[index % len(DASHES)], index % 6,
+                          x(len(series) - 1), y(series[-1]), series[-1]))
+    ticks = tuple((y(v), v) for v in range(int(low), int(high) + 1, int(step)))
+    every = max(1, -(-len(round_scores) // 8))  # at most about eight round labels
+    round_marks = tuple((x(i), i) for i in range(0, len(round_scores) + 1, every))
+    return Chart(
+        WIDTH, HEIGHT, tuple(lines), ticks, round_marks,
+        y(0) if low < 0 < high else None,
+        y(target) if show_target else None, target, (left, top, right, bottom),
+    )

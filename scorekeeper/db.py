@@ -1,0 +1,161 @@
+"""The database: one connection per request, its schema, and write transactions.
+
+A game is its log (STYLE.md): the tables hold who sits where, the rules, every play and
+the hands counted at the end of each round. Scores are always recomputed from them;
+the few summary columns on ``games`` are a cache for the history list, rewritten by
+every write.
+
+Connections run in WAL mode with a busy timeout, and every write goes through
+``with write(db):``, which takes the write lock up front with ``BEGIN IMMEDIATE``: a
+plain ``BEGIN`` that reads and then writes can fail at once with "database is locked"
+when a second phone at the table writes at the same moment.
+"""
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from typing import Iterator
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+BUSY_TIMEOUT_MS = 5000
+
+migrations = Migrations("scorekeeper")
+
+
+@migrations()
+def m001_games_plays_hands(db: Database) -> None:
+    """Games, their plays (the log) and the hands counted at the end of each round."""
+    db["games"].create(
+        {
+            "id": int,
+            "variant": str,
+            "players": str,  # JSON list, seating order (clockwise)
+            "rules": str,  # JSON object: the rule options chosen at the start
+            "first_dealer": int,  # seat index of the first round's dealer
+            "created": str,
+            "updated": str,
+            "version": int,  # bumped by every write: a stale form is refused
+            # A cache of the replay, for the history list; never the only copy.
+            "over": int,
+            "status": str,
+            "round_no": int,
+            "totals": str,
+        },
+        pk="id",
+        not_null={"variant", "players", "rules", "first_dealer", "created", "updated"},
+        defaults={"version": 0, "over": 0, "status": "in progress", "round_no": 1, "totals": "{}"},
+    )
+    db["plays"].create(
+        {
+            "id": int,
+            "game": int,
+            "round_no": int,
+            "seq": int,  # order within the round
+            "type": str,  # ace, meld, layoff, out or pass (a turn passed on)
+            "player": str,
+            "cards": str,  # JSON list of canonical card names
+            # A lay-off names the *play* that made its meld, so editing or deleting
+            # other plays never re-points it; the game file's meld numbers are derived.
+            "target": int,
+            "created": str,
+        },
+        pk="id",
+        not_null={"game", "round_no", "seq", "type", "player", "cards", "created"},
+        foreign_keys=[("game", "games", "id"), ("target", "plays", "id")],
+    )
+    db["plays"].create_index(["game", "round_no", "seq"], unique=True)
+    db["hands"].create(
+        {
+            "id": int,
+            "game": int,
+            "round_no": int,
+            "player": str,
+            "cards": str,  # JSON list of canonical card names
+            "confirmed": int,  # 0 while the round end is being entered, 1 once counted
+            "created": str,
+        },
+        pk="id",
+        not_null={"game", "round_no", "player", "cards", "created"},
+        defaults={"confirmed": 0},
+        foreign_keys=[("game", "games", "id")],
+    )
+    db["hands"].create_index(["game", "round_no", "player"], unique=True)
+
+
+def connect(path: str) -> Database:
+    """A connection set up the way every request and command uses it."""
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
+    db = Database(conn)
+    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    db.execute("PRAGMA foreign_keys = ON")
+    if db.journal_mode != "wal":
+        db.enable_wal()
+    return db
+
+
+def migrate(db: Database) -> list[str]:
+    """Apply the migrations this database has not had yet; returns their names."""
+    pending = [m.name for m in migrations.pending(db)]
+    migrations.apply(db)
+    return pending
+
+
+@contextmanager
+def write(db: Database) -> Iterator[Database]:
+    """One user action, one transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK``."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.rollback()
+        raise
+    else:
+        db.commit()
+
+
+# ---------------------------------------------------------------------------------------
+# Flask glue: the connection lives on ``g`` for one request.
+
+
+def get_db() -> Database:
+    from flask import current_app, g
+
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_error: BaseException | None = None) -> None:
+    from flask import g
+
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+def init_app(app) -> None:
+    """Close the connection after each request, add ``init-db``, migrate at start."""
+    import click
+
+    app.teardown_appcontext(close_db)
+
+    @app.cli.command("init-db")
+    def init_db_command() -> None:
+        """Create the database, or bring an older one up to date."""
+        db = connect(app.config["DATABASE"])
+        try:
+            applied = migrate(db)
+        finally:
+            db.close()
+        click.echo(
+            f"Applied {', '.join(applied)} to {app.config['DATABASE']}." if applied
+            else f"{app.config['DATABASE']} is up to date."
+        )
+
+    db = connect(app.config["DATABASE"])
+    try:
+        migrate(db)
+    finally:
+        db.close()

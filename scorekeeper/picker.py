@@ -1,0 +1,56 @@
+"""The card picker's model: a ranks × suits grid, each card with how many copies may be picked.
+
+Cards the decks no longer have this round are shown disabled; in a two-deck game a card
+whose two copies are both still available can be picked twice.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from .games.cards import ACE, COLOURS, RANK_LABELS, SUIT_NAMES, SUITS, Card
+
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king", **{n: str(n) for n in range(2, 11)}}
+
+
+@dataclass(frozen=True)
+class Cell:
+    card: str  # canonical name, the value posted: S9
+    rank: str  # as printed on the card: 9, J, A
+    symbol: str
+    name: str  # for screen readers: "9 of spades"
+    copies: int  # how many copies may be picked now (0: disabled)
+    picked: int  # how many are picked
+
+
+@dataclass(frozen=True)
+class SuitRow:
+    suit: str
+    name: str
+    symbol: str
+    colour: str
+    cells: tuple[Cell, ...]
+
+
+def card_label(card: Card) -> str:
+    return f"{RANK_NAMES[card.rank]} of {SUIT_NAMES[card.suit]}"
+
+
+def grid(available: Mapping[Card, int], picked: Iterable[str] = (), aces: bool = False,
+         limit: int = 2) -> list[SuitRow]:
+    """The picker's rows, one per suit; ``aces``: include the aces (hands hold them)."""
+    chosen = Counter(str(c) for c in picked)
+    ranks = ([ACE] if aces else []) + list(range(2, 14))
+    rows = []
+    for suit in SUITS:
+        cells = []
+        for rank in ranks:
+            card = Card(rank, suit)
+            name = str(card)
+            copies = min(limit, max(available.get(card, 0), chosen[name], 0))
+            cells.append(Cell(name, RANK_LABELS[rank], SYMBOLS[suit], card_label(card), copies,
+                              min(chosen[name], copies)))
+        rows.append(SuitRow(suit, SUIT_NAMES[suit], SYMBOLS[suit], COLOURS[suit], tuple(cells)))
+    return rows

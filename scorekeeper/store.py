@@ -1,0 +1,734 @@
+"""A game is its log: rows in the database ⇄ the CONTRACT.md game document ⇄ scores.
+
+The stored truth of a game is its plays and the hands counted at the end of each round.
+Everything people see is computed by building the game document from those rows and
+replaying it with :func:`scorekeeper.gamefile.replay_iceberg`, the same replay the CLI
+uses, so the app, the export and ``scorekeeper score`` always agree.
+
+Every change (a new play, an edit, a delete, a hand entered, a round confirmed) is
+made to a copy of the log first and replayed: if the replay refuses it, :class:`Refused`
+says why in plain words and nothing is saved.
+
+Rows to document:
+
+- ``pass`` rows are turns passed on: they decide whose turn it is, and are not part of
+  the document;
+- a lay-off stores the play id of the meld it lies on; in the document, melds are
+  numbered 1, 2, 3 … in the order they were made within the round.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from typing import Iterable, Mapping
+
+from sqlite_utils import Database
+
+from .db import write
+from .gamefile import FORMAT, replay_iceberg
+from .games import iceberg
+from .games.cards import ACE, SUITS, Card, card_names, full_deck, parse_card, sort_key
+from .games.errors import GameFileError, ScorekeeperError
+from .games.iceberg_melds import ordinal
+
+VARIANT = "iceberg"
+PLAY_TYPES = ("ace", "meld", "layoff", "out", "pass")
+ACE_CARDS = tuple(Card(ACE, suit) for suit in SUITS)
+
+
+class Refused(Exception):
+    """A change the rules (or the state of the table) do not allow; nothing was saved."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = sentence(message)
+
+
+class NotFound(Exception):
+    """No such game, play or round."""
+
+
+def sentence(text: str) -> str:
+    """The engine's reasons are lower-case clauses; people read sentences."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# ---------------------------------------------------------------------------------------
+# The log as read from the database.
+
+
+@dataclass
+class PlayRow:
+    id: int | None  # None for a play not saved yet
+    round_no: int
+    seq: int
+    type: str
+    player: str
+    cards: tuple[str, ...] = ()
+    target: int | None = None  # the play id of the meld a lay-off lies on
+
+    def describe(self) -> str:
+        """A few words for a play, used when a change would break it."""
+        what = {"ace": "ace", "meld": "meld", "layoff": "lay-off", "out": "going out", "pass": "pass"}
+        cards = f" ({' '.join(self.cards)})" if self.cards else ""
+        return f"{self.player}'s {what[self.type]}{cards}"
+
+
+@dataclass
+class GameLog:
+    """One game as stored: seating, rules, the plays and the hands."""
+
+    id: int | None
+    players: list[str]
+    rules: dict
+    first_dealer: int
+    created: str = ""
+    updated: str = ""
+    version: int = 0
+    plays: list[PlayRow] = field(default_factory=list)
+    hands: dict[int, dict[str, tuple[str, ...]]] = field(default_factory=dict)  # confirmed
+    drafts: dict[int, dict[str, tuple[str, ...]]] = field(default_factory=dict)  # being entered
+
+    def rows(self, round_no: int) -> list[PlayRow]:
+        return sorted((p for p in self.plays if p.round_no == round_no), key=lambda p: p.seq)
+
+    def play(self, play_id: int) -> PlayRow:
+        for play in self.plays:
+            if play.id == play_id:
+                return play
+        raise NotFound(f"play {play_id} is not in this game")
+
+    def dealer_index(self, round_no: int) -> int:
+        """Each round the deal passes to the next player in seating order."""
+        return (self.first_dealer + round_no - 1) % len(self.players)
+
+    def turn_index(self, round_no: int) -> int:
+        """The player after the dealer starts; every pass moves the turn on by one."""
+        passes = sum(1 for p in self.plays if p.round_no == round_no and p.type == "pass")
+        return (self.dealer_index(round_no) + 1 + passes) % len(self.players)
+
+
+def load(db: Database, game_id: int) -> GameLog:
+    try:
+        row = db["games"].get(game_id)
+    except Exception:  # sqlite_utils.db.NotFoundError
+        raise NotFound(f"there is no game {game_id}") from None
+    log = GameLog(
+        row["id"], json.loads(row["players"]), json.loads(row["rules"]), row["first_dealer"],
+        row["created"], row["updated"], row["version"],
+    )
+    for p in db["plays"].rows_where("game = ?", [game_id], order_by="round_no, seq"):
+        log.plays.append(
+            PlayRow(p["id"], p["round_no"], p["seq"], p["type"], p["player"],
+                    tuple(json.loads(p["cards"])), p["target"])
+        )
+    for h in db["hands"].rows_where("game = ?", [game_id], order_by="round_no, id"):
+        book = log.hands if h["confirmed"] else log.drafts
+        book.setdefault(h["round_no"], {})[h["player"]] = tuple(json.loads(h["cards"]))
+    return log
+
+
+# ---------------------------------------------------------------------------------------
+# The log as a game document, and its replay.
+
+
+def document(log: GameLog, extra_hands: Mapping[int, Mapping[str, Iterable[str]]] | None = None):
+    """The CONTRACT.md document for this log, and the play rows behind each event.
+
+    ``extra_hands`` adds hands for rounds not confirmed yet (the round end being entered).
+    Returns ``(doc, events)`` where ``events[r - 1][e - 1]`` is the row of round r, event e.
+    """
+    hands = dict(log.hands)
+    hands.update(extra_hands or {})
+    last = max([p.round_no for p in log.plays] + list(hands), default=0)
+    rounds, events_by_round = [], []
+    for round_no in range(1, last + 1):
+        events, rows, meld_numbers = [], [], {}
+        for row in log.rows(round_no):
+            if row.type == "pass":
+                continue
+            event = {"type": row.type, "player": row.player}
+            if row.type != "out":
+                event["cards"] = list(row.cards)
+            if row.type == "meld":
+                meld_numbers[row.id] = len(meld_numbers) + 1
+            elif row.type == "layoff":
+                if row.target not in meld_numbers:
+                    raise Refused(_lost_meld(log, row))
+                event["meld"] = meld_numbers[row.target]
+            events.append(event)
+            rows.append(row)
+        data = {"events": events}
+        if round_no in hands:
+            data["hands"] = {p: list(c) for p, c in hands[round_no].items()}
+        rounds.append(data)
+        events_by_round.append(rows)
+    doc = {
+        "format": FORMAT,
+        "variant": VARIANT,
+        "rules": dict(log.rules),
+        "players": list(log.players),
+        "teams": None,
+        "rounds": rounds,
+    }
+    return doc, events_by_round
+
+
+def _lost_meld(log: GameLog, row: PlayRow) -> str:
+    target = next((p for p in log.plays if p.id == row.target and p.id is not None), None)
+    if target is None or target.type != "meld":
+        return f"{row.describe()} lies on a meld that is not on the table"
+    return f"{row.describe()} lies on {target.describe()}, which would then come after it"
+
+
+def _refusal(error: GameFileError, events: list[list[PlayRow]], changed: PlayRow | None,
+             log: GameLog) -> Refused:
+    """The replay's complaint in plain words, saying which play it is about."""
+    reason = error.reason or str(error)
+    if error.round_no and error.event_no:
+        row = events[error.round_no - 1][error.event_no - 1]
+        if changed is None or row is changed:
+            return Refused(reason)
+        return Refused(
+            f"that would make a later play illegal: {row.describe()} in round "
+            f"{error.round_no} — {reason}"
+        )
+    if error.round_no and error.round_no in log.hands:
+        return Refused(
+            f"that would clash with the hands counted at the end of round {error.round_no}: {reason}"
+        )
+    if error.round_no:  # the hands being entered: say whose
+        return Refused(str(error).removeprefix(f"round {error.round_no}, "))
+    return Refused(reason)
+
+
+def replay(log: GameLog, changed: PlayRow | None = None, with_drafts: bool = False) -> "GameState":
+    """Replay the log; refuse (plain words) if the rules do not allow it."""
+    extra = {}
+    if with_drafts:
+        state = replay(log, changed)
+        round_no = state.round_no
+        if state.ended and round_no not in log.hands:
+            drafts = dict(log.drafts.get(round_no, {}))
+            if state.round.out:
+                drafts[state.round.out] = ()
+            extra = {round_no: drafts}
+    doc, events = document(log, extra)
+    try:
+        result = replay_iceberg(doc)
+    except GameFileError as e:
+        raise _refusal(e, events, changed, log) from None
+    except ScorekeeperError as e:
+        raise Refused(str(e)) from None
+    return GameState(log, doc, result, events)
+
+
+@dataclass
+class TablePlay:
+    """A row of the log with what the replay made of it (None for a pass)."""
+
+    row: PlayRow
+    play: iceberg.Play | None
+    meld_number: int | None = None
+    passed_to: str | None = None
+
+
+@dataclass
+class GameState:
+    """What the replay says about a game: the current round, whose turn, scores, winner."""
+
+    log: GameLog
+    doc: dict
+    result: iceberg.GameResult
+    events: list[list[PlayRow]]
+
+    @property
+    def players(self) -> list[str]:
+        return self.log.players
+
+    @property
+    def rules(self) -> Mapping:
+        return self.result.rules
+
+    @property
+    def finished_rounds(self) -> int:
+        return sum(1 for r in self.result.rounds if r.finished)
+
+    @property
+    def over(self) -> bool:
+        return self.result.over
+
+    @property
+    def round_no(self) -> int:
+        """The round being played; once the game is over, the last one played."""
+        return self.finished_rounds if self.over else self.finished_rounds + 1
+
+    def round_result(self, round_no: int) -> iceberg.RoundResult | None:
+        if 1 <= round_no <= len(self.result.rounds):
+            return self.result.rounds[round_no - 1]
+        return None
+
+    @property
+    def current(self) -> iceberg.RoundResult | None:
+        """The round in progress, if it has any plays yet."""
+        result = self.round_result(self.round_no)
+        return result if result and not result.finished else None
+
+    @property
+    def round(self) -> iceberg.Round:
+        """The table of the round being played (an empty one before its first play)."""
+        result = self.round_result(self.round_no)
+        if result is None:
+            return iceberg.Round(self.players, self.rules)
+        return result.round
+
+    def dealer(self, round_no: int | None = None) -> str:
+        return self.players[self.log.dealer_index(round_no or self.round_no)]
+
+    @property
+    def turn(self) -> str:
+        return self.players[self.log.turn_index(self.round_no)]
+
+    @property
+    def ending(self) -> bool:
+        """The last ace is out: its player finishes the turn, then the round ends."""
+        r = self.round
+        return r.out is None and r.last_ace_by is not None
+
+    @property
+    def ended(self) -> bool:
+        """No more plays this round: someone went out, or the last ace was exposed."""
+        r = self.round
+        return not self.over and (r.out is not None or r.last_ace_by is not None)
+
+    def remaining(self, card: Card) -> int:
+        return self.round.supply.remaining(card)
+
+    def plays(self, round_no: int) -> list[TablePlay]:
+        """Every row of the round, passes included, each with what it scored."""
+        result = self.round_result(round_no)
+        engine = list(result.round.plays) if result else []
+        rows = self.events[round_no - 1] if round_no <= len(self.events) else []
+        by_row = {id(row): play for row, play in zip(rows, engine)}
+        meld_numbers = {}
+        table_plays = []
+        turn = self.log.dealer_index(round_no) + 1
+        for row in self.log.rows(round_no):
+            if row.type == "pass":
+                turn += 1
+                table_plays.append(TablePlay(row, None, passed_to=self.players[turn % len(self.players)]))
+                continue
+            play = by_row.get(id(row))
+            if row.type == "meld":
+                meld_numbers[row.id] = len(meld_numbers) + 1
+            number = meld_numbers.get(row.id if row.type == "meld" else row.target)
+            table_plays.append(TablePlay(row, play, number))
+        return table_plays
+
+    def melds(self, round_no: int | None = None) -> list[tuple[int, iceberg.TableMeld]]:
+        """(play id, table meld) for each meld on the table, in the order they were made."""
+        round_no = round_no or self.round_no
+        result = self.round_result(round_no)
+        if result is None:
+            return []
+        ids = [row.id for row in self.events[round_no - 1] if row.type == "meld"]
+        return list(zip(ids, result.round.melds))
+
+    def last_row(self) -> PlayRow | None:
+        rows = self.log.rows(self.round_no)
+        return rows[-1] if rows else None
+
+    def ace_suits(self) -> list[Card]:
+        """The aces the decks still have this round."""
+        return [c for c in ACE_CARDS if self.remaining(c) > 0]
+
+    def round_earned(self) -> dict[str, int]:
+        r = self.round
+        return {p: r.earned(p) for p in self.players}
+
+
+# ---------------------------------------------------------------------------------------
+# Reading what people picked.
+
+
+def read_cards(values: Iterable[str]) -> tuple[str, ...]:
+    """Canonical names for picked cards, sorted; an unknown card is refused."""
+    cards = []
+    for value in values:
+        try:
+            cards.append(parse_card(value))
+        except ScorekeeperError as e:
+            raise Refused(str(e)) from None
+    return tuple(str(c) for c in sorted(cards, key=sort_key))
+
+
+def cards_of(names: Iterable[str]) -> list[Card]:
+    return [parse_card(n) for n in names]
+
+
+def availability(round_: iceberg.Round, give_back: Iterable[str] = (),
+                 holding: Iterable[str] = ()) -> Counter:
+    """How many copies of each card may still be picked in this round.
+
+    ``give_back``: cards of the play being edited (they return to the pool);
+    ``holding``: cards already in other players' entered hands.
+    """
+    supply = round_.supply
+    counts = Counter({card: supply.remaining(card) for card in full_deck(supply.decks)})
+    counts.update(Counter(cards_of(give_back)))
+    counts.subtract(Counter(cards_of(holding)))
+    return counts
+
+
+# ---------------------------------------------------------------------------------------
+# Changes to the log. Each is one transaction, checked by replaying the changed log.
+
+
+def _check_version(log: GameLog, version: int | None) -> None:
+    if version is not None and version != log.version:
+        raise Refused(
+            "the table changed (on another phone, or a button was tapped twice) since this "
+            "page was shown: look at it again and retry"
+        )
+
+
+def _save_cache(db: Database, log: GameLog) -> GameState:
+    """Replay the saved log and refresh the history list's cache of it."""
+    state = replay(log)
+    db["games"].update(
+        log.id,
+        {
+            "updated": now(),
+            "version": log.version + 1,
+            "over": int(state.over),
+            "status": state.result.status(),
+            "round_no": state.round_no,
+            "totals": json.dumps(state.result.totals),
+        },
+    )
+    return state
+
+
+def new_game_log(players: list[str], rules: dict, first_dealer: int) -> GameLog:
+    return GameLog(None, players, rules, first_dealer)
+
+
+def check_new_game(players: list[str], rules: dict, first_dealer: int) -> GameState:
+    if not 0 <= first_dealer < len(players):
+        raise Refused("the first dealer must be one of the players")
+    return replay(new_game_log(players, rules, first_dealer))
+
+
+def create_game(db: Database, players: list[str], rules: dict, first_dealer: int) -> int:
+    state = check_new_game(players, rules, first_dealer)
+    stamp = now()
+    with write(db):
+        game_id = db["games"].insert(
+            {
+                "variant": VARIANT,
+                "players": json.dumps(players, ensure_ascii=False),
+                "rules": json.dumps(rules),
+                "first_dealer": first_dealer,
+                "created": stamp,
+                "updated": stamp,
+                "version": 0,
+                "over": 0,
+                "status": state.result.status(),
+                "round_no": 1,
+                "totals": json.dumps(state.result.totals),
+            }
+        ).last_pk
+    return game_id
+
+
+def candidate_play(state: GameState, kind: str, player: str, cards: Iterable[str] = (),
+                   target: int | None = None) -> PlayRow:
+    """A new row for the round being played (not saved)."""
+    if kind not in PLAY_TYPES:
+        raise Refused(f"unknown kind of play {kind!r}")
+    if player not in state.players:
+        raise Refused(f"'{player}' is not playing in this game")
+    rows = state.log.rows(state.round_no)
+    seq = rows[-1].seq + 1 if rows else 1
+    return PlayRow(None, state.round_no, seq, kind, player, tuple(cards),
+                   target if kind == "layoff" else None)
+
+
+def _playable(state: GameState) -> None:
+    if state.over:
+        raise Refused(f"the game is over: {state.result.status()}")
+
+
+@dataclass
+class Preview:
+    """What a play would make and score, or why it is refused; nothing is saved."""
+
+    row: PlayRow
+    play: iceberg.Play | None = None
+    error: str | None = None
+    last_ace: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.play is not None
+
+
+def preview(state: GameState, kind: str, player: str, cards: Iterable[str],
+            target: int | None = None) -> Preview:
+    """Replay the log with this play added, without saving it."""
+    try:
+        _playable(state)
+        row = candidate_play(state, kind, player, read_cards(cards), target)
+        if kind != "out" and not row.cards:
+            raise Refused("pick the cards first")
+        log = replace(state.log, plays=state.log.plays + [row])
+        after = replay(log, row)
+    except Refused as e:
+        return Preview(PlayRow(None, state.round_no, 0, kind, player, tuple(cards), target), error=e.message)
+    played = after.plays(row.round_no)[-1].play
+    return Preview(row, played, last_ace=after.ending and not state.ending)
+
+
+def add_play(db: Database, game_id: int, version: int | None, kind: str, player: str,
+             cards: Iterable[str] = (), target: int | None = None) -> tuple[PlayRow, GameState]:
+    """Log a play (meld, lay-off, ace, out) for the round being played."""
+    with write(db):
+        log = load(db, game_id)
+        _check_version(log, version)
+        state = replay(log)
+        _playable(state)
+        row = candidate_play(state, kind, player, read_cards(cards), target)
+        if kind in ("ace", "meld", "layoff") and not row.cards:
+            raise Refused("pick the cards first")
+        if kind == "layoff" and target not in {pid for pid, _m in state.melds()}:
+            raise Refused("tap a meld on the table to lay off on it")
+        log.plays.append(row)
+        replay(log, row)
+        row.id = db["plays"].insert(
+            {
+                "game": game_id, "round_no": row.round_no, "seq": row.seq, "type": row.type,
+                "player": row.player, "cards": json.dumps(list(row.cards)), "target": row.target,
+                "created": now(),
+            }
+        ).last_pk
+        return row, _save_cache(db, log)
+
+
+def pass_turn(db: Database, game_id: int, version: int | None) -> GameState:
+    """The turn passes to the next player in seating order."""
+    with write(db):
+        log = load(db, game_id)
+        _check_version(log, version)
+        state = replay(log)
+        _playable(state)
+        if state.ended:
+            raise Refused(f"the round is over ({state.round.end_reason()}): count the hands")
+        row = candidate_play(state, "pass", state.turn)
+        db["plays"].insert(
+            {"game": game_id, "round_no": row.round_no, "seq": row.seq, "type": "pass",
+             "player": row.player, "cards": "[]", "target": None, "created": now()}
+        )
+        log.plays.append(row)
+        return _save_cache(db, log)
+
+
+def undo(db: Database, game_id: int, version: int | None) -> str:
+    """Take back the last play of the round; in a round with none, reopen the last round end."""
+    with write(db):
+        log = load(db, game_id)
+        _check_version(log, version)
+        state = replay(log)
+        rows = [] if state.over else log.rows(state.round_no)
+        if rows:
+            row = rows[-1]
+            log.plays.remove(row)
+            replay(log, None)
+            db["plays"].delete(row.id)
+            _save_cache(db, log)
+            return f"took back {row.describe()}"
+        if not log.hands:
+            raise Refused("there is nothing to undo yet")
+        round_no = max(log.hands)
+        db.execute("UPDATE hands SET confirmed = 0 WHERE game = ? AND round_no = ?", [game_id, round_no])
+        log.drafts[round_no] = log.hands.pop(round_no)
+        _save_cache(db, log)
+        return f"reopened the end of round {round_no}: the hands can be changed"
+
+
+def _edited(log: GameLog, play_id: int, player: str, cards: Iterable[str],
+            target: int | None) -> tuple[PlayRow, PlayRow]:
+    """(the play as logged, the play as changed); the type of a play never changes."""
+    old = log.play(play_id)
+    if old.type == "pass":
+        raise Refused("a pass can only be deleted")
+    if player not in log.players:
+        raise Refused(f"'{player}' is not playing in this game")
+    new_cards = () if old.type == "out" else read_cards(cards)
+    if old.type != "out" and not new_cards:
+        raise Refused("pick the cards first (or delete the play)")
+    return old, replace(old, player=player, cards=new_cards,
+                        target=target if old.type == "layoff" else None)
+
+
+def preview_edit(state: GameState, play_id: int, player: str, cards: Iterable[str],
+                 target: int | None = None) -> Preview:
+    """What a play would make and score once changed, everything after it replayed."""
+    try:
+        old, row = _edited(state.log, play_id, player, cards, target)
+        plays = [row if p is old else p for p in state.log.plays]
+        after = replay(replace(state.log, plays=plays), row)
+    except (Refused, NotFound) as e:
+        message = e.message if isinstance(e, Refused) else sentence(str(e))
+        return Preview(PlayRow(play_id, 0, 0, "meld", player, tuple(cards), target), error=message)
+    played = next(tp.play for tp in after.plays(row.round_no) if tp.row is row)
+    return Preview(row, played)
+
+
+def edit_play(db: Database, game_id: int, version: int | None, play_id: int, player: str,
+              cards: Iterable[str] = (), target: int | None = None) -> PlayRow:
+    """Change a play anywhere in the game; every later play and score is recomputed."""
+    with write(db):
+        log = load(db, game_id)
+        _check_version(log, version)
+        old, row = _edited(log, play_id, player, cards, target)
+        log.plays[log.plays.index(old)] = row
+        replay(log, row)
+        db["plays"].update(
+            play_id, {"player": row.player, "cards": json.dumps(list(row.cards)), "target": row.target}
+        )
+        _save_cache(db, log)
+        return row
+
+
+def delete_play(db: Database, game_id: int, version: int | None, play_id: int) -> PlayRow:
+    """Remove a play anywhere in the game, if everything after it still stands."""
+    with write(db):
+        log = load(db, game_id)
+        _check_version(log, version)
+        row = log.play(play_id)
+        if row.type == "meld":
+            on_it = [p for p in log.plays if p.target == row.id]
+            if on_it:
+                raise Refused(
+                    f"{on_it[0].describe()} lies on this meld: change or delete that lay-off first"
+                )
+        log.plays.remove(row)
+        replay(log, None)
+        db["plays"].delete(play_id)
+        _save_cache(db, log)
+        return row
+
+
+# ---------------------------------------------------------------------------------------
+# The end of a round: hands entered one by one (drafts), then confirmed together.
+
+
+def _round_end(state: GameState, round_no: int) -> None:
+    if state.over:
+        raise Refused(f"the game is over: {state.result.status()}")
+    if round_no != state.round_no:
+        raise Refused(f"round {round_no} is not the round being played (round {state.round_no} is)")
+    if not state.ended:
+        raise Refused(
+            "the round is not over yet: someone goes out, or the last ace is exposed"
+        )
+
+
+def save_hand(db: Database, game_id: int, version: int | None, round_no: int, player: str,
+              cards: Iterable[str]) -> GameState:
+    """Enter (or change) one player's cards left in hand at the end of the round."""
+    with write(db):
+        log = load(db, game_id)
+        _check_version(log, version)
+        state = replay(log)
+        _round_end(state, round_no)
+        if player not in log.players:
+            raise Refused(f"'{player}' is not playing in this game")
+        cards = read_cards(cards)
+        if player == state.round.out and cards:
+            raise Refused(f"{player} went out and holds no cards")
+        log.drafts.setdefault(round_no, {})[player] = cards
+        after = replay(log, with_drafts=True)
+        _upsert_hand(db, game_id, round_no, player, cards, 0)
+        _save_cache(db, log)
+        return after
+
+
+def _upsert_hand(db: Database, game_id: int, round_no: int, player: str, cards, confirmed: int) -> None:
+    db.execute(
+        "INSERT INTO hands (game, round_no, player, cards, confirmed, created) VALUES (?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (game, round_no, player) DO UPDATE SET cards = excluded.cards, "
+        "confirmed = excluded.confirmed",
+        [game_id, round_no, player, json.dumps(list(cards)), confirmed, now()],
+    )
+
+
+def missing_hands(state: GameState) -> list[str]:
+    """Players whose cards left in hand have not been entered yet (the one out holds none)."""
+    drafts = state.log.drafts.get(state.round_no, {})
+    return [p for p in state.players if p not in drafts and p != state.round.out]
+
+
+def confirm_round(db: Database, game_id: int, version: int | None, round_no: int) -> GameState:
+    """Count the entered hands: the round is scored and the next one starts with the next dealer."""
+    with write(db):
+        log = load(db, game_id)
+        _check_version(log, version)
+        state = replay(log)
+        _round_end(state, round_no)
+        missing = missing_hands(state)
+        if missing:
+            raise Refused(f"enter the cards left in {', '.join(missing)}'s hand first")
+        hands = dict(log.drafts.pop(round_no))
+        if state.round.out:
+            hands[state.round.out] = ()
+        log.hands[round_no] = hands
+        replay(log)
+        for player, cards in hands.items():
+            _upsert_hand(db, game_id, round_no, player, cards, 1)
+        return _save_cache(db, log)
+
+
+# ---------------------------------------------------------------------------------------
+# The history list.
+
+
+def list_games(db: Database) -> list[dict]:
+    """Every game, unfinished first, the most recently played first within each."""
+    games = []
+    for row in db.query("SELECT * FROM games ORDER BY over, updated DESC, id DESC"):
+        row = dict(row)
+        row["players"] = json.loads(row["players"])
+        row["totals"] = json.loads(row["totals"] or "{}")
+        games.append(row)
+    return games
+
+
+def describe_play(tp: TablePlay) -> str:
+    """One line for the log on the table screen."""
+    row, play = tp.row, tp.play
+    if row.type == "pass":
+        return f"passed the turn to {tp.passed_to}"
+    if row.type == "out":
+        return "went out"
+    if row.type == "ace":
+        return f"{card_names(play.cards) if play else ' '.join(row.cards)} face up"
+    if play is None:
+        return " ".join(row.cards)
+    if row.type == "meld":
+        return f"new {play.after.describe()}: {play.after} (meld {play.meld_number})"
+    steps = ", ".join(
+        f"{card} as {ordinal(play.before.size + i + 1)} card {pts}"
+        for i, (card, pts) in enumerate(zip(play.cards, play.card_points))
+    )
+    return f"on meld {play.meld_number} ({play.before}): {steps}"

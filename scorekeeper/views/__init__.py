@@ -1,0 +1,1 @@
+"""The web app's views: one blueprint module per concern."""

@@ -1,0 +1,147 @@
+"""Games: the history list, a new game, a game's page (summary, chart), rules, export."""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, flash, redirect, render_template, url_for
+
+from .. import store
+from ..chart import chart
+from ..db import get_db
+from ..forms import NewGameForm
+from ..games import iceberg
+from .helpers import load_state
+
+bp = Blueprint("games", __name__)
+
+
+@bp.route("/")
+@bp.route("/games")
+def index():
+    """Every game, unfinished first: tap one to resume it."""
+    return render_template("games.html", games=store.list_games(get_db()))
+
+
+@bp.route("/games/new")
+def new():
+    return render_template("new_game.html", form=NewGameForm(), errors=[])
+
+
+@bp.route("/games", methods=["POST"])
+def create():
+    form = NewGameForm()
+    error = None
+    if form.validate():
+        players, rules, dealer = form.game()
+        try:
+            game_id = store.create_game(get_db(), players, rules, dealer)
+        except store.Refused as e:
+            error = e.message
+        else:
+            flash(f"New game. {players[dealer]} deals; {players[(dealer + 1) % len(players)]} starts.")
+            return redirect(url_for("table.show", game_id=game_id), 303)
+    errors = flat_errors(form) + ([error] if error else [])
+    return render_template("new_game.html", form=form, errors=errors), 422
+
+
+def flat_errors(form) -> list[str]:
+    """The form's errors as sentences; a rule's name goes before its complaint."""
+    flat = []
+
+    def walk(value, label):
+        if isinstance(value, str):
+            flat.append(f"{label}: {value}" if label else value)
+        else:
+            for item in value:
+                walk(item, label)
+
+    for name, errors in form.errors.items():
+        walk(errors, form[name].label.text if name and name.startswith("rule_") else None)
+    return flat
+
+
+def player_breakdown(state: store.GameState) -> list[dict]:
+    """Per player, over the finished rounds: earned, cards in hand, playable, aces."""
+    rows = []
+    for player in state.players:
+        totals = {"player": player, "earned": 0, "cards": 0, "playable": 0, "aces": 0,
+                  "aces_effect": 0, "total": state.result.totals[player], "rounds_won": 0}
+        for result in state.result.rounds:
+            if not result.finished:
+                continue
+            pr = result.players[player]
+            totals["earned"] += pr.earned
+            totals["cards"] += pr.card_penalty
+            totals["playable"] += pr.playable_penalty
+            totals["aces"] += len(pr.aces)
+            totals["aces_effect"] += pr.score - pr.before_aces
+            if pr.score == max(result.scores.values()):
+                totals["rounds_won"] += 1
+        rows.append(totals)
+    return rows
+
+
+@bp.route("/games/<int:game_id>")
+def summary(game_id: int):
+    """A game's page: status, the per-round table, per-player breakdown, running totals."""
+    state = load_state(game_id)
+    finished = [r for r in state.result.rounds if r.finished]
+    drawn = chart(state.players, [r.scores for r in finished], state.rules["target"])
+    return render_template(
+        "summary.html", state=state, game_id=game_id, chart=drawn,
+        breakdown=player_breakdown(state),
+    )
+
+
+@bp.route("/games/<int:game_id>/rounds/<int:round_no>")
+def round_detail(game_id: int, round_no: int):
+    """One round's plays and each player's score, with the reasons: the dispute view."""
+    state = load_state(game_id)
+    result = state.round_result(round_no)
+    if result is None:
+        return render_template("error.html", title="Not found",
+                               message=f"Round {round_no} has not been played yet."), 404
+    return render_template("round.html", state=state, game_id=game_id, round_no=round_no,
+                           result=result)
+
+
+def rule_rows(rules=None) -> list[dict]:
+    """The rule options for the rules page, with this game's values when there is one."""
+    rows = []
+    for option in iceberg.RULES:
+        default = "by player count" if option.default_for else option.default
+        rows.append({
+            "option": option,
+            "default": _show(default),
+            "value": _show(rules[option.name]) if rules is not None else None,
+            "changed": rules is not None and not option.default_for and rules[option.name] != option.default,
+        })
+    return rows
+
+
+def _show(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+@bp.route("/rules/iceberg")
+def rules():
+    return render_template("rules.html", rows=rule_rows(), state=None, game_id=None)
+
+
+@bp.route("/games/<int:game_id>/rules")
+def game_rules(game_id: int):
+    state = load_state(game_id)
+    return render_template("rules.html", rows=rule_rows(state.rules), state=state, game_id=game_id)
+
+
+@bp.route("/games/<int:game_id>/export")
+def export(game_id: int) -> Response:
+    """The game file (CONTRACT.md): ``scorekeeper score`` recomputes every score from it."""
+    state = load_state(game_id)
+    body = json.dumps(state.doc, indent=2, ensure_ascii=False)
+    return Response(
+        body, mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="iceberg-game-{game_id}.json"'},
+    )

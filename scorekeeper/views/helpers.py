@@ -1,0 +1,109 @@
+"""What every page shares: template filters for cards and scores, error pages, the manifest."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask_wtf.csrf import CSRFError
+
+from .. import store
+from ..db import get_db
+from ..games.cards import parse_card
+from ..games.iceberg import signed
+from ..games.iceberg_melds import ordinal
+from ..picker import SYMBOLS, card_label
+
+bp = Blueprint("app", __name__)
+
+THEME_LIGHT, THEME_DARK = "#0b4f6c", "#0d1b24"
+
+
+def card_parts(name) -> dict:
+    """A card name (S9) as the pieces a template prints: rank, suit symbol, colour, words."""
+    card = parse_card(str(name))
+    return {
+        "rank": card.rank_label,
+        "symbol": SYMBOLS[card.suit],
+        "suit": card.suit,
+        "colour": card.colour,
+        "label": card_label(card),
+    }
+
+
+def load_state(game_id: int, with_drafts: bool = False) -> store.GameState:
+    """The replayed game, or 404."""
+    try:
+        log = store.load(get_db(), game_id)
+    except store.NotFound:
+        abort(404)
+    return store.replay(log, with_drafts=with_drafts)
+
+
+@bp.app_template_filter("signed")
+def signed_filter(n: int) -> str:
+    return signed(n)
+
+
+@bp.app_template_filter("sentence")
+def sentence_filter(text: str) -> str:
+    """A clause as a sentence: capital first letter (names keep theirs), full stop."""
+    return store.sentence(str(text))
+
+
+@bp.app_template_filter("cap")
+def cap_filter(text: str) -> str:
+    """Capital first letter only (Jinja's capitalize would lower-case the names)."""
+    text = str(text)
+    return text[:1].upper() + text[1:]
+
+
+@bp.app_template_filter("ordinal")
+def ordinal_filter(n: int) -> str:
+    return ordinal(n)
+
+
+@bp.app_template_global("card_parts")
+def card_parts_global(name) -> dict:
+    return card_parts(name)
+
+
+@bp.app_errorhandler(CSRFError)
+def csrf_error(error: CSRFError):
+    return render_template(
+        "error.html", title="The form could not be sent",
+        message="This form's security token is missing or stale. Go back, reload the page "
+                "and try again: nothing was saved.",
+    ), 400
+
+
+@bp.app_errorhandler(store.NotFound)
+@bp.app_errorhandler(404)
+def not_found(_error):
+    return render_template(
+        "error.html", title="Not found", message="There is no such page, game or play here.",
+    ), 404
+
+
+@bp.route("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: installable on a phone's home screen."""
+    data = {
+        "name": "Scorekeeper: Iceberg Rummy",
+        "short_name": "Scorekeeper",
+        "description": "The score pad for a rummy table, scored from the cards.",
+        "lang": "en",
+        "start_url": request.script_root + "/",
+        "scope": request.script_root + "/",
+        "display": "standalone",
+        "orientation": "portrait",
+        "background_color": THEME_DARK,
+        "theme_color": THEME_LIGHT,
+        "icons": [
+            {"src": url_for("static", filename="icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": url_for("static", filename="icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": url_for("static", filename="icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+            {"src": url_for("static", filename="icon-512.png"), "sizes": "512x512", "type": "image/png",
+             "purpose": "maskable"},
+        ],
+    }
+    response = jsonify(data)
+    response.mimetype = "application/manifest+json"
+    return response

@@ -1,0 +1,96 @@
+"""The end of a round: each player's cards left in hand, what they cost and why, confirm.
+
+The hands are entered one player at a time with the same card picker (cards on the
+table and in hands already entered are disabled). Each player's score is shown with its
+reasons, card by card, in a <details> that anyone can open: this is where disputes at
+the table are settled. Confirming counts the round and starts the next one, with the
+deal passed on.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+
+from .. import store
+from ..db import get_db
+from ..forms import ConfirmRoundForm, HandForm
+from ..picker import grid
+from .helpers import load_state
+
+bp = Blueprint("round_end", __name__, url_prefix="/games/<int:game_id>")
+
+
+def end_page(state: store.GameState, *, player=None, picked=None, error=None, status=200):
+    game_id = state.log.id
+    if not state.ended:
+        if state.over:
+            return redirect(url_for("games.summary", game_id=game_id), 303)
+        flash(error or "The round is not over yet: someone goes out, or the last ace is exposed.")
+        return redirect(url_for("table.show", game_id=game_id), 303)
+    round_no = state.round_no
+    drafts = state.log.drafts.get(round_no, {})
+    missing = store.missing_hands(state)
+    out = state.round.out
+    entering = [p for p in state.players if p != out]
+    if player not in entering:
+        player = missing[0] if missing else None
+    scored, draft_error = None, None
+    try:
+        scored = store.replay(state.log, with_drafts=True)
+    except store.Refused as e:
+        draft_error = e.message
+    result = scored.round_result(round_no) if scored else None
+    picker = None
+    if player:
+        holding = [c for p, cards in drafts.items() if p != player for c in cards]
+        available = store.availability(state.round, holding=holding)
+        picker = grid(available, drafts.get(player, ()) if picked is None else picked, aces=True)
+    return render_template(
+        "round_end.html",
+        state=state, game_id=game_id, round_no=round_no, drafts=drafts, missing=missing,
+        out=out, entering=entering, player=player, picker=picker, error=error or draft_error,
+        result=result if not draft_error else None, scored=scored, version=state.log.version,
+    ), status
+
+
+@bp.route("/end")
+def show(game_id: int):
+    return end_page(load_state(game_id), player=request.args.get("player"))
+
+
+@bp.route("/hands", methods=["POST"])
+def save_hand(game_id: int):
+    """One player's cards left in hand (none: an empty hand)."""
+    form = HandForm()
+    state = load_state(game_id)
+    if not form.validate():
+        return end_page(state, player=form.player.data, error="Say whose hand this is.", status=422)
+    try:
+        store.save_hand(get_db(), game_id, form.version.data, form.round_no.data,
+                        form.player.data, form.cards.data)
+    except store.Refused as e:
+        return end_page(state, player=form.player.data, picked=form.cards.data, error=e.message,
+                        status=422)
+    count = len(form.cards.data)
+    flash(f"{form.player.data}: {count} card{'s' if count != 1 else ''} left in hand.")
+    return redirect(url_for("round_end.show", game_id=game_id), 303)
+
+
+@bp.route("/end", methods=["POST"])
+def confirm(game_id: int):
+    """Count the round: the hands are saved and the next round starts with the next dealer."""
+    form = ConfirmRoundForm()
+    state = load_state(game_id)
+    if not form.validate():
+        return end_page(state, error="Which round is being counted?", status=422)
+    try:
+        after = store.confirm_round(get_db(), game_id, form.version.data, form.round_no.data)
+    except store.Refused as e:
+        return end_page(state, error=e.message, status=422)
+    if after.over:
+        flash(f"Game over: {after.result.status()}.")
+        return redirect(url_for("games.summary", game_id=game_id), 303)
+    flash(f"Round {form.round_no.data} counted. Round {after.round_no}: {after.dealer()} deals, "
+          f"{after.turn} starts.")
+    if after.result.tied_at_target:
+        flash(f"A tie at the top at {after.rules['target']} or more: play another round.")
+    return redirect(url_for("table.show", game_id=game_id), 303)

@@ -1,0 +1,61 @@
+"""The database: migrations, WAL, write transactions, the init-db command, the secret key."""
+import sqlite3
+
+import pytest
+
+from scorekeeper import _secret_key, create_app
+from scorekeeper.db import connect, migrate, migrations, write
+
+
+def test_a_fresh_database_is_created_and_migrated(tmp_path):
+    path = tmp_path / "fresh.db"
+    create_app({"DATABASE": str(path), "SECRET_KEY": "x"})
+    db = connect(str(path))
+    assert {"games", "plays", "hands"} <= set(db.table_names())
+    assert [m.name for m in migrations.applied(db)] == ["m001_games_plays_hands"]
+    assert migrate(db) == []  # nothing left to apply
+
+
+def test_connections_use_wal_and_a_busy_timeout(db):
+    assert db.journal_mode == "wal"
+    assert db.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+
+
+def test_write_rolls_back_on_error(db):
+    with pytest.raises(RuntimeError):
+        with write(db):
+            db["games"].insert({"variant": "iceberg", "players": "[]", "rules": "{}", "first_dealer": 0,
+                                "created": "t", "updated": "t"})
+            raise RuntimeError("boom")
+    assert db["games"].count == 0
+
+
+def test_write_takes_the_lock_up_front(app, db):
+    other = sqlite3.connect(app.config["DATABASE"], timeout=0)
+    try:
+        with write(db):
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+    finally:
+        other.close()
+
+
+def test_init_db_command(runner):
+    result = runner.invoke(args=["init-db"])
+    assert result.exit_code == 0 and "up to date" in result.output
+
+
+def test_secret_key_is_made_once_and_kept(tmp_path, monkeypatch):
+    monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
+    first = _secret_key(tmp_path)
+    assert len(first) >= 32 and _secret_key(tmp_path) == first
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "from-env")
+    assert _secret_key(tmp_path) == "from-env"
+
+
+def test_database_path_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_DATABASE", str(tmp_path / "env.db"))
+    app = create_app({"SECRET_KEY": "x"})
+    assert app.config["DATABASE"] == str(tmp_path / "env.db")
+    assert (tmp_path / "env.db").exists()

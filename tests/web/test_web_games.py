@@ -1,0 +1,121 @@
+"""New game, rules pages, history and a game's page (summary, chart)."""
+import re
+
+import pytest
+
+from scorekeeper.games import iceberg
+from web_table import seed_round
+
+
+def test_new_game_form_has_every_rule_option_with_its_default(client):
+    html = client.get("/games/new").get_data(as_text=True)
+    for option in iceberg.RULES:
+        assert f'data-rule="{option.name}"' in html
+    assert 'name="rule_target" value="5000"' in html
+    assert 'name="rule_card_penalty" value="10"' in html
+    assert re.search(r'name="rule_aces" value="multiplier" checked', html)
+    assert re.search(r'name="rule_decks" value="auto" checked', html)
+
+
+def test_house_values_are_marked_on_the_form_and_rules_page(client):
+    house = [o.name for o in iceberg.RULES if o.house_value]
+    assert house
+    for path in ("/games/new", "/rules/iceberg"):
+        html = client.get(path).get_data(as_text=True)
+        for name in house:
+            block = re.search(rf'data-rule="{name}">.*?</div>', html, re.S).group(0)
+            assert "house value — confirm at the table" in block
+        assert html.count("data-house-value") == len(house)
+
+
+@pytest.mark.parametrize("players, decks", [(2, 1), (3, 1), (4, 2), (6, 2)])
+def test_decks_default_by_player_count(table, client, players, decks):
+    table.new_game([f"P{i}" for i in range(players)])
+    html = client.get(f"{table.url}/rules").get_data(as_text=True)
+    assert re.search(rf'data-rule="decks">.*?This game: {decks}</strong>', html, re.S)
+
+
+def test_decks_can_be_changed(table, client):
+    table.new_game(["A", "B"], decks=2)
+    assert 'data-card="S9" data-copy="2"' in table.page()
+
+
+def test_rule_options_are_kept_for_the_game(table, client):
+    table.new_game(["A", "B"], target=300, aces="bonus", set_duplicates=False)
+    html = client.get(f"{table.url}/rules").get_data(as_text=True)
+    assert re.search(r'data-rule="target">.*?This game: 300</strong> \(changed from 5000\)', html, re.S)
+    assert re.search(r'data-rule="aces">.*?This game: bonus</strong>', html, re.S)
+    assert re.search(r'data-rule="set_duplicates">.*?This game: no</strong>', html, re.S)
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"seat_0": "A"}, "needs 2 to 6 players; 1 named"),
+    ({"seat_0": "Ann", "seat_1": "ann"}, "Two players are called ann"),
+    ({"seat_0": "A", "seat_1": "B", "first_dealer": "4"}, "Seat 5 has no player"),
+    ({"seat_0": "A", "seat_1": "B", "rule_target": "0"}, "Target: Number must be at least 1"),
+    ({"seat_0": "A", "seat_1": "B", "rule_aces": "double"}, "Aces: Not a valid choice"),
+    ({"seat_0": "A", "seat_1": "B", "rule_decks": "3"}, "Decks: Not a valid choice"),
+])
+def test_a_bad_new_game_is_refused_and_says_why(client, db, data, message):
+    response = client.post("/games", data=data)
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True).replace("&#39;", "'")
+    assert db["games"].count == 0
+
+
+def test_seats_can_be_left_empty_and_the_dealer_follows(table):
+    table.client.post("/games", data={"seat_1": "B", "seat_3": "D", "seat_4": "E", "first_dealer": "3"})
+    table.game_id = 1
+    assert table.dealer() == "D" and table.turn() == "E"
+
+
+def test_history_lists_unfinished_games_first_and_they_resume(table, client):
+    finished = table.new_game(["A", "B", "C"], dealer=2, target=50)
+    seed_round(table)
+    table.confirm_round(1)
+    unfinished = table.new_game(["X", "Y"])
+    html = client.get("/").get_data(as_text=True)
+    order = [int(i) for i in re.findall(r'data-game="(\d+)"', html)]
+    assert order == [unfinished, finished]
+    assert f'href="/games/{unfinished}/table" data-action="resume"' in html
+    assert "A wins" in html
+    assert client.get("/games").get_data(as_text=True).count("data-game=") == 2
+
+
+def test_summary_has_rounds_players_and_an_accessible_svg_chart(table, client):
+    table.new_game(["A", "B", "C"], dealer=2)
+    seed_round(table)
+    table.confirm_round(1)
+    html = client.get(table.url).get_data(as_text=True)
+    svg = re.search(r"<svg.*?</svg>", html, re.S).group(0)
+    assert 'role="img"' in svg and "<title id=\"chart-title\">" in svg and "<desc id=\"chart-desc\">" in svg
+    assert "A 100, B -120, C -20" in svg
+    assert svg.count("<polyline") == 3
+    assert re.search(r'<tr data-round="1">.*?<td data-player="B">-120</td>', html, re.S)
+    assert re.search(r'<tr data-player="B"><th scope="row">B</th><td>10</td><td>-50</td><td>-80</td>', html)
+
+
+def test_round_page_shows_plays_and_reasons(table, client):
+    table.new_game(["A", "B", "C"], dealer=2)
+    seed_round(table)
+    table.confirm_round(1)
+    html = client.get(f"{table.url}/rounds/1").get_data(as_text=True)
+    assert html.count("data-breakdown=") == 3 and 'data-score="B">−120<' in html
+    assert client.get(f"{table.url}/rounds/2").status_code == 404
+
+
+def test_unknown_game_is_404(client):
+    for path in ("/games/99", "/games/99/table", "/games/99/end", "/games/99/rules", "/games/99/export"):
+        assert client.get(path).status_code == 404, path
+
+
+def test_posting_to_an_unknown_game_is_404(client):
+    for path in ("/games/99/pass", "/games/99/plays", "/games/99/aces", "/games/99/out", "/games/99/undo",
+                 "/games/99/hands", "/games/99/end", "/games/99/plays/1", "/games/99/plays/1/delete"):
+        assert client.post(path, data={"player": "A", "card": "SA", "round_no": "1"}).status_code == 404, path
+
+
+def test_an_unknown_play_is_404(table, client):
+    table.new_game(["A", "B"])
+    assert client.get(f"{table.url}/plays/99/edit").status_code == 404
+    assert client.post(f"{table.url}/plays/99/delete").status_code == 404

@@ -1,0 +1,110 @@
+"""Every page: mobile first, no request leaves the origin, no inline script, the manifest."""
+import re
+import struct
+
+import pytest
+
+from web_table import seed_round
+
+
+@pytest.fixture
+def played(table):
+    """A game with a counted round and a second round in play, plus a game at its round end."""
+    table.new_game(["A", "B", "C"], dealer=2)
+    seed_round(table)
+    table.confirm_round(1)
+    table.meld("B", "S7", "S8", "S9")
+    game = table.game_id
+    table.new_game(["X", "Y"])
+    table.out("Y")
+    return game, table.game_id
+
+
+def pages(client, played):
+    game, ending = played
+    first = re.search(r'data-play="(\d+)"', client.get(f"/games/{game}/table").get_data(as_text=True)).group(1)
+    return [
+        "/", "/games", "/games/new", "/rules/iceberg",
+        f"/games/{game}", f"/games/{game}/table", f"/games/{game}/rules", f"/games/{game}/rounds/1",
+        f"/games/{game}/rounds/2", f"/games/{game}/plays/{first}/edit",
+        f"/games/{game}/preview?player=C&cards=S10&cards=SJ",
+        f"/games/{ending}/end", f"/games/{ending}/table",
+    ]
+
+
+def test_every_page_answers(client, played):
+    for path in pages(client, played):
+        assert client.get(path).status_code == 200, path
+
+
+def test_every_page_is_mobile_first_and_accessible(client, played):
+    for path in pages(client, played):
+        html = client.get(path).get_data(as_text=True)
+        if "preview" in path:
+            continue
+        assert '<html lang="en">' in html, path
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html, path
+        assert '<link rel="manifest" href="/manifest.webmanifest">' in html, path
+        # Every form control has a label (wrapping it, or for= its id), hidden fields aside.
+        for control in re.findall(r"<(?:input|select|textarea)\b[^>]*>", html):
+            if 'type="hidden"' in control:
+                continue
+            ident = re.search(r'id="([^"]+)"', control)
+            labelled = ident and f'for="{ident.group(1)}"' in html
+            assert labelled or _wrapped(html, control), (path, control)
+
+
+def _wrapped(html, control):
+    at = html.index(control)
+    return html.rfind("<label", 0, at) > html.rfind("</label>", 0, at)
+
+
+def test_no_inline_scripts_or_event_handlers(client, played):
+    for path in pages(client, played):
+        html = client.get(path).get_data(as_text=True)
+        assert not re.search(r"<script(?![^>]*\bsrc=)", html), path
+        assert not re.search(r"\son[a-z]+=", html), path
+        assert "javascript:" not in html and 'style="' not in html, path
+
+
+def test_nothing_references_another_origin(client, played, app):
+    static = sorted(p.name for p in __import__("pathlib").Path(app.static_folder).iterdir())
+    bodies = [client.get(path).get_data(as_text=True) for path in pages(client, played)]
+    bodies += [client.get(f"/static/{name}").get_data(as_text=True) for name in static
+               if not name.endswith(".png")]
+    bodies.append(client.get("/manifest.webmanifest").get_data(as_text=True))
+    for body in bodies:
+        # The SVG namespace is a name, not a request.
+        urls = [u for u in re.findall(r"https?://[^\s\"'<>)]+", body) if u != "http://www.w3.org/2000/svg"]
+        assert urls == []
+
+
+def test_manifest_and_icons_are_served(client):
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200 and response.mimetype == "application/manifest+json"
+    manifest = response.get_json()
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    sizes = {}
+    for icon in manifest["icons"]:
+        image = client.get(icon["src"])
+        assert image.status_code == 200, icon["src"]
+        if icon["type"] == "image/png":
+            assert image.data[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = struct.unpack(">II", image.data[16:24])
+            assert f"{width}x{height}" == icon["sizes"]
+            assert len(image.data) < 20_000
+            sizes[icon["sizes"]] = True
+        else:
+            assert image.data.startswith(b"<svg")
+    assert {"192x192", "512x512"} <= set(sizes)
+
+
+def test_css_has_dark_mode_and_big_tap_targets(client):
+    css = client.get("/static/app.css").get_data(as_text=True)
+    assert "prefers-color-scheme:dark" in css.replace(" ", "")
+    assert "min-height:44px" in css
+
+
+def test_script_keeps_the_screen_awake(client):
+    js = client.get("/static/app.js").get_data(as_text=True)
+    assert "navigator.wakeLock.request" in js and "visibilitychange" in js

@@ -1,0 +1,129 @@
+"""The end of a round: hands with the picker, the dispute view, the next round, the game end."""
+import re
+
+from web_table import seed_round
+
+
+def test_round_end_is_only_for_a_round_that_is_over(table, client):
+    table.new_game(["A", "B"])
+    response = client.get(f"{table.url}/end")
+    assert response.status_code == 303 and response.headers["Location"].endswith("/table")
+    table.hand("B", "S2", round_no=1, expect=303)
+    assert "The round is not over yet" in table.page()
+
+
+def test_hand_picker_disables_table_cards_and_other_hands(table):
+    table.new_game(["A", "B", "C"], dealer=2)
+    table.meld("A", "S7", "S8", "S9")
+    table.out("A")
+    table.hand("B", "HK", "HQ")
+    html = table.page("/end?player=C")
+    assert re.search(r'value="S8" data-card="S8" disabled', html)  # on the table
+    assert re.search(r'value="HK" data-card="HK" disabled', html)  # in B's hand
+    assert re.search(r'value="CA" data-card="CA">', html)  # aces can be left in hand
+
+
+def test_a_hand_holding_a_card_on_the_table_is_refused(table, db):
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    table.out("A")
+    html = table.hand("B", "S8", expect=422).get_data(as_text=True)
+    assert "S8 appears 2 times in this round, but one deck holds only one" in html
+    assert db.execute("SELECT count(*) FROM hands").fetchone()[0] == 0
+
+
+def test_the_one_who_went_out_holds_no_cards(table):
+    table.new_game(["A", "B"], dealer=1)
+    table.out("A")
+    assert "A went out and holds no cards" in table.hand("A", "S2", expect=422).get_data(as_text=True)
+
+
+def test_confirm_needs_every_hand(table):
+    table.new_game(["A", "B", "C"], dealer=2)
+    table.out("A")
+    table.hand("B", "S2")
+    html = table.confirm_round(1, expect=422).get_data(as_text=True)
+    assert "Enter the cards left in C’s hand first" in html.replace("'", "’").replace("&#39;", "’")
+
+
+def test_dispute_view_explains_every_card(table):
+    table.new_game(["A", "B", "C"], dealer=2)
+    seed_round(table)
+    html = table.page("/end")
+    b = re.search(r'<details class="player" data-breakdown="B">.*?\n</details>', html, re.S).group(0)
+    assert "J♠</span>: 4th card on meld 2 (HJ DJ CJ): −40" in b
+    assert "3♠</span>: 3rd card on meld 3 (H3 C3): −20" in b
+    assert "Q♥</span>: 3rd card on meld 4 (SQ DQ): −20" in b
+    assert "on meld 3 (H3 C3): S3 as 3rd card 20" in b
+    assert b.count("left in hand: −10") == 5
+    c = re.search(r'<details class="player" data-breakdown="C">.*?\n</details>', html, re.S).group(0)
+    assert "1 ace: × 2" in c and "<strong>−20</strong>" in c
+
+
+def test_confirming_starts_the_next_round_with_the_next_dealer(table):
+    table.new_game(["A", "B", "C"], dealer=2)
+    seed_round(table)
+    response = table.confirm_round(1)
+    assert response.headers["Location"].endswith("/table")
+    html = table.page()
+    assert 'data-round="2"' in html
+    assert table.dealer() == "A" and table.turn() == "B"
+    # The new round's deck is whole again.
+    assert re.search(r'value="S8" data-card="S8">', html)
+
+
+def test_undo_after_confirming_reopens_the_round_end(table):
+    table.new_game(["A", "B", "C"], dealer=2)
+    seed_round(table)
+    table.confirm_round(1)
+    response = table.undo()
+    assert response.headers["Location"].endswith("/end")
+    assert table.totals() == {"A": 0, "B": 0, "C": 0}
+    assert table.end_scores() == {"A": 100, "B": -120, "C": -20}  # the hands are kept
+
+
+def test_game_end_at_the_target_names_the_winner(table, client):
+    table.new_game(["A", "B", "C"], dealer=2, target=100)
+    seed_round(table)
+    html = table.page("/end")
+    assert "Confirming ends the game: A wins" in html
+    response = table.confirm_round(1)
+    assert response.headers["Location"].endswith(f"/games/{table.game_id}")
+    summary = table.page("")
+    assert 'data-winner="A"' in summary and "A wins the game" in summary
+    assert "A wins" in table.page("/table") and 'data-game-over' in table.page("/table")
+    # No more plays once the game is over.
+    assert "The game is over: A wins" in table.meld("B", "S2", "H2", expect=422).get_data(as_text=True)
+
+
+def test_a_tie_at_the_target_plays_on(table):
+    table.new_game(["A", "B"], dealer=1, target=10)
+    table.meld("A", "S2", "H2")
+    table.meld("B", "S3", "H3")
+    table.out("A")
+    table.hand("B")
+    table.confirm_round(1)
+    html = table.page()
+    assert 'data-tie' in html and "Tie at the top at 10 or more" in html
+    assert 'data-round="2"' in html
+    assert "tie at the top" in table.page("").lower()
+    table.meld("B", "S4", "H4")  # round 2: A deals, B starts
+    table.out("B")
+    table.hand("A")
+    table.confirm_round(2)
+    assert 'data-winner="B"' in table.page("")
+
+
+def test_last_ace_round_end_counts_every_hand(table):
+    table.new_game(["A", "B"], dealer=1)
+    for player, card in (("A", "SA"), ("A", "HA"), ("A", "DA"), ("A", "CA")):
+        table.ace(player, card)
+    table.meld("A", "S7", "S8", "S9")
+    html = table.page("/end")
+    assert "A exposed the last ace" in html
+    table.hand("A", "S2")
+    table.hand("B", "S10")
+    # A: (30 − 10) × 5 = 100; B: −10 − 40 (S10 as 4th card on A's run) = −50.
+    assert table.end_scores() == {"A": 100, "B": -50}
+    table.confirm_round(1)
+    assert table.totals() == {"A": 100, "B": -50}

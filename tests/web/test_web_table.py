@@ -1,0 +1,276 @@
+"""The table screen: turns, melds, lay-offs, aces, refusals, undo, edit and delete."""
+import json
+import re
+
+import pytest
+
+from web_table import seed_round
+
+
+def play_count(db, game_id):
+    return db.execute("SELECT count(*) FROM plays WHERE game = ?", [game_id]).fetchone()[0]
+
+
+@pytest.mark.parametrize("dealer, first", [(0, "B"), (1, "C"), (2, "A")])
+def test_first_turn_is_the_player_after_the_dealer(table, dealer, first):
+    table.new_game(["A", "B", "C"], dealer=dealer)
+    assert table.turn() == first
+    assert table.dealer() == ["A", "B", "C"][dealer]
+
+
+def test_pass_moves_the_turn_round_the_table(table):
+    table.new_game(["A", "B", "C"], dealer=0)
+    seen = []
+    for _ in range(4):
+        seen.append(table.turn())
+        table.pass_turn()
+    assert seen == ["B", "C", "A", "B"]
+
+
+def test_meld_shows_who_made_it_and_its_points(table):
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    html = table.page()
+    item = re.search(r'<li data-play="\d+" data-type="meld" data-player="A">.*?</li>', html, re.S).group(0)
+    assert "+30" in item and "run" in item
+    assert table.round_scores() == {"A": 30, "B": 0}
+
+
+@pytest.mark.parametrize("cards, message", [
+    (["S7", "H9"], "is not a meld"),
+    (["S7", "S9", "S10"], "is not a meld: a set is one rank, a run is one suit in sequence"),
+    (["SA", "HA"], "aces never take part in melds"),
+    (["S7"], "a meld needs at least two cards"),
+])
+def test_an_illegal_meld_is_refused_in_plain_words_and_nothing_is_saved(table, db, cards, message):
+    table.new_game(["A", "B"])
+    before = play_count(db, table.game_id)
+    response = table.post("/plays", {"player": "B", "cards": cards, "meld": "", "confirm": "1"}, expect=422)
+    html = response.get_data(as_text=True)
+    assert 'role="alert"' in html and message in html
+    assert "Traceback" not in html and "round 1, event" not in html
+    assert play_count(db, table.game_id) == before
+
+
+def test_a_lay_off_that_does_not_fit_is_refused(table, db):
+    table.new_game(["A", "B"])
+    table.meld("B", "S7", "S8", "S9")
+    before = play_count(db, table.game_id)
+    response = table.lay_off("A", 1, "H10", expect=422)
+    assert "H10 does not fit S7 S8 S9: a run of spades takes only spades" in response.get_data(as_text=True)
+    assert play_count(db, table.game_id) == before
+
+
+def test_a_card_the_deck_no_longer_has_is_refused_and_disabled(table):
+    table.new_game(["A", "B"])
+    table.meld("B", "S7", "S8", "S9")
+    assert re.search(r'value="S8" data-card="S8" disabled', table.page())
+    response = table.meld("A", "S8", "H8", expect=422)
+    assert "S8 appears 2 times in this round, but one deck holds only one" in response.get_data(as_text=True)
+
+
+def test_lay_offs_score_each_card_and_anyone_may_lay_off(table):
+    table.new_game(["A", "B"], dealer=1)  # A's turn
+    table.meld("A", "S7", "S8", "S9")
+    table.lay_off("B", 1, "S10", "SJ")  # B lays off on A's meld during A's turn
+    html = table.page()
+    item = re.search(r'<li data-play="\d+" data-type="layoff" data-player="B">.*?</li>', html, re.S).group(0)
+    assert "4th 40" in item and "5th 50" in item and "+90" in item
+    assert table.round_scores() == {"A": 30, "B": 90}
+
+
+def test_check_without_javascript_previews_and_saves_nothing(table, db):
+    table.new_game(["A", "B"])
+    response = table.post("/plays", {"player": "B", "cards": ["DJ", "CJ", "HJ"], "meld": "", "check": "1"},
+                          expect=200)
+    html = response.get_data(as_text=True)
+    assert "Set of jacks" in html and "<strong>30</strong> points" in html
+    assert 'value="DJ" data-card="DJ" checked' in html  # the picks are kept for Confirm
+    assert 'data-action="confirm"' in html
+    assert play_count(db, table.game_id) == 0
+
+
+def test_preview_endpoint_shows_each_added_cards_points(table, client):
+    table.new_game(["A", "B"])
+    table.meld("B", "DJ", "CJ")
+    target = table.meld_id(1)
+    html = client.get(f"{table.url}/preview?player=A&cards=HJ&cards=SJ&meld={target}").get_data(as_text=True)
+    assert 'data-ok="1"' in html and "3rd card: <strong>20</strong>" in html and "4th card: <strong>40</strong>" in html
+    bad = client.get(f"{table.url}/preview?player=A&cards=H2&meld={target}").get_data(as_text=True)
+    assert 'data-ok="0"' in bad and "does not fit" in bad
+
+
+def test_preview_names_special_melds(table, client):
+    table.new_game(["A", "B"])
+    html = client.get(f"{table.url}/preview?player=A&" + "&".join(
+        f"cards=H{r}" for r in ("3", "5", "7", "9", "J", "K"))).get_data(as_text=True)
+    assert "Special meld: odds in one suit" in html and "<strong>700</strong>" in html
+
+
+def test_ace_buttons_only_for_aces_still_in_the_deck(table):
+    table.new_game(["A", "B"])
+    table.ace("B", "SA")
+    html = table.page()
+    assert 'data-ace="SA"' not in html and 'data-ace="HA"' in html
+    assert "SA face up" in html.replace("<span class=\"k b\">A♠</span>", "SA")
+
+
+def test_last_ace_says_the_round_ends_after_that_turn(table):
+    table.new_game(["A", "B"], dealer=1)
+    for player, card in (("A", "SA"), ("B", "HA"), ("A", "DA")):
+        table.ace(player, card)
+    response = table.ace("B", "CA")
+    html = table.client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "the round ends after B’s turn" in html or "the round ends after B's turn" in html
+    assert 'data-last-ace' in html and 'data-action="count"' in html
+    # B finishes the turn; nobody else may play now.
+    table.meld("B", "S7", "S8", "S9")
+    refused = table.meld("A", "H7", "H8", "H9", expect=422)
+    assert "when the last ace was exposed" in refused.get_data(as_text=True)
+    assert "The round is over" in table.pass_turn(expect=422).get_data(as_text=True)
+
+
+def test_two_decks_let_a_card_be_picked_twice(table):
+    table.new_game(["A", "B", "C", "D"])
+    html = table.page()
+    assert 'data-card="S9" data-copy="2"' in html
+    table.meld("B", "S9", "S9", "H9")  # both copies in one set
+    html = table.page()
+    assert re.search(r'value="S9" data-card="S9" disabled', html)
+    assert 'data-card="H9" data-copy="2"' not in html and re.search(r'value="H9" data-card="H9">', html)
+
+
+def test_a_stale_page_is_refused(table, db):
+    table.new_game(["A", "B"])
+    table.pass_turn()
+    response = table.post("/pass", {"version": "0"}, expect=422)
+    assert "The table changed" in response.get_data(as_text=True)
+    assert play_count(db, table.game_id) == 1
+
+
+def test_undo_takes_back_the_last_play_and_recomputes(table):
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    table.lay_off("A", 1, "S10")
+    assert table.round_scores()["A"] == 70
+    table.undo()
+    assert table.round_scores()["A"] == 30
+    table.pass_turn()
+    assert table.turn() == "B"
+    table.undo()
+    assert table.turn() == "A"
+
+
+def test_undo_with_nothing_to_undo_says_so(table):
+    table.new_game(["A", "B"])
+    assert "nothing to undo" in table.undo(expect=422).get_data(as_text=True)
+
+
+def test_edit_an_earlier_play_recomputes_everything(table, client):
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    table.lay_off("B", 1, "S10")
+    first = table.play_ids()[0]
+    assert client.get(f"{table.url}/plays/{first}/edit").status_code == 200
+    table.post(f"/plays/{first}", {"player": "A", "cards": ["S6", "S7", "S8", "S9"], "save": "1"})
+    # A's meld is now 4 cards (30 + 40); B's S10 becomes the 5th card (50).
+    assert table.round_scores() == {"A": 70, "B": 50}
+
+
+def test_edit_check_previews_without_saving(table):
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    first = table.play_ids()[0]
+    html = table.post(f"/plays/{first}", {"player": "A", "cards": ["S6", "S7", "S8", "S9"], "check": "1"},
+                      expect=200).get_data(as_text=True)
+    assert "<strong>70</strong> points" in html
+    assert table.round_scores()["A"] == 30
+
+
+def test_an_edit_that_breaks_a_later_play_is_refused_with_the_reason(table):
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    table.lay_off("B", 1, "S10")
+    first = table.play_ids()[0]
+    response = table.post(f"/plays/{first}", {"player": "A", "cards": ["H7", "H8", "H9"], "save": "1"},
+                          expect=422)
+    html = response.get_data(as_text=True)
+    assert "That would make a later play illegal: B’s lay-off (S10)" in html.replace("&#39;", "’").replace("'", "’")
+    assert "S10 does not fit H7 H8 H9" in html
+    assert table.round_scores() == {"A": 30, "B": 40}
+
+
+def test_deleting_a_meld_with_a_lay_off_on_it_is_refused(table):
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    table.lay_off("B", 1, "S10")
+    first = table.play_ids()[0]
+    html = table.post(f"/plays/{first}/delete", {}, expect=422).get_data(as_text=True)
+    assert "lies on this meld" in html
+    assert table.round_scores() == {"A": 30, "B": 40}
+
+
+def test_delete_a_play_recomputes(table):
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    table.meld("B", "HJ", "DJ")
+    table.lay_off("A", 1, "S10")
+    second = table.play_ids()[1]
+    table.post(f"/plays/{second}/delete", {})
+    assert table.round_scores() == {"A": 70, "B": 0}
+    assert table.meld_id(1)
+    assert 'data-meld-number="2"' not in table.page()
+
+
+def test_a_lay_off_keeps_its_meld_when_an_earlier_meld_is_deleted(table):
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "H2", "D2")
+    table.meld("A", "S7", "S8", "S9")
+    table.lay_off("B", 2, "S10")
+    first = table.play_ids()[0]
+    table.post(f"/plays/{first}/delete", {})
+    # The lay-off still lies on the run, now meld 1.
+    assert table.round_scores() == {"A": 30, "B": 40}
+
+
+def test_edit_in_an_earlier_round_recomputes_the_totals(table):
+    table.new_game(["A", "B", "C"], dealer=2)
+    seed_round(table)
+    table.confirm_round(1)
+    round_one = [int(i) for i in re.findall(r'data-play="(\d+)" data-type="meld" data-player="A"',
+                                            table.page("/rounds/1"))]
+    # A's pair of threes becomes a pair of fives: B's S3 is no longer playable (−20 less).
+    table.post(f"/plays/{round_one[1]}", {"player": "A", "cards": ["H5", "C5"], "save": "1"})
+    assert table.totals() == {"A": 100, "B": -100, "C": -20}
+
+
+def test_went_out_leads_to_the_round_end(table):
+    table.new_game(["A", "B"], dealer=1)
+    response = table.out("A")
+    assert response.headers["Location"].endswith(f"/games/{table.game_id}/end")
+    html = table.page()
+    assert 'data-action="count"' in html and 'data-action="pass"' not in html
+
+
+def test_table_page_with_css_and_js_is_under_40_kb(table, client):
+    table.new_game(["Anne", "Bertrand", "Cecilia", "Dmitri", "Eleanor", "Frederick"])  # two decks
+    table.meld("Bertrand", "S7", "S8", "S9")
+    table.meld("Bertrand", "HJ", "DJ")
+    table.lay_off("Cecilia", 1, "S10")
+    for _ in range(3):
+        table.pass_turn()
+    table.ace("Eleanor", "SA")
+    html = client.get(f"{table.url}/table").data
+    css = client.get("/static/app.css").data
+    js = client.get("/static/app.js").data
+    total = len(html) + len(css) + len(js)
+    assert total < 40 * 1024, (len(html), len(css), len(js))
+
+
+def test_export_is_the_game_file(table, client):
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    table.pass_turn()
+    doc = json.loads(client.get(f"{table.url}/export").data)
+    assert doc["format"] == "scorekeeper/1" and doc["players"] == ["A", "B"]
+    assert doc["rounds"] == [{"events": [{"type": "meld", "player": "A", "cards": ["S7", "S8", "S9"]}]}]

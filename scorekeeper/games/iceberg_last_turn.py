@@ -104,25 +104,34 @@ def _score(points: int, cards: int) -> int:
 # Sets: the cards of one rank, onto table pairs and sets or into new pairs and sets.
 
 
+def _cards_of_rank(rank: int, counts: tuple[int, ...]) -> tuple[Card, ...]:
+    return tuple(Card(rank, suit) for suit, n in zip(SUITS, counts) for _ in range(n))
+
+
+def _suit_counts(cards: list[Card]) -> tuple[int, ...]:
+    return tuple(sum(1 for c in cards if c.suit == suit) for suit in SUITS)
+
+
 def _best_sets(rank: int, counts: tuple[int, ...], table: tuple, duplicates: bool):
     """Best (score, plan) for hand cards of one rank; counts per suit in SUITS order.
 
     ``table`` holds (number, meld) for the table's pairs and sets of this rank. A plan is
-    a list of (number or None, cards) with the cards in placing order.
+    a list of (number or None, counts per suit) for the cards each meld gets.
     """
-    cards = [Card(rank, suit) for suit, n in zip(SUITS, counts) for _ in range(n)]
-    if not cards:
+    n = sum(counts)
+    if not n:
         return 0, []
     if duplicates:
         # Each added card is worth more on a bigger meld, and suits never clash, so the
         # best is every card on the biggest table meld, else one new meld of them all.
         if table:
             number, meld = max(table, key=lambda t: (t[1].size, -t[0]))
-            points = sum(lay_off_points(meld, len(cards)))
-            return _score(points, len(cards)), [(number, tuple(cards))]
-        if len(cards) >= 3 or (len(cards) == 2 and cards[0].suit != cards[1].suit):
-            return _score(meld_points(len(cards)), len(cards)), [(None, tuple(cards))]
+            points = meld_points(meld.size + n) - meld_points(meld.size)
+            return _score(points, n), [(number, counts)]
+        if n >= 3 or (n == 2 and max(counts) == 1):
+            return _score(meld_points(n), n), [(None, counts)]
         return 0, []
+    cards = list(_cards_of_rank(rank, counts))
     # Without duplicates a meld holds each suit once: try every placement of the cards.
     targets = [[meld.size, {c.suit for c in meld.cards}, number, []] for number, meld in table]
     groups: list[list] = []
@@ -135,13 +144,13 @@ def _best_sets(rank: int, counts: tuple[int, ...], table: tuple, duplicates: boo
             if added:
                 points += meld_points(size + len(added)) - meld_points(size)
                 used += len(added)
-                plan.append((number, tuple(added)))
+                plan.append((number, _suit_counts(added)))
         for group in groups:
             if len(group) < 2:
                 return -1, []
             points += meld_points(len(group))
             used += len(group)
-            plan.append((None, tuple(group)))
+            plan.append((None, _suit_counts(group)))
         return _score(points, used), plan
 
     def place(i: int) -> None:
@@ -187,16 +196,19 @@ def _run_plans(suit: str, counts: list[int], table: Sequence, contested: list[in
     """
     start = list(counts)
     best: dict[tuple, tuple[int, list]] = {}
+    # Only table runs with a card of the hand at one of their ends can grow at all.
+    table = [
+        (number, meld) for number, meld in table
+        if counts[meld.low - 1] or (meld.high < HIGH and counts[meld.high + 1])
+    ]
 
-    def record(points: int, plan: list) -> None:
-        used = sum(start[r] - counts[r] for r in range(LOW, HIGH + 1))
+    def record(score: int, plan: list) -> None:
         key = tuple(start[r] - counts[r] for r in contested)
-        score = _score(points, used)
         if key not in best or score > best[key][0]:
             best[key] = (score, list(plan))
 
-    def new_runs(first: tuple[int, int], points: int, plan: list) -> None:
-        record(points, plan)
+    def new_runs(first: tuple[int, int], score: int, plan: list) -> None:
+        record(score, plan)
         for low in range(first[0], HIGH - 1):
             if not counts[low]:
                 continue
@@ -207,14 +219,15 @@ def _run_plans(suit: str, counts: list[int], table: Sequence, contested: list[in
                 for r in range(low, end + 1):
                     counts[r] -= 1
                 plan.append((None, low, end))
-                new_runs((low, end), points + meld_points(end - low + 1), plan)
+                length = end - low + 1
+                new_runs((low, end), score + _score(meld_points(length), length), plan)
                 plan.pop()
                 for r in range(low, end + 1):
                     counts[r] += 1
 
-    def grow(i: int, points: int, plan: list) -> None:
+    def grow(i: int, score: int, plan: list) -> None:
         if i == len(table):
-            new_runs((LOW, 0), points, plan)
+            new_runs((LOW, 0), score, plan)
             return
         number, meld = table[i]
         below = 0
@@ -231,7 +244,7 @@ def _run_plans(suit: str, counts: list[int], table: Sequence, contested: list[in
                 if ranks:
                     plan.append((number, lo, hi))
                 gain = meld_points(meld.size + lo + hi) - meld_points(meld.size)
-                grow(i + 1, points + gain, plan)
+                grow(i + 1, score + _score(gain, lo + hi), plan)
                 if ranks:
                     plan.pop()
                 for r in ranks:
@@ -273,8 +286,9 @@ def _run_usable(counts: list[int], table: Sequence) -> list[bool]:
     return usable
 
 
-def _set_usable(card: Card, hand: Counter, table: Sequence, duplicates: bool) -> bool:
-    if any(c.rank == card.rank and c.suit != card.suit for c in hand):
+def _set_usable(card: Card, suits_in_hand: set[str], table: Sequence, duplicates: bool) -> bool:
+    """Whether a card could be in some set: a partner of another suit, or a table set it fits."""
+    if len(suits_in_hand) > 1:
         return True
     return any(duplicates or card.suit not in {c.suit for c in meld.cards} for _n, meld in table)
 
@@ -291,27 +305,24 @@ def _best_runs_and_sets(hand: Counter, table: Sequence[Meld], rules: Mapping):
             sets_of[meld.rank].append((number, meld))
 
     run_counts = {s: [0] * (HIGH + 2) for s in SUITS}
-    set_counts = {r: [0] * 4 for r in range(LOW, HIGH + 1)}
+    set_counts = {c.rank: [0] * 4 for c in hand}
     contested: dict[str, list[int]] = {s: [] for s in SUITS}
-    for suit in SUITS:
-        counts = [0] * (HIGH + 2)
-        for card, n in hand.items():
-            if card.suit == suit:
-                counts[card.rank] = n
-        usable = _run_usable(counts, runs_of[suit])
-        for rank in range(LOW, HIGH + 1):
-            n = counts[rank]
-            if not n:
-                continue
-            card = Card(rank, suit)
-            in_run = usable[rank]
-            in_set = _set_usable(card, hand, sets_of[rank], duplicates)
-            if in_run:
-                run_counts[suit][rank] = n
-            if in_set:
-                set_counts[rank][SUITS.index(suit)] = n
-            if in_run and in_set:
-                contested[suit].append(rank)
+    suit_counts = {s: [0] * (HIGH + 2) for s in SUITS}
+    suits_of_rank: dict[int, set[str]] = {}
+    for card, n in hand.items():
+        suit_counts[card.suit][card.rank] = n
+        suits_of_rank.setdefault(card.rank, set()).add(card.suit)
+    usable = {s: _run_usable(suit_counts[s], runs_of[s]) for s in SUITS if any(suit_counts[s])}
+    for card, n in sorted(hand.items(), key=lambda item: item[0].rank):
+        suit, rank = card.suit, card.rank
+        in_run = usable[suit][rank]
+        in_set = _set_usable(card, suits_of_rank[rank], sets_of[rank], duplicates)
+        if in_run:
+            run_counts[suit][rank] = n
+        if in_set:
+            set_counts[rank][SUITS.index(suit)] = n
+        if in_run and in_set:
+            contested[suit].append(rank)
 
     set_memo: dict = {}
 
@@ -321,15 +332,29 @@ def _best_runs_and_sets(hand: Counter, table: Sequence[Meld], rules: Mapping):
             set_memo[key] = _best_sets(rank, counts, tuple(sets_of[rank]), duplicates)
         return set_memo[key]
 
-    plans = {s: _run_plans(s, run_counts[s], runs_of[s], contested[s]) for s in SUITS}
+    nothing = [(0, (), [])]
+    plans = {
+        s: _run_plans(s, run_counts[s], runs_of[s], contested[s]) if any(run_counts[s]) else nothing
+        for s in SUITS
+    }
     open_suits = [s for s in SUITS if contested[s]]
     open_ranks = sorted({r for s in open_suits for r in contested[s]})
+
+    # For each rank with contested cards: its set-side counts, and which suits the runs
+    # may take copies from.
+    open_by_rank = {
+        rank: (set_counts[rank], [(SUITS.index(s), s) for s in open_suits if rank in contested[s]])
+        for rank in open_ranks
+    }
 
     def sets_total(taken: dict[tuple[str, int], int], ranks) -> int:
         total = 0
         for rank in ranks:
-            left = tuple(n - taken.get((s, rank), 0) for s, n in zip(SUITS, set_counts[rank]))
-            total += sets(rank, left)[0]
+            base, suits = open_by_rank[rank]
+            counts = list(base)
+            for i, suit in suits:
+                counts[i] -= taken.get((suit, rank), 0)
+            total += sets(rank, tuple(counts))[0]
         return total
 
     # A suit with no contested card simply takes its best run plan. The contested suits'
@@ -339,12 +364,15 @@ def _best_runs_and_sets(hand: Counter, table: Sequence[Meld], rules: Mapping):
     best: list = [-1, None]
 
     def search(i: int, runs: int, taken: dict, choice: list) -> None:
-        bound = runs + sum(plans[s][0][0] for s in open_suits[i:]) + sets_total(taken, open_ranks)
-        if bound <= best[0]:
-            return
         if i == len(open_suits):
-            best[:] = [bound, list(choice)]
+            total = runs + sets_total(taken, open_ranks)
+            if total > best[0]:
+                best[:] = [total, list(choice)]
             return
+        if best[0] >= 0:
+            bound = runs + sum(plans[s][0][0] for s in open_suits[i:]) + sets_total(taken, open_ranks)
+            if bound <= best[0]:
+                return
         suit = open_suits[i]
         for plan in plans[suit]:
             for rank, n in zip(contested[suit], plan[1]):
@@ -361,9 +389,9 @@ def _best_runs_and_sets(hand: Counter, table: Sequence[Meld], rules: Mapping):
     run_plan = {s: chosen[s][2] for s in SUITS}
     set_plan = {}
     total = sum(chosen[s][0] for s in SUITS)
-    for rank in range(LOW, HIGH + 1):
-        if any(set_counts[rank]):
-            left = tuple(n - taken.get((s, rank), 0) for s, n in zip(SUITS, set_counts[rank]))
+    for rank, counts in sorted(set_counts.items()):
+        if any(counts):
+            left = tuple(n - taken.get((s, rank), 0) for s, n in zip(SUITS, counts))
             score, set_plan[rank] = sets(rank, left)
             total += score
     return total, run_plan, set_plan, runs_of, sets_of
@@ -376,8 +404,9 @@ def _best_runs_and_sets(hand: Counter, table: Sequence[Meld], rules: Mapping):
 def _special_options(hand: Counter, rules: Mapping) -> list[tuple[Special, tuple[Card, ...]]]:
     """Every distinct special meld the hand can lay down (cards chosen per rank)."""
     options = []
+    ranks = {c.rank for c in hand}
     for special in SPECIALS:
-        if not rules[special.name]:
+        if not rules[special.name] or not ranks.issuperset(special.ranks):
             continue
         if special.one_suit:
             for suit in SUITS:
@@ -433,7 +462,8 @@ def best_last_turn(hand: Sequence[Card], table: Sequence[Meld], rules: Mapping) 
                 above = [Card(meld.high + i, suit) for i in range(1, high + 1)]
                 table_plays[number] = below + above
     for rank, plan in set_plan.items():
-        for number, cards in plan:
+        for number, counts in plan:
+            cards = _cards_of_rank(rank, counts)
             if number is None:
                 kind = PAIR if len(cards) == 2 else SET
                 meld = Meld(kind, tuple(sorted(cards, key=sort_key)))

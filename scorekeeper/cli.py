@@ -69,5 +69,78 @@ def rules(variant: str) -> None:
     click.echo(format_rulebook(RULEBOOKS[variant]))
 
 
+def _database(path: str | None):
+    """The app's database: --database, else SCOREKEEPER_DATABASE, else the instance folder's."""
+    from . import create_app
+    from .db import connect
+
+    config = {"DATABASE": path} if path else None
+    app = create_app(config) if config else create_app()
+    return connect(app.config["DATABASE"])
+
+
+DATABASE_OPTION = click.option(
+    "--database", "database", metavar="PATH",
+    help="The SQLite file (default: SCOREKEEPER_DATABASE, else instance/scorekeeper.db).",
+)
+
+
+@main.command("import")
+@click.argument("file")
+@DATABASE_OPTION
+def import_(file: str, database: str | None) -> None:
+    """Add a game from a game file (FILE, or - for standard input) to the app."""
+    from .store import Refused, import_document
+
+    try:
+        text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f"cannot read {file}: {getattr(e, 'strerror', None) or e}")
+    db = _database(database)
+    try:
+        game_id = import_document(db, gamefile.parse_json(text))
+    except Refused as e:
+        fail(e.message)
+    except ScorekeeperError as e:
+        fail(str(e))
+    finally:
+        db.close()
+    click.echo(f"imported as game {game_id}")
+
+
+@main.command()
+@click.argument("game_id", type=int)
+@DATABASE_OPTION
+def export(game_id: int, database: str | None) -> None:
+    """Print a game's game file (the format scorekeeper score reads)."""
+    from .store import NotFound, export_document
+
+    db = _database(database)
+    try:
+        doc = export_document(db, game_id)
+    except NotFound as e:
+        fail(str(e))
+    finally:
+        db.close()
+    click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+
+
+@main.command()
+@click.argument("path")
+@DATABASE_OPTION
+def backup(path: str, database: str | None) -> None:
+    """Copy the whole database to PATH, consistently, even while the server runs."""
+    from .store import backup as backup_database
+
+    db = _database(database)
+    try:
+        backup_database(db, path)
+    except Exception as e:  # sqlite3 errors: one plain line
+        fail(f"cannot back up to {path}: {e}")
+    finally:
+        db.close()
+    click.echo(f"backed up to {path}")
+
+
 if __name__ == "__main__":
     main()

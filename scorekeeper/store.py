@@ -732,3 +732,73 @@ def describe_play(tp: TablePlay) -> str:
         for i, (card, pts) in enumerate(zip(play.cards, play.card_points))
     )
     return f"on meld {play.meld_number} ({play.before}): {steps}"
+
+
+# ---------------------------------------------------------------------------------------
+# Game files in and out (CONTRACT.md): export, import, and a consistent backup.
+
+
+def export_document(db: Database, game_id: int) -> dict:
+    """The game file of a game: what ``scorekeeper score`` and an import read back."""
+    doc, _events = document(load(db, game_id))
+    return doc
+
+
+def import_document(db: Database, doc: object) -> int:
+    """Add a game from a game file, checked in full first; a bad file changes nothing.
+
+    The file does not say who dealt first or when turns passed: the first seat deals.
+    """
+    from .gamefile import read_header, score_document
+
+    variant, _rounds = read_header(doc)
+    if variant != VARIANT:
+        raise Refused(
+            f"this app keeps Iceberg Rummy games; a {variant} file can be scored with "
+            "'scorekeeper score'"
+        )
+    try:
+        score_document(doc)
+    except ScorekeeperError as e:
+        raise Refused(str(e)) from None
+    players = list(doc["players"])
+    rules = dict(doc.get("rules") or {})
+    state = check_new_game(players, rules, 0)
+    stamp = now()
+    with write(db):
+        game_id = db["games"].insert(
+            {"variant": VARIANT, "players": json.dumps(players, ensure_ascii=False),
+             "rules": json.dumps(rules), "first_dealer": 0, "created": stamp, "updated": stamp,
+             "version": 0, "over": 0, "status": state.result.status(), "round_no": 1,
+             "totals": "{}"}
+        ).last_pk
+        for round_no, data in enumerate(doc.get("rounds", []), 1):
+            meld_ids: list[int] = []
+            for seq, event in enumerate(data.get("events", []), 1):
+                cards = [str(parse_card(c)) for c in event.get("cards", [])]
+                target = meld_ids[event["meld"] - 1] if event["type"] == "layoff" else None
+                play_id = db["plays"].insert(
+                    {"game": game_id, "round_no": round_no, "seq": seq, "type": event["type"],
+                     "player": event["player"], "cards": json.dumps(cards), "target": target,
+                     "created": stamp}
+                ).last_pk
+                if event["type"] == "meld":
+                    meld_ids.append(play_id)
+            if "hands" in data:
+                hands = {p: data["hands"].get(p, []) for p in players}
+                for player, cards in hands.items():
+                    _upsert_hand(db, game_id, round_no, player,
+                                 [str(parse_card(c)) for c in cards], 1)
+        _save_cache(db, load(db, game_id))
+    return game_id
+
+
+def backup(db: Database, path: str) -> None:
+    """A consistent copy of the whole database, safe while the server runs (SQLite backup)."""
+    import sqlite3
+
+    target = sqlite3.connect(path)
+    try:
+        db.conn.backup(target)
+    finally:
+        target.close()

@@ -1,0 +1,79 @@
+"""`scorekeeper import`, `export` and `backup`: game files in and out of the app's database."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import gamefile
+
+from tests.conftest import EXAMPLES
+
+SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
+SEED = EXAMPLES / "iceberg-seed-example.json"
+
+
+def run(*args, stdin=None):
+    return subprocess.run([str(SCOREKEEPER), *map(str, args)], input=stdin,
+                          capture_output=True, text=True)
+
+
+@pytest.fixture
+def database(tmp_path):
+    return tmp_path / "scorekeeper.db"
+
+
+def test_import_then_export_gives_back_the_same_game(database):
+    imported = run("import", SEED, "--database", database)
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.strip() == "imported as game 1"
+    exported = run("export", "1", "--database", database)
+    assert exported.returncode == 0, exported.stderr
+    original = json.loads(SEED.read_text())
+    back = json.loads(exported.stdout)
+    assert back["players"] == original["players"]
+    assert [r["events"] for r in back["rounds"]] == [r["events"] for r in original["rounds"]]
+    assert gamefile.score_document(back)["totals"] == {"A": 100, "B": -120, "C": -20}
+    assert gamefile.score_document(back)["rounds"][0]["scores"] == \
+        gamefile.score_document(original)["rounds"][0]["scores"]
+
+
+def test_import_reads_standard_input(database):
+    proc = run("import", "-", "--database", database, stdin=SEED.read_text())
+    assert proc.returncode == 0, proc.stderr
+    assert run("export", "1", "--database", database).returncode == 0
+
+
+@pytest.mark.parametrize("document, words", [
+    ({"variant": "iceberg", "players": ["A", "B"],
+      "rounds": [{"events": [{"type": "meld", "player": "A", "cards": ["S2", "H3"]}]}]},
+     "round 1, event 1: S2 H3 is not a meld"),
+    ({"variant": "iceberg", "players": ["A", "B"], "rules": {"decks": 3}}, "decks"),
+    ({"variant": "gin", "players": ["A", "B"], "rounds": []}, "keeps Iceberg Rummy games"),
+    ("not json", "invalid JSON"),
+])
+def test_a_bad_file_is_refused_in_one_line_and_changes_nothing(database, document, words):
+    text = document if isinstance(document, str) else json.dumps(document)
+    proc = run("import", "-", "--database", database, stdin=text)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert words.lower() in proc.stderr.lower()
+    assert "Traceback" not in proc.stderr
+    assert run("export", "1", "--database", database).returncode == 2  # nothing was added
+
+
+def test_export_of_an_unknown_game_is_one_line_exit_2(database):
+    proc = run("export", "7", "--database", database)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.strip() == "error: there is no game 7"
+
+
+def test_backup_is_a_complete_database(database, tmp_path):
+    run("import", SEED, "--database", database)
+    copy = tmp_path / "copy.db"
+    proc = run("backup", copy, "--database", database)
+    assert proc.returncode == 0, proc.stderr
+    again = run("export", "1", "--database", copy)
+    assert json.loads(again.stdout)["rounds"] == json.loads(run("export", "1", "--database", database).stdout)["rounds"]

@@ -132,13 +132,13 @@ def apply_event(round_: Any, event: Any, types: tuple[str, ...] = EVENT_TYPES) -
 def read_hands(round_: Any, hands: Any, round_no: int) -> dict[str, list[Card]]:
     """The cards left in each hand; they count against the decks like the table's."""
     if not isinstance(hands, dict):
-        raise _located(f"hands must be an object of player names and cards", round_no)
+        raise _located("hands must be an object of player names and cards", round_no)
     result = {}
     for player, cards in hands.items():
         if player not in round_.players:
             raise _located(f"unknown player {player!r}", round_no, place="hands")
         if not isinstance(cards, list):
-            raise _located(f"must be a list of cards", round_no, place=f"hands of {player}")
+            raise _located("must be a list of cards", round_no, place=f"hands of {player}")
         try:
             parsed = [c for c in (parse_cards(cards, "cards") if cards else [])]
             round_.supply.take(parsed)
@@ -152,13 +152,13 @@ def replay_round(round_: Any, data: Any, round_no: int, types: tuple[str, ...] =
                  extra_keys: tuple[str, ...] = ()):
     """Replay one round's log of plays onto ``round_``; returns (round, hands or None)."""
     if not isinstance(data, dict):
-        raise _located(f"a round must be an object with events (and hands)", round_no)
+        raise _located("a round must be an object with events (and hands)", round_no)
     extra = sorted(set(data) - {"events", "hands", *extra_keys})
     if extra:
         raise _located(f"unknown field '{extra[0]}' in a round", round_no)
     events = data.get("events", [])
     if not isinstance(events, list):
-        raise _located(f"events must be a list", round_no)
+        raise _located("events must be a list", round_no)
     for event_no, event in enumerate(events, 1):
         try:
             apply_event(round_, event, types)
@@ -191,7 +191,7 @@ def _check_not_over(round_no: int, over: bool) -> None:
 
 def _check_finished(round_no: int, rounds: list, finished: bool) -> None:
     if not finished and round_no < len(rounds):
-        raise _located(f"has no hands, but only the last round may be unfinished", round_no)
+        raise _located("has no hands, but only the last round may be unfinished", round_no)
 
 
 def replay_iceberg(doc: Mapping) -> iceberg.GameResult:
@@ -268,7 +268,7 @@ def _check_teams(doc: Mapping, players: list[str]) -> dict[str, str]:
 def _renege(data: Any, players: list[str], round_no: int) -> list[str]:
     renege = data.get("renege", []) if isinstance(data, dict) else []
     if not isinstance(renege, list) or any(p not in players for p in renege):
-        raise _located(f"renege must be a list of player names", round_no)
+        raise _located("renege must be a list of player names", round_no)
     return renege
 
 
@@ -345,7 +345,7 @@ HAND_ROUND_KEYS = {"out", "rummy", "hands", "stalemate", "knocker"}
 def read_hand_round(module: Any, data: Any, players: list[str], round_no: int) -> HandRound:
     """One hand-count round, checked: who ended it and how, and the cards left in hands."""
     if not isinstance(data, dict):
-        raise _located(f"a round must be an object (out/knocker/stalemate and hands)", round_no)
+        raise _located("a round must be an object (out/knocker/stalemate and hands)", round_no)
     extra = sorted(set(data) - HAND_ROUND_KEYS)
     if extra:
         raise _located(f"unknown field '{extra[0]}' in a round", round_no)
@@ -356,17 +356,17 @@ def read_hand_round(module: Any, data: Any, players: list[str], round_no: int) -
         if key in data and not isinstance(data[key], bool):
             raise _located(f"{key} must be true or false", round_no)
     if data.get("rummy") and not data.get("out"):
-        raise _located(f"rummy is true but no one went out", round_no)
+        raise _located("rummy is true but no one went out", round_no)
     hands_data = data.get("hands", {})
     if not isinstance(hands_data, dict):
-        raise _located(f"hands must be an object of player names and cards", round_no)
+        raise _located("hands must be an object of player names and cards", round_no)
     supply = Supply(module.DECKS, module.JOKERS, getattr(module, "WITHOUT_RANKS", ()))
     hands = {}
     for player, cards in hands_data.items():
         if player not in players:
             raise _located(f"unknown player {player!r}", round_no, place="hands")
         if not isinstance(cards, list):
-            raise _located(f"must be a list of cards", round_no, place=f"hands of {player}")
+            raise _located("must be a list of cards", round_no, place=f"hands of {player}")
         try:
             parsed = tuple(parse_cards(cards, "cards")) if cards else ()
             supply.take(parsed)

@@ -29,9 +29,8 @@ from sqlite_utils import Database
 from .db import write
 from .gamefile import FORMAT, replay_iceberg
 from .games import iceberg
-from .games.cards import ACE, SUITS, Card, card_names, full_deck, parse_card, sort_key
+from .games.cards import ACE, SUITS, Card, full_deck, parse_card, sort_key
 from .games.errors import GameFileError, ScorekeeperError
-from .games.iceberg_melds import ordinal
 
 VARIANT = "iceberg"
 PLAY_TYPES = ("ace", "meld", "layoff", "out", "pass")
@@ -719,19 +718,9 @@ def describe_play(tp: TablePlay) -> str:
     row, play = tp.row, tp.play
     if row.type == "pass":
         return f"passed the turn to {tp.passed_to}"
-    if row.type == "out":
-        return "went out"
-    if row.type == "ace":
-        return f"{card_names(play.cards) if play else ' '.join(row.cards)} face up"
     if play is None:
         return " ".join(row.cards)
-    if row.type == "meld":
-        return f"new {play.after.describe()}: {play.after} (meld {play.meld_number})"
-    steps = ", ".join(
-        f"{card} as {ordinal(play.before.size + i + 1)} card {pts}"
-        for i, (card, pts) in enumerate(zip(play.cards, play.card_points))
-    )
-    return f"on meld {play.meld_number} ({play.before}): {steps}"
+    return play.describe(points=False)
 
 
 # ---------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from .handcount import HandRound, RoundScore, check_out
+from .handcount import CountedGame, HandRound, RoundScore, check_out
 from .options import Option, RuleBook, Rules
 
 NAME = "Conquian"
@@ -31,14 +31,10 @@ def resolve_rules(overrides: object, players: int) -> Rules:
     return RULES.resolve(overrides, players)
 
 
-class Game:
+class Game(CountedGame):
     def __init__(self, players: Sequence[str], rules: Mapping) -> None:
-        self.players = list(players)
-        self.rules = rules
-        self.totals = {p: 0 for p in players}
+        super().__init__(players, rules)
         self.tableaus = 0
-        self.over = False
-        self.winners: list[str] = []
 
     def play(self, rnd: HandRound) -> RoundScore:
         check_out(rnd, self.players)
@@ -53,7 +49,7 @@ class Game:
         self.tableaus = 0
         for p in self.players:
             scores[p] = stake if p == rnd.out else -stake
-        self.totals = {p: self.totals[p] + scores[p] for p in self.players}
+        self.add(scores)
         target = self.rules["target"]
         if target is not None and max(self.totals.values()) >= target:
             self.over = True
@@ -64,8 +60,3 @@ class Game:
             for p in self.players
         }
         return RoundScore(scores, detail)
-
-    def final_totals(self) -> dict[str, int]:
-        return dict(self.totals)
-
-

@@ -20,7 +20,7 @@ from typing import Mapping, Sequence
 
 from .cards import Card, card_names, sort_key
 from .errors import IllegalPlay
-from .handcount import HandRound, RoundScore
+from .handcount import CountedGame, HandRound, RoundScore
 from .options import Option, RuleBook, Rules
 
 NAME = "Gin Rummy"
@@ -285,14 +285,10 @@ def describe_arrangement(a: Arrangement, knocker_melds=None) -> list[str]:
     return lines
 
 
-class Game:
+class Game(CountedGame):
     def __init__(self, players: Sequence[str], rules: Mapping) -> None:
-        self.players = list(players)
-        self.rules = rules
-        self.totals = {p: 0 for p in players}
+        super().__init__(players, rules)
         self.hands_won = {p: 0 for p in players}
-        self.over = False
-        self.winners: list[str] = []
 
     def play(self, rnd: HandRound) -> RoundScore:
         if rnd.out:
@@ -310,7 +306,7 @@ class Game:
                 raise IllegalPlay(f"{p}'s hand has {len(rnd.hand(p))} cards; a Gin hand has {HAND_SIZE}")
         result = score_hand(knocker, defender, rnd.hand(knocker), rnd.hand(defender), self.rules)
         scores[result.winner] = result.points
-        self.totals = {p: self.totals[p] + scores[p] for p in self.players}
+        self.add(scores)
         self.hands_won[result.winner] += 1
         if max(self.totals.values()) >= self.rules["target"]:
             self.over = True

@@ -72,3 +72,21 @@ def lowest_wins(players: Sequence[str], totals: Mapping[str, int], target: int |
         return False, []
     low = min(totals.values())
     return True, [p for p in players if totals[p] == low]
+
+
+class CountedGame:
+    """A game's running totals and whether it is over; each game module scores its rounds."""
+
+    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
+        self.players = list(players)
+        self.rules = rules
+        self.totals = {p: 0 for p in players}
+        self.over = False
+        self.winners: list[str] = []
+
+    def add(self, scores: Mapping[str, int]) -> None:
+        self.totals = {p: self.totals[p] + scores[p] for p in self.players}
+
+    def final_totals(self) -> dict[str, int]:
+        """The totals as the game file reports them (Gin adds its bonuses at the end)."""
+        return dict(self.totals)

@@ -104,13 +104,15 @@ class Play:
     card_points: tuple[int, ...] = ()
     points: int = 0
 
-    def describe(self) -> str:
+    def describe(self, points: bool = True) -> str:
+        """The play in words; a new meld's points follow unless ``points`` is false."""
         if self.kind == "ace":
             return f"{card_names(self.cards)} face up"
         if self.kind == "out":
             return "went out"
         if self.kind == "meld":
-            return f"new {self.after.describe()} {self.after} (meld {self.meld_number}), {self.points}"
+            text = f"new {self.after.describe()}: {self.after} (meld {self.meld_number})"
+            return f"{text}, {self.points}" if points else text
         steps = ", then ".join(
             f"{card} as {ordinal(self.before.size + i + 1)} card {pts}"
             for i, (card, pts) in enumerate(zip(self.cards, self.card_points))

@@ -11,7 +11,7 @@ from typing import Mapping, Sequence
 
 from .cards import ACE, Card
 from .errors import IllegalPlay
-from .handcount import HandRound, RoundScore, check_out, hand_detail
+from .handcount import CountedGame, HandRound, RoundScore, check_out, hand_detail
 from .options import Option, RuleBook, Rules
 
 NAME = "Kalooki"
@@ -43,14 +43,10 @@ def card_value(card: Card, rules: Mapping) -> int:
     return rules["court_card_value"] if card.rank > 10 else card.rank
 
 
-class Game:
+class Game(CountedGame):
     def __init__(self, players: Sequence[str], rules: Mapping) -> None:
-        self.players = list(players)
-        self.rules = rules
-        self.totals = {p: 0 for p in players}
+        super().__init__(players, rules)
         self.eliminated: list[str] = []
-        self.over = False
-        self.winners: list[str] = []
 
     def play(self, rnd: HandRound) -> RoundScore:
         check_out(rnd, self.players)
@@ -62,7 +58,7 @@ class Game:
         detail = {}
         newly_out = []
         if rnd.finished:
-            self.totals = {p: self.totals[p] + scores[p] for p in self.players}
+            self.add(scores)
             newly_out = [p for p in self.players
                          if p not in self.eliminated and self.totals[p] > self.rules["elimination"]]
             self.eliminated += newly_out
@@ -85,6 +81,3 @@ class Game:
             detail[p] = hand_detail(rnd.hand(p), values[p], scores[p], story)
             detail[p]["eliminated"] = p in self.eliminated
         return RoundScore(scores, detail)
-
-    def final_totals(self) -> dict[str, int]:
-        return dict(self.totals)

@@ -6,10 +6,9 @@ others 5. Penalties accumulate; once someone reaches ``target`` the lowest total
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
 
 from .cards import ACE, Card
-from .handcount import HandRound, RoundScore, check_out, hand_detail, lowest_wins
+from .handcount import CountedGame, HandRound, RoundScore, check_out, hand_detail, lowest_wins
 from .options import Option, RuleBook, Rules
 
 NAME = "Manipulation Rummy"
@@ -37,20 +36,13 @@ def card_value(card: Card) -> int:
     return 10 if card.rank >= 10 else 5
 
 
-class Game:
-    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
-        self.players = list(players)
-        self.rules = rules
-        self.totals = {p: 0 for p in players}
-        self.over = False
-        self.winners: list[str] = []
-
+class Game(CountedGame):
     def play(self, rnd: HandRound) -> RoundScore:
         check_out(rnd, self.players)
         values = {p: [card_value(c) for c in rnd.hand(p)] for p in self.players}
         scores = {p: sum(values[p]) if rnd.out else 0 for p in self.players}
         if rnd.finished:
-            self.totals = {p: self.totals[p] + scores[p] for p in self.players}
+            self.add(scores)
             self.over, self.winners = lowest_wins(self.players, self.totals, self.rules["target"])
         detail = {
             p: hand_detail(rnd.hand(p), values[p], scores[p],
@@ -60,6 +52,3 @@ class Game:
             for p in self.players
         }
         return RoundScore(scores, detail)
-
-    def final_totals(self) -> dict[str, int]:
-        return dict(self.totals)

@@ -8,10 +8,10 @@ off before) doubles the win or adds 10. A stalemate scores 0 for everyone.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Mapping
 
 from .cards import Card
-from .handcount import HandRound, RoundScore, check_out, hand_detail, lowest_wins
+from .handcount import CountedGame, HandRound, RoundScore, check_out, hand_detail, lowest_wins
 from .options import Option, RuleBook, Rules
 from .standings import highest_wins
 
@@ -58,14 +58,7 @@ def card_value(card: Card) -> int:
     return min(card.rank, 10)
 
 
-class Game:
-    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
-        self.players = list(players)
-        self.rules = rules
-        self.totals = {p: 0 for p in players}
-        self.over = False
-        self.winners: list[str] = []
-
+class Game(CountedGame):
     def play(self, rnd: HandRound) -> RoundScore:
         check_out(rnd, self.players)
         values = {p: [card_value(c) for c in rnd.hand(p)] for p in self.players}
@@ -91,7 +84,7 @@ class Game:
             for p in self.players:
                 stories[p].append("stalemate: no one scores")
         if rnd.finished:
-            self.totals = {p: self.totals[p] + scores[p] for p in self.players}
+            self.add(scores)
             if self.rules["scoring"] == "winner_takes_all":
                 self.over, self.winners, _tied = highest_wins(self.players, self.totals, self.rules["target"])
                 if _tied:  # no play-on rule here: the tied leaders share the game
@@ -105,6 +98,3 @@ class Game:
             for p in self.players
         }
         return RoundScore(scores, detail)
-
-    def final_totals(self) -> dict[str, int]:
-        return dict(self.totals)

@@ -1,0 +1,271 @@
+"""Playing at the table in a real browser, as a phone does: taps, not form posts.
+
+``Phone`` drives the screens (tap the cards, the meld, Confirm, Pass, Went out, the
+hands at the end); ``Routes`` sets a game up quickly through the same HTTP routes, the
+way ``tests/web/web_table.py`` does, for tests that only look at the result.
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+from playwright.sync_api import Page, expect
+
+# A phone held upright (an iPhone 12–15 sized screen), touch, 2× pixels.
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+MINUS = "\u2212"  # scores are printed with a real minus sign: −120
+
+
+def number(text: str) -> int:
+    """A score as printed (−120, +40, -20) as an int."""
+    return int(text.strip().replace(MINUS, "-").replace("+", ""))
+
+
+class Phone:
+    """One phone at the table: every action is a tap on what the screen shows."""
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.game_id: int | None = None
+
+    # -- where we are -------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        return f"/games/{self.game_id}"
+
+    def goto(self, path: str = "/table"):
+        self.page.goto(self.url + path)
+
+    def tap_and_wait(self, locator) -> None:
+        """Tap something that sends a form or follows a link, and wait for the new page."""
+        with self.page.expect_navigation():
+            locator.tap()
+
+    # -- setting up ---------------------------------------------------------------------
+    def new_game(self, players, dealer: int = 0) -> int:
+        """The new-game form: names by seat, the first dealer by seat, the default rules."""
+        page = self.page
+        page.goto("/games/new")
+        form = page.locator("form[data-new-game]")
+        for i, name in enumerate(players):
+            form.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+        # With JavaScript the dealer choices show the names as they are typed; the radio
+        # itself keeps its seat number.
+        form.locator(f"label:has([data-dealer-seat='{dealer}']) > span").tap()
+        expect(form.locator(f"[data-dealer-seat='{dealer}']")).to_be_checked()
+        self.tap_and_wait(form.locator("[data-action=create]"))
+        match = re.search(r"/games/(\d+)/table$", page.url)
+        assert match, page.url
+        self.game_id = int(match.group(1))
+        return self.game_id
+
+    # -- the table screen ---------------------------------------------------------------
+    def turn(self) -> str:
+        return self.page.locator("section[data-turn]").get_attribute("data-turn")
+
+    def card_cell(self, card: str, copy: int = 1):
+        """The visible cell of a card in the picker (its checkbox is visually hidden)."""
+        extra = "[data-copy='2']" if copy == 2 else ":not([data-copy])"
+        return self.page.locator(f"[data-picker] label:has(input[data-card='{card}']{extra}) b")
+
+    def card_input(self, card: str, copy: int = 1):
+        extra = "[data-copy='2']" if copy == 2 else ":not([data-copy])"
+        return self.page.locator(f"[data-picker] input[data-card='{card}']{extra}")
+
+    def tap_cards(self, *cards: str) -> None:
+        for card in cards:
+            self.card_cell(card).tap()
+
+    def tap_meld(self, number: int | None) -> None:
+        """Tap a meld on the table to lay off on it (None: a new meld)."""
+        if number is None:
+            self.page.locator("label:has(input[data-meld='']) span").tap()
+        else:
+            self.page.locator(f"label:has(input[data-meld-number='{number}']) > span").tap()
+
+    def expect_preview(self, points: int) -> None:
+        ok = self.page.locator("[data-preview] [data-ok='1']")
+        expect(ok).to_have_attribute("data-points", str(points))
+
+    def confirm(self) -> None:
+        self.tap_and_wait(self.page.locator("form#play [data-action=confirm]"))
+
+    def meld(self, *cards: str, points: int) -> None:
+        """Tap the cards of a new meld, see the preview score it, Confirm."""
+        self.tap_cards(*cards)
+        self.expect_preview(points)
+        self.confirm()
+
+    def lay_off(self, number: int, *cards: str, points: int) -> None:
+        """Tap the meld on the table, then the cards, see the preview, Confirm."""
+        self.tap_meld(number)
+        self.tap_cards(*cards)
+        self.expect_preview(points)
+        self.confirm()
+
+    def ace(self, card: str) -> None:
+        self.tap_and_wait(self.page.locator(f"[data-ace='{card}']"))
+
+    def pass_turn(self) -> None:
+        self.tap_and_wait(self.page.locator("[data-action=pass]"))
+
+    def out(self) -> None:
+        self.tap_and_wait(self.page.locator("[data-action=out]"))
+
+    def undo(self) -> None:
+        self.tap_and_wait(self.page.locator("[data-action=undo]"))
+
+    def log_item(self, **attrs):
+        """A play in the log, by data-* attributes: log_item(type="meld", player="A")."""
+        selector = "".join(f"[data-{k}='{v}']" for k, v in attrs.items())
+        return self.page.locator(f"ol[data-log] li{selector}")
+
+    def round_scores(self) -> dict[str, int]:
+        return self._cells("[data-scores] [data-round-score]", "data-round-score")
+
+    def totals(self) -> dict[str, int]:
+        return self._cells("[data-total]", "data-total")
+
+    def _cells(self, selector: str, attribute: str) -> dict[str, int]:
+        cells = self.page.locator(selector)
+        return {cells.nth(i).get_attribute(attribute): number(cells.nth(i).inner_text())
+                for i in range(cells.count())}
+
+    # -- the end of the round -------------------------------------------------------------
+    def enter_hand(self, player: str, *cards: str) -> None:
+        """Open a player's hand (if another one is open), tap the cards, save it."""
+        page = self.page
+        save = page.locator("form#hand [data-action=save-hand]")
+        if page.locator(f"form#hand input[name=player][value='{player}']").count() == 0:
+            self.tap_and_wait(page.locator(f"[data-enter='{player}']"))
+        expect(save).to_contain_text(player)
+        self.tap_cards(*cards)
+        for card in cards:
+            expect(self.card_input(card)).to_be_checked()
+        self.tap_and_wait(save)
+
+    def open_breakdown(self, player: str):
+        details = self.page.locator(f"details[data-breakdown='{player}']")
+        details.locator(":scope > summary").tap()
+        expect(details).to_have_attribute("open", "")
+        return details
+
+    def end_scores(self) -> dict[str, int]:
+        return self._cells("[data-score]", "data-score")
+
+
+def play_seed_round(phone: Phone) -> None:
+    """RULES.md's seed example, round 1, tapped through the table screen (C deals, A starts).
+
+    The same sequence as ``tests/web/web_table.py``'s ``seed_round``.
+    """
+    page = phone.page
+    expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "A")
+    phone.ace("DA")
+    phone.meld("S9", "S8", "S7", points=30)
+    phone.pass_turn()
+    expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "B")
+    expect(page.locator("input[name=player][data-player='B']")).to_be_checked()
+    phone.meld("DJ", "CJ", points=10)
+    phone.pass_turn()
+    expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "C")
+    phone.ace("CA")
+    phone.lay_off(2, "HJ", points=20)
+    phone.lay_off(1, "S6", points=40)
+    phone.pass_turn()
+    expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "A")
+    phone.meld("H3", "C3", points=10)
+    phone.meld("DQ", "SQ", points=10)
+    phone.out()
+    expect(page.locator("h1[data-round-end='1']")).to_be_visible()
+    phone.enter_hand("B", "SK", "SJ", "S3", "HQ", "C6")
+    phone.enter_hand("C", "D10", "D9", "D4", "CK", "CQ")
+
+
+class Routes:
+    """A game set up through the HTTP routes (with the context's cookies and CSRF token).
+
+    The same calls as ``tests/web/web_table.py``'s ``Table``: quick set-up for tests that
+    look at a screen, not at how it was reached.
+    """
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.request = page.context.request
+        self.game_id: int | None = None
+        self._token: str | None = None
+
+    @property
+    def url(self) -> str:
+        return f"/games/{self.game_id}"
+
+    def token(self) -> str:
+        if self._token is None:
+            html = self.request.get("/games/new").text()
+            self._token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+        return self._token
+
+    def post(self, path: str, pairs: list[tuple[str, str]]):
+        body = urlencode([("csrf_token", self.token()), *pairs])
+        response = self.request.post(
+            path, data=body, headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        # Redirects are followed: a refused play answers 422 with the reason.
+        assert response.status == 200, (path, response.status, response.text()[-2000:])
+        return response
+
+    def new_game(self, players, dealer: int = 0) -> int:
+        pairs = [(f"seat_{i}", name) for i, name in enumerate(players)]
+        response = self.post("/games", pairs + [("first_dealer", str(dealer))])
+        self.game_id = int(re.search(r"/games/(\d+)/table", response.url).group(1))
+        return self.game_id
+
+    def meld_id(self, number: int) -> int:
+        html = self.request.get(self.url + "/table").text()
+        return int(re.search(rf'data-meld="(\d+)" data-meld-number="{number}"', html).group(1))
+
+    def meld(self, player, *cards):
+        self.post(self.url + "/plays", [("player", player), ("meld", ""), ("confirm", "1")]
+                  + [("cards", c) for c in cards])
+
+    def lay_off(self, player, number, *cards):
+        self.post(self.url + "/plays", [("player", player), ("meld", str(self.meld_id(number))),
+                                        ("confirm", "1")] + [("cards", c) for c in cards])
+
+    def ace(self, player, card):
+        self.post(self.url + "/aces", [("player", player), ("card", card)])
+
+    def out(self, player):
+        self.post(self.url + "/out", [("player", player)])
+
+    def pass_turn(self):
+        self.post(self.url + "/pass", [])
+
+    def hand(self, player, *cards, round_no=1):
+        self.post(self.url + "/hands", [("player", player), ("round_no", str(round_no))]
+                  + [("cards", c) for c in cards])
+
+    def confirm_round(self, round_no):
+        self.post(self.url + "/end", [("round_no", str(round_no))])
+
+
+def seed_round_by_routes(routes: Routes, *, hands: bool = True, out: bool = True) -> None:
+    """``web_table.seed_round`` through the HTTP routes (C deals, A starts)."""
+    routes.ace("A", "DA")
+    routes.meld("A", "S9", "S8", "S7")
+    routes.pass_turn()
+    routes.meld("B", "DJ", "CJ")
+    routes.pass_turn()
+    routes.ace("C", "CA")
+    routes.lay_off("C", 2, "HJ")
+    routes.lay_off("C", 1, "S6")
+    routes.pass_turn()
+    routes.meld("A", "H3", "C3")
+    routes.meld("A", "DQ", "SQ")
+    if not out:
+        return
+    routes.out("A")
+    if hands:
+        routes.hand("B", "SK", "SJ", "S3", "HQ", "C6")
+        routes.hand("C", "D10", "D9", "D4", "CK", "CQ")

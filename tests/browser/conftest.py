@@ -1,0 +1,127 @@
+"""Browser tests: the real app served by waitress on a free port, driven by Chromium.
+
+Like Datasette's ``tests/test_playwright.py``: one server process per session (started,
+polled until it answers, always torn down), one browser per session, a fresh phone-sized
+context per test. Debian's Chromium is used (``/usr/bin/chromium``): a Playwright browser
+download does not work here. Screenshots for review go to ``test-artifacts/screenshots/``.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from browser_table import PHONE
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_until_ready(url: str, process: subprocess.Popen, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with code {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, OSError):
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the server did not answer {url} within {timeout:.0f} s")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """The app as it is served for real: waitress, its own database, a fixed secret key."""
+    if not Path(CHROMIUM).exists():  # `make test` installs it: its absence is a failure
+        pytest.fail(f"no Chromium at {CHROMIUM}: run `make chromium` (Debian's chromium package)")
+    waitress = Path(sys.executable).parent / "waitress-serve"
+    port = _free_port()
+    data = tmp_path_factory.mktemp("server")
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DATABASE": str(data / "scorekeeper.db"),
+        "SCOREKEEPER_SECRET_KEY": "browser-tests",
+    }
+    log = open(data / "server.log", "wb")
+    process = subprocess.Popen(
+        [str(waitress), "--host", "127.0.0.1", f"--port={port}", "--call", "scorekeeper:create_app"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_ready(base_url + "/", process)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def context(browser, server):
+    """A fresh phone for each test: no cookies, no cache, JavaScript on."""
+    context = browser.new_context(base_url=server, **PHONE)
+    context.set_default_timeout(10_000)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context):
+    return context.new_page()
+
+
+@pytest.fixture(scope="session")
+def screenshot():
+    """``screenshot(page, name)``: the page in light and in dark, saved for review."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> list[Path]:
+        paths = []
+        page.evaluate("window.scrollTo(0, 0)")  # the sticky score strip at the top
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            path = SCREENSHOTS / f"{name}-{scheme}.png"
+            page.screenshot(path=str(path), full_page=True)
+            paths.append(path)
+        page.emulate_media(color_scheme="light")
+        return paths
+
+    return take

@@ -1,0 +1,88 @@
+"""Accessibility: axe finds nothing on the main screens, in light and in dark.
+
+Each screen is shown in the state people see it in (melds on the table and a preview,
+a breakdown open at the round end) and saved as a screenshot for review.
+"""
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from browser_table import Phone, Routes, seed_round_by_routes
+
+AXE = Axe()
+# axe's default rules, plus experimental ones that test WCAG criteria a phone user meets:
+# label in name (2.5.3: a voice user says "Edit" to tap Edit), orientation (1.3.4).
+OPTIONS = {
+    "resultTypes": ["violations"],
+    "rules": {rule: {"enabled": True} for rule in (
+        "label-content-name-mismatch", "css-orientation-lock", "p-as-heading",
+        "table-fake-caption", "td-has-header", "focus-order-semantics")},
+}
+
+
+@pytest.fixture(scope="module")
+def games(browser, server):
+    """Three games set up through the routes: being played, at the round end, counted."""
+    context = browser.new_context(base_url=server)
+    try:
+        page = context.new_page()
+        playing, ending, counted = Routes(page), Routes(page), Routes(page)
+        for routes in (playing, ending, counted):
+            routes.new_game(["A", "B", "C"], dealer=2)
+        seed_round_by_routes(playing, out=False)
+        seed_round_by_routes(ending)
+        seed_round_by_routes(counted)
+        counted.confirm_round(1)
+        yield {"playing": playing.game_id, "ending": ending.game_id, "counted": counted.game_id}
+    finally:
+        context.close()
+
+
+def table_with_a_preview(phone: Phone) -> None:
+    phone.goto("/table")
+    expect(phone.page.locator("label:has([data-meld-number='4'])")).to_be_visible()
+    phone.tap_meld(1)
+    phone.tap_cards("S10")
+    phone.expect_preview(50)
+
+
+def round_end_with_a_breakdown(phone: Phone) -> None:
+    phone.goto("/end")
+    phone.open_breakdown("B")
+
+
+def edit_a_lay_off(phone: Phone) -> None:
+    phone.goto("/table")
+    phone.tap_and_wait(phone.log_item(type="layoff").first.get_by_role("link", name="Edit"))
+
+
+SCREENS = {
+    # name: (game, what to do on the page)
+    "history": (None, lambda phone: phone.page.goto("/")),
+    "new-game": (None, lambda phone: phone.page.goto("/games/new")),
+    "table": ("playing", table_with_a_preview),
+    "edit-play": ("playing", edit_a_lay_off),
+    "round-end": ("ending", round_end_with_a_breakdown),
+    "summary": ("counted", lambda phone: phone.goto("")),
+    "round-detail": ("counted", lambda phone: (phone.goto("/rounds/1"), phone.open_breakdown("B"))),
+    "rules": (None, lambda phone: phone.page.goto("/rules/iceberg")),
+    "game-rules": ("counted", lambda phone: phone.goto("/rules")),
+}
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_axe_finds_no_violations(page, games, screen, screenshot):
+    game, show = SCREENS[screen]
+    phone = Phone(page)
+    phone.game_id = games.get(game)
+    show(phone)
+    reports = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        results = AXE.run(page, options=OPTIONS)
+        if results.violations_count:
+            reports.append(f"--- {screen}, {scheme} ---\n{results.generate_report()}")
+    screenshot(page, screen)
+    assert not reports, "\n".join(reports)

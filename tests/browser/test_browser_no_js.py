@@ -1,0 +1,78 @@
+"""Every page works without JavaScript: Check shows the preview, Confirm logs the play."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_table import PHONE, Phone
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(base_url=server, java_script_enabled=False, **PHONE)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def start(page) -> Phone:
+    """The new-game form without the script: the dealer choices read "Seat N"."""
+    phone = Phone(page)
+    page.goto("/games/new")
+    expect(page.locator("html")).not_to_have_class("js")
+    form = page.locator("form[data-new-game]")
+    for i, name in enumerate(["A", "B", "C"]):
+        form.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    form.get_by_label("Seat 3", exact=True).check(force=True)  # C deals, A starts
+    phone.tap_and_wait(form.locator("[data-action=create]"))
+    phone.game_id = int(page.url.rsplit("/", 2)[-2])
+    return phone
+
+
+def test_a_meld_is_logged_without_javascript(page, screenshot):
+    phone = start(page)
+    expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "A")
+    phone.tap_cards("S9", "S8", "S7")
+    check = page.locator("[data-action=check]")
+    expect(check).to_be_visible()
+    phone.tap_and_wait(check)
+    # The preview, with the picked cards kept.
+    preview = page.locator("[data-preview] [data-ok='1']")
+    expect(preview).to_have_attribute("data-points", "30")
+    expect(preview).to_contain_text("30 points")
+    for card in ("S9", "S8", "S7"):
+        expect(phone.card_input(card)).to_be_checked()
+    assert phone.round_scores()["A"] == 0  # nothing saved yet
+    screenshot(page, "table-no-js-checked")
+    phone.confirm()
+    expect(page.locator("[data-flash]")).to_contain_text("A: ")
+    expect(phone.log_item(type="meld", player="A")).to_contain_text("9♠")
+    assert phone.round_scores() == {"A": 30, "B": 0, "C": 0}
+    expect(phone.card_input("S9")).to_be_disabled()
+
+
+def test_an_illegal_meld_shows_the_reason_and_saves_nothing(page):
+    phone = start(page)
+    phone.tap_cards("S9", "H8")
+    phone.confirm()
+    expect(page.locator("[data-error][role=alert]")).to_have_text(
+        "S9 H8 is not a meld: two cards make a pair only if they are one rank.")
+    expect(phone.card_input("S9")).to_be_checked()  # kept, to correct
+    page.goto(phone.url + "/table")
+    expect(page.locator("ol[data-log]")).to_have_count(0)
+    assert phone.round_scores() == {"A": 0, "B": 0, "C": 0}
+
+
+def test_two_decks_show_the_second_copy_as_its_own_cell(page):
+    phone = Phone(page)
+    phone.new_game(["A", "B", "C", "D"], dealer=3)
+    two = phone.card_cell("S9", copy=2)
+    expect(two).to_be_visible()
+    phone.card_cell("S9").tap()
+    two.tap()
+    phone.tap_cards("H9")
+    phone.tap_and_wait(page.locator("[data-action=check]"))
+    expect(page.locator("[data-preview] [data-ok='1']")).to_have_attribute("data-points", "30")
+    phone.confirm()
+    expect(phone.log_item(type="meld")).to_contain_text("9♠ 9♠ 9♥")
+    expect(phone.card_input("S9")).to_be_disabled()

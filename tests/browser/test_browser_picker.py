@@ -1,0 +1,72 @@
+"""The card picker: few taps, cards on the table disabled, two copies with two decks."""
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from browser_table import Phone
+
+# Every touch the page receives is counted (kept across page loads in sessionStorage).
+COUNT_TAPS = """
+addEventListener("pointerdown", function (e) {
+  if (e.pointerType === "touch") sessionStorage.taps = (+sessionStorage.taps || 0) + 1;
+}, true);
+"""
+
+
+def taps(page) -> int:
+    return page.evaluate("+sessionStorage.taps || 0")
+
+
+def test_a_three_card_meld_takes_at_most_five_taps(page):
+    phone = Phone(page)
+    phone.new_game(["A", "B", "C"], dealer=2)
+    page.add_init_script(COUNT_TAPS)
+    page.reload()
+    assert taps(page) == 0
+    # Whose turn it is and "new meld" are already chosen: the cards, then Confirm.
+    expect(page.locator("input[name=player][data-player='A']")).to_be_checked()
+    expect(page.locator("input[name=meld][data-meld='']")).to_be_checked()
+    phone.meld("S9", "S8", "S7", points=30)
+    expect(phone.log_item(type="meld", player="A")).to_have_count(1)
+    assert 4 <= taps(page) <= 5  # three cards and Confirm
+
+
+def test_cards_on_the_table_are_disabled(page):
+    phone = Phone(page)
+    phone.new_game(["A", "B", "C"], dealer=2)
+    phone.meld("S9", "S8", "S7", points=30)
+    phone.ace("DA")
+    for card in ("S9", "S8", "S7"):
+        expect(phone.card_input(card)).to_be_disabled()
+    expect(phone.card_input("S10")).to_be_enabled()
+    expect(page.locator("[data-ace='DA']")).to_have_count(0)  # face up already
+    # A tap on a card that is gone does nothing.
+    phone.card_cell("S9").tap(force=True)
+    expect(phone.card_input("S9")).not_to_be_checked()
+
+
+def test_two_decks_let_one_cell_pick_a_card_twice(page):
+    phone = Phone(page)
+    phone.new_game(["A", "B", "C", "D"], dealer=3)  # 4 players: two decks
+    one, two = phone.card_input("S9"), phone.card_input("S9", copy=2)
+    cell = phone.card_cell("S9")
+    # With the script the second copy has no cell of its own: a tap cycles 0 → 1 → 2 → 0.
+    expect(phone.card_cell("S9", copy=2)).to_be_hidden()
+    cell.tap()
+    expect(one).to_be_checked()
+    expect(two).not_to_be_checked()
+    cell.tap()
+    expect(one).to_be_checked()
+    expect(two).to_be_checked()
+    expect(cell).to_have_attribute("data-count", "2")
+    cell.tap()
+    expect(one).not_to_be_checked()
+    expect(two).not_to_be_checked()
+    cell.tap()
+    cell.tap()
+    phone.meld("H9", points=30)  # S9 twice and H9: a set of three
+    expect(phone.log_item(type="meld", player="A")).to_contain_text("9♠ 9♠ 9♥")
+    expect(one).to_be_disabled()
+    expect(page.locator("input[data-card='S9'][data-copy='2']")).to_have_count(0)
+    expect(phone.card_input("H9", copy=2)).to_have_count(0)  # one H9 left
+    expect(phone.card_input("H9")).to_be_enabled()

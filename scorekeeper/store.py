@@ -313,6 +313,14 @@ class GameState:
     def remaining(self, card: Card) -> int:
         return self.round.supply.remaining(card)
 
+    def status(self) -> str:
+        """The game in a few words, for the history list."""
+        if self.ended:
+            r = self.round
+            why = f"{r.out} went out" if r.out else f"{r.last_ace_by} exposed the last ace"
+            return f"{why}: hands to count"
+        return self.result.status()
+
     def plays(self, round_no: int) -> list[TablePlay]:
         """Every row of the round, passes included, each with what it scored."""
         result = self.round_result(round_no)
@@ -410,7 +418,7 @@ def _save_cache(db: Database, log: GameLog) -> GameState:
             "updated": now(),
             "version": log.version + 1,
             "over": int(state.over),
-            "status": state.result.status(),
+            "status": state.status(),
             "round_no": state.round_no,
             "totals": json.dumps(state.result.totals),
         },

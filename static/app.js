@@ -61,7 +61,9 @@ document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
   function later() { clearTimeout(timer); timer = setTimeout(ask, 120); }
   form.addEventListener("change", later);
   form.addEventListener("click", function (e) { if (e.target.matches("[data-picker] input")) later(); });
-  if (confirm && !form.querySelector("[data-picker] input:checked")) confirm.disabled = true;
+  /* Cards still picked when the page comes back (a refused play): ask at once. */
+  if (form.querySelector("[data-picker] input:checked")) ask();
+  else if (confirm) confirm.disabled = true;
 });
 
 /* New game: the first-dealer choices show the names as they are typed. */

@@ -42,6 +42,12 @@ def signed_filter(n: int) -> str:
     return signed(n)
 
 
+@bp.app_template_filter("score")
+def score_filter(n: int) -> str:
+    """A total as printed on a score sheet: 120, 0, −120 (a real minus sign, as everywhere)."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
 @bp.app_template_filter("sentence")
 def sentence_filter(text: str) -> str:
     """A clause as a sentence: capital first letter (names keep theirs), full stop."""

@@ -69,6 +69,14 @@ def test_seats_can_be_left_empty_and_the_dealer_follows(table):
     assert table.dealer() == "D" and table.turn() == "E"
 
 
+def test_history_says_when_a_round_waits_for_its_hands(table, client):
+    table.new_game(["A", "B", "C"], dealer=2)
+    seed_round(table)  # A goes out; the hands are not entered yet
+    html = client.get("/").get_data(as_text=True)
+    assert "A went out: hands to count" in html
+    assert "in progress" not in html
+
+
 def test_history_lists_unfinished_games_first_and_they_resume(table, client):
     finished = table.new_game(["A", "B", "C"], dealer=2, target=50)
     seed_round(table)
@@ -89,10 +97,10 @@ def test_summary_has_rounds_players_and_an_accessible_svg_chart(table, client):
     html = client.get(table.url).get_data(as_text=True)
     svg = re.search(r"<svg.*?</svg>", html, re.S).group(0)
     assert 'role="img"' in svg and "<title id=\"chart-title\">" in svg and "<desc id=\"chart-desc\">" in svg
-    assert "A 100, B -120, C -20" in svg
+    assert "A 100, B −120, C −20" in svg
     assert svg.count("<polyline") == 3
-    assert re.search(r'<tr data-round="1">.*?<td data-player="B">-120</td>', html, re.S)
-    assert re.search(r'<tr data-player="B"><th scope="row">B</th><td>10</td><td>-50</td><td>-80</td>', html)
+    assert re.search(r'<tr data-round="1">.*?<td data-player="B">−120</td>', html, re.S)
+    assert re.search(r'<tr data-player="B"><th scope="row">B</th><td>10</td><td>−50</td><td>−80</td>', html)
 
 
 def test_round_page_shows_plays_and_reasons(table, client):

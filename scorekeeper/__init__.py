@@ -34,7 +34,7 @@ def create_app(test_config: dict | None = None):
     from flask import Flask
     from flask_wtf.csrf import CSRFProtect
 
-    from . import db
+    from . import db, links
     from .views import games, helpers, round_end, table
 
     app = Flask(
@@ -62,6 +62,7 @@ def create_app(test_config: dict | None = None):
     app.jinja_env.lstrip_blocks = True
     CSRFProtect(app)
     db.init_app(app)
+    links.init_app(app)
     app.register_blueprint(helpers.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(table.bp)

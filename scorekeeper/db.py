@@ -84,6 +84,33 @@ def m001_games_plays_hands(db: Database) -> None:
     db["hands"].create_index(["game", "round_no", "player"], unique=True)
 
 
+@migrations()
+def m002_links_requests_revisions(db: Database) -> None:
+    """Secret links per game, one record per acted-on request, a revision per play.
+
+    - ``edit_token`` / ``view_token``: the secrets in a game's edit and read-only links
+      (every existing game gets its own);
+    - ``requests``: the idempotency key of every form acted on, so a double tap or a
+      resubmitted form records one play;
+    - ``plays.revision``: bumped by every edit, so an edit of a play that someone else
+      changed meanwhile is refused instead of applied over it.
+    """
+    import secrets
+
+    db["games"].add_column("edit_token", str)
+    db["games"].add_column("view_token", str)
+    for row in list(db["games"].rows):
+        db["games"].update(
+            row["id"], {"edit_token": secrets.token_urlsafe(18), "view_token": secrets.token_urlsafe(18)}
+        )
+    db["plays"].add_column("revision", int, not_null_default=0)
+    db["requests"].create(
+        {"game": int, "request_id": str, "created": str},
+        pk=("game", "request_id"),
+        foreign_keys=[("game", "games", "id")],
+    )
+
+
 def connect(path: str) -> Database:
     """A connection set up the way every request and command uses it."""
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)

@@ -25,6 +25,7 @@ except ImportError:  # pragma: no cover
     def Choice(value, label):  # noqa: N802
         return (value, label)
 
+NAME_LENGTH = 40
 MAX_SEATS = 6
 AUTO = "auto"
 
@@ -163,7 +164,7 @@ class NewGameBase(FlaskForm):
 
 
 def seat_field(i: int) -> Field:
-    return StringField(f"Player {i + 1}", [Optional(), Length(max=24, message="keep names to 24 letters")])
+    return StringField(f"Player {i + 1}", [Optional(), Length(max=NAME_LENGTH, message=f"keep names to {NAME_LENGTH} letters")])
 
 
 NewGameForm = type(

@@ -27,6 +27,7 @@ from typing import Iterable, Mapping
 from sqlite_utils import Database
 
 from .db import write
+from .links import new_secret
 from .gamefile import FORMAT, replay_iceberg
 from .games import iceberg
 from .games.cards import ACE, SUITS, Card, full_deck, parse_card, sort_key
@@ -436,12 +437,16 @@ def check_new_game(players: list[str], rules: dict, first_dealer: int) -> GameSt
     return replay(new_game_log(players, rules, first_dealer))
 
 
-def create_game(db: Database, players: list[str], rules: dict, first_dealer: int) -> int:
+def create_game(db: Database, players: list[str], rules: dict, first_dealer: int) -> tuple[int, str]:
+    """A new game; returns its id and the secret of its edit link."""
     state = check_new_game(players, rules, first_dealer)
     stamp = now()
+    secret = new_secret()
     with write(db):
         game_id = db["games"].insert(
             {
+                "edit_token": secret,
+                "view_token": new_secret(),
                 "variant": VARIANT,
                 "players": json.dumps(players, ensure_ascii=False),
                 "rules": json.dumps(rules),
@@ -455,7 +460,7 @@ def create_game(db: Database, players: list[str], rules: dict, first_dealer: int
                 "totals": json.dumps(state.result.totals),
             }
         ).last_pk
-    return game_id
+    return game_id, secret
 
 
 def candidate_play(state: GameState, kind: str, player: str, cards: Iterable[str] = (),
@@ -710,10 +715,12 @@ def confirm_round(db: Database, game_id: int, version: int | None, round_no: int
 # The history list.
 
 
-def list_games(db: Database) -> list[dict]:
-    """Every game, unfinished first, the most recently played first within each."""
+def list_games(db: Database, ids: list[int]) -> list[dict]:
+    """These games, unfinished first, the most recently played first within each."""
     games = []
-    for row in db.query("SELECT * FROM games ORDER BY over, updated DESC, id DESC"):
+    marks = ", ".join("?" * len(ids))
+    query = f"SELECT * FROM games WHERE id IN ({marks}) ORDER BY over, updated DESC, id DESC"
+    for row in db.query(query, ids) if ids else ():
         row = dict(row)
         row["players"] = json.loads(row["players"])
         row["totals"] = json.loads(row["totals"] or "{}")
@@ -767,7 +774,7 @@ def import_document(db: Database, doc: object) -> int:
             {"variant": VARIANT, "players": json.dumps(players, ensure_ascii=False),
              "rules": json.dumps(rules), "first_dealer": 0, "created": stamp, "updated": stamp,
              "version": 0, "over": 0, "status": state.result.status(), "round_no": 1,
-             "totals": "{}"}
+             "totals": "{}", "edit_token": new_secret(), "view_token": new_secret()}
         ).last_pk
         for round_no, data in enumerate(doc.get("rounds", []), 1):
             meld_ids: list[int] = []
@@ -799,3 +806,9 @@ def backup(db: Database, path: str) -> None:
         db.conn.backup(target)
     finally:
         target.close()
+
+
+def secrets_of(db: Database, game_id: int) -> tuple[str, str]:
+    """The secrets of a game's edit link and read-only link."""
+    row = db["games"].get(game_id)
+    return row["edit_token"], row["view_token"]

@@ -5,7 +5,7 @@ import json
 
 from flask import Blueprint, Response, flash, redirect, render_template, url_for
 
-from .. import store
+from .. import links, store
 from ..chart import chart
 from ..db import get_db
 from ..forms import NewGameForm
@@ -18,8 +18,12 @@ bp = Blueprint("games", __name__)
 @bp.route("/")
 @bp.route("/games")
 def index():
-    """Every game, unfinished first: tap one to resume it."""
-    return render_template("games.html", games=store.list_games(get_db()))
+    """This phone's games (the links it has opened), unfinished first: tap one to resume it."""
+    mine = links.remembered()
+    games = store.list_games(get_db(), list(mine))
+    for game in games:
+        game["access"] = mine[game["id"]][1]
+    return render_template("games.html", games=games)
 
 
 @bp.route("/games/new")
@@ -34,10 +38,11 @@ def create():
     if form.validate():
         players, rules, dealer = form.game()
         try:
-            game_id = store.create_game(get_db(), players, rules, dealer)
+            game_id, secret = store.create_game(get_db(), players, rules, dealer)
         except store.Refused as e:
             error = e.message
         else:
+            links.remember(game_id, links.make_key(game_id, secret), links.EDIT)
             flash(f"New game. {players[dealer]} deals; {players[(dealer + 1) % len(players)]} starts.")
             return redirect(url_for("table.show", game_id=game_id), 303)
     errors = flat_errors(form) + ([error] if error else [])
@@ -81,7 +86,7 @@ def player_breakdown(state: store.GameState) -> list[dict]:
     return rows
 
 
-@bp.route("/games/<int:game_id>")
+@bp.route("/g/<game_key>")
 def summary(game_id: int):
     """A game's page: status, the per-round table, per-player breakdown, running totals."""
     state = load_state(game_id)
@@ -90,10 +95,11 @@ def summary(game_id: int):
     return render_template(
         "summary.html", state=state, game_id=game_id, chart=drawn,
         breakdown=player_breakdown(state),
+        share=links.share(game_id, *store.secrets_of(get_db(), game_id)),
     )
 
 
-@bp.route("/games/<int:game_id>/rounds/<int:round_no>")
+@bp.route("/g/<game_key>/rounds/<int:round_no>")
 def round_detail(game_id: int, round_no: int):
     """One round's plays and each player's score, with the reasons: the dispute view."""
     state = load_state(game_id)
@@ -130,13 +136,13 @@ def rules():
     return render_template("rules.html", rows=rule_rows(), state=None, game_id=None)
 
 
-@bp.route("/games/<int:game_id>/rules")
+@bp.route("/g/<game_key>/rules")
 def game_rules(game_id: int):
     state = load_state(game_id)
     return render_template("rules.html", rows=rule_rows(state.rules), state=state, game_id=game_id)
 
 
-@bp.route("/games/<int:game_id>/export")
+@bp.route("/g/<game_key>/export")
 def export(game_id: int) -> Response:
     """The game file (CONTRACT.md): ``scorekeeper score`` recomputes every score from it."""
     state = load_state(game_id)

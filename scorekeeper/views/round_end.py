@@ -16,7 +16,7 @@ from ..forms import ConfirmRoundForm, HandForm
 from ..picker import grid
 from .helpers import load_state
 
-bp = Blueprint("round_end", __name__, url_prefix="/games/<int:game_id>")
+bp = Blueprint("round_end", __name__, url_prefix="/g/<game_key>")
 
 
 def end_page(state: store.GameState, *, player=None, picked=None, error=None, status=200):

@@ -7,15 +7,15 @@ plays can be edited or deleted, and everything after them is recomputed.
 """
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
-from .. import store
+from .. import links, store
 from ..db import get_db
 from ..forms import AceForm, EditForm, OutForm, PlayForm, VersionForm
 from ..picker import grid
 from .helpers import card_parts, load_state
 
-bp = Blueprint("table", __name__, url_prefix="/games/<int:game_id>")
+bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
 
 
 def _back(game_id: int):
@@ -184,6 +184,8 @@ def _made_before(state: store.GameState, meld_id: int, row: store.PlayRow) -> bo
 
 @bp.route("/plays/<int:play_id>/edit")
 def edit(game_id: int, play_id: int):
+    if not links.can_edit():
+        abort(403)
     return edit_page(load_state(game_id), play_id)
 
 

@@ -28,11 +28,12 @@ class Phone:
     def __init__(self, page: Page):
         self.page = page
         self.game_id: int | None = None
+        self.key: str | None = None  # the game's edit link: "<id>-<secret>"
 
     # -- where we are -------------------------------------------------------------------
     @property
     def url(self) -> str:
-        return f"/games/{self.game_id}"
+        return f"/g/{self.key}"
 
     def goto(self, path: str = "/table"):
         self.page.goto(self.url + path)
@@ -55,9 +56,9 @@ class Phone:
         form.locator(f"label:has([data-dealer-seat='{dealer}']) > span").tap()
         expect(form.locator(f"[data-dealer-seat='{dealer}']")).to_be_checked()
         self.tap_and_wait(form.locator("[data-action=create]"))
-        match = re.search(r"/games/(\d+)/table$", page.url)
+        match = re.search(r"/g/((\d+)-[^/]+)/table$", page.url)
         assert match, page.url
-        self.game_id = int(match.group(1))
+        self.key, self.game_id = match.group(1), int(match.group(2))
         return self.game_id
 
     # -- the table screen ---------------------------------------------------------------
@@ -194,11 +195,12 @@ class Routes:
         self.page = page
         self.request = page.context.request
         self.game_id: int | None = None
+        self.key: str | None = None
         self._token: str | None = None
 
     @property
     def url(self) -> str:
-        return f"/games/{self.game_id}"
+        return f"/g/{self.key}"
 
     def token(self) -> str:
         if self._token is None:
@@ -218,7 +220,8 @@ class Routes:
     def new_game(self, players, dealer: int = 0) -> int:
         pairs = [(f"seat_{i}", name) for i, name in enumerate(players)]
         response = self.post("/games", pairs + [("first_dealer", str(dealer))])
-        self.game_id = int(re.search(r"/games/(\d+)/table", response.url).group(1))
+        match = re.search(r"/g/((\d+)-[^/]+)/table", response.url)
+        self.key, self.game_id = match.group(1), int(match.group(2))
         return self.game_id
 
     def meld_id(self, number: int) -> int:

@@ -35,7 +35,7 @@ def games(browser, server):
         seed_round_by_routes(ending)
         seed_round_by_routes(counted)
         counted.confirm_round(1)
-        yield {"playing": playing.game_id, "ending": ending.game_id, "counted": counted.game_id}
+        yield {"playing": playing.key, "ending": ending.key, "counted": counted.key}
     finally:
         context.close()
 
@@ -76,7 +76,7 @@ SCREENS = {
 def test_axe_finds_no_violations(page, games, screen, screenshot):
     game, show = SCREENS[screen]
     phone = Phone(page)
-    phone.game_id = games.get(game)
+    phone.key = games.get(game)
     show(phone)
     reports = []
     for scheme in ("light", "dark"):

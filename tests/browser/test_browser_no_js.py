@@ -25,7 +25,7 @@ def start(page) -> Phone:
         form.get_by_label(f"Player {i + 1}", exact=True).fill(name)
     form.get_by_label("Seat 3", exact=True).check(force=True)  # C deals, A starts
     phone.tap_and_wait(form.locator("[data-action=create]"))
-    phone.game_id = int(page.url.rsplit("/", 2)[-2])
+    phone.key = page.url.rsplit("/", 2)[-2]
     return phone
 
 

@@ -29,7 +29,7 @@ def test_every_target_on_the_table_screen_is_big_enough(page):
     routes.new_game(["A", "B", "C"], dealer=2)
     seed_round_by_routes(routes, out=False)  # aces, four melds, a log with Edit links, Undo
     phone = Phone(page)
-    phone.game_id = routes.game_id
+    phone.key = routes.key
     phone.goto("/table")
     phone.tap_meld(1)
     phone.tap_cards("S10")

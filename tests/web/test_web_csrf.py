@@ -27,22 +27,24 @@ def test_new_game_with_a_token_works_and_without_one_is_400(csrf_app):
     assert client.post("/games", data=data).status_code == 303
 
 
-POSTS = ["/games/1/pass", "/games/1/plays", "/games/1/aces", "/games/1/out", "/games/1/undo",
-         "/games/1/plays/1", "/games/1/plays/1/delete", "/games/1/hands", "/games/1/end"]
+POSTS = ["/pass", "/plays", "/aces", "/out", "/undo", "/plays/1", "/plays/1/delete", "/hands", "/end"]
 
 
 @pytest.mark.parametrize("path", POSTS)
 def test_every_table_post_without_a_token_is_400(csrf_app, path):
     client = csrf_app.test_client()
     data = {"seat_0": "A", "seat_1": "B", "first_dealer": "1", "csrf_token": token(client, "/games/new")}
-    assert client.post("/games", data=data).status_code == 303
-    good = token(client, "/games/1/table")
-    assert client.post("/games/1/plays", data={"player": "A", "cards": ["S2", "H2"], "confirm": "1",
-                                               "csrf_token": good}).status_code == 303
+    created = client.post("/games", data=data)
+    assert created.status_code == 303
+    game = created.headers["Location"].removesuffix("/table")
+    path = game + path
+    good = token(client, game + "/table")
+    assert client.post(game + "/plays", data={"player": "A", "cards": ["S2", "H2"], "confirm": "1",
+                                              "csrf_token": good}).status_code == 303
     form = {"player": "A", "cards": ["S3", "H3"], "card": "SA", "round_no": "1", "confirm": "1", "save": "1"}
     assert client.post(path, data=form).status_code == 400
     assert client.post(path, data=form, headers={"X-CSRFToken": "forged"}).status_code == 400
-    html = client.get("/games/1/table").get_data(as_text=True)
+    html = client.get(game + "/table").get_data(as_text=True)
     assert html.count("data-play=") == 1  # nothing saved
 
 

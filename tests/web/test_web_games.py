@@ -64,8 +64,8 @@ def test_a_bad_new_game_is_refused_and_says_why(client, db, data, message):
 
 
 def test_seats_can_be_left_empty_and_the_dealer_follows(table):
-    table.client.post("/games", data={"seat_1": "B", "seat_3": "D", "seat_4": "E", "first_dealer": "3"})
-    table.game_id = 1
+    created = table.client.post("/games", data={"seat_1": "B", "seat_3": "D", "seat_4": "E", "first_dealer": "3"})
+    table.key = created.headers["Location"].split("/")[2]
     assert table.dealer() == "D" and table.turn() == "E"
 
 
@@ -85,7 +85,7 @@ def test_history_lists_unfinished_games_first_and_they_resume(table, client):
     html = client.get("/").get_data(as_text=True)
     order = [int(i) for i in re.findall(r'data-game="(\d+)"', html)]
     assert order == [unfinished, finished]
-    assert f'href="/games/{unfinished}/table" data-action="resume"' in html
+    assert f'href="{table.url}/table" data-action="resume"' in html
     assert "A wins" in html
     assert client.get("/games").get_data(as_text=True).count("data-game=") == 2
 
@@ -112,15 +112,30 @@ def test_round_page_shows_plays_and_reasons(table, client):
     assert client.get(f"{table.url}/rounds/2").status_code == 404
 
 
-def test_unknown_game_is_404(client):
-    for path in ("/games/99", "/games/99/table", "/games/99/end", "/games/99/rules", "/games/99/export"):
-        assert client.get(path).status_code == 404, path
+GAME_PAGES = ("", "/table", "/end", "/rules", "/export")
+GAME_POSTS = ("/pass", "/plays", "/aces", "/out", "/undo", "/hands", "/end", "/plays/1", "/plays/1/delete")
 
 
-def test_posting_to_an_unknown_game_is_404(client):
-    for path in ("/games/99/pass", "/games/99/plays", "/games/99/aces", "/games/99/out", "/games/99/undo",
-                 "/games/99/hands", "/games/99/end", "/games/99/plays/1", "/games/99/plays/1/delete"):
-        assert client.post(path, data={"player": "A", "card": "SA", "round_no": "1"}).status_code == 404, path
+def wrong_keys(table):
+    """Keys that open nothing: an unknown game, a wrong secret, no secret, the old /games/ URL."""
+    table.new_game(["A", "B"])
+    secret = table.key.split("-", 1)[1]
+    return [f"/g/99-{secret}", f"/g/{table.game_id}-{'x' * len(secret)}", f"/g/{table.game_id}",
+            f"/g/{table.game_id}-", f"/games/{table.game_id}"]
+
+
+def test_a_game_is_reachable_only_through_its_links(table, client):
+    for base in wrong_keys(table):
+        for path in GAME_PAGES:
+            assert client.get(base + path).status_code == 404, base + path
+    assert client.get(table.url + "/table").status_code == 200
+
+
+def test_posting_without_a_game_link_is_404(table, client):
+    for base in wrong_keys(table):
+        for path in GAME_POSTS:
+            response = client.post(base + path, data={"player": "A", "card": "SA", "round_no": "1"})
+            assert response.status_code == 404, base + path
 
 
 def test_an_unknown_play_is_404(table, client):

@@ -88,7 +88,7 @@ def test_game_end_at_the_target_names_the_winner(table, client):
     html = table.page("/end")
     assert "Confirming ends the game: A wins" in html
     response = table.confirm_round(1)
-    assert response.headers["Location"].endswith(f"/games/{table.game_id}")
+    assert response.headers["Location"].endswith(table.url)
     summary = table.page("")
     assert 'data-winner="A"' in summary and "A wins the game" in summary
     assert "A wins" in table.page("/table") and 'data-game-over' in table.page("/table")

@@ -29,7 +29,7 @@ def test_seed_example_export_matches_the_example_file(table, client, seed_exampl
     table.new_game(["A", "B", "C"], dealer=2)
     seed_round(table)
     table.confirm_round(1)
-    exported = client.get(f"/games/{table.game_id}/export").get_json()
+    exported = client.get(f"{table.url}/export").get_json()
     expected = seed_example["rounds"][0]
     got = exported["rounds"][0]
     assert [(e["type"], e["player"], sorted(e.get("cards", [])), e.get("meld")) for e in got["events"]] == [

@@ -247,7 +247,7 @@ def test_edit_in_an_earlier_round_recomputes_the_totals(table):
 def test_went_out_leads_to_the_round_end(table):
     table.new_game(["A", "B"], dealer=1)
     response = table.out("A")
-    assert response.headers["Location"].endswith(f"/games/{table.game_id}/end")
+    assert response.headers["Location"].endswith(f"{table.url}/end")
     html = table.page()
     assert 'data-action="count"' in html and 'data-action="pass"' not in html
 

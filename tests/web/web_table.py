@@ -10,6 +10,7 @@ class Table:
     def __init__(self, client):
         self.client = client
         self.game_id = None
+        self.key = None
 
     # -- setting up ---------------------------------------------------------------------
     def new_game(self, players, dealer=0, **rules):
@@ -19,12 +20,14 @@ class Table:
             data[f"rule_{name}"] = {True: "true", False: "false"}.get(value, str(value))
         response = self.client.post("/games", data=data)
         assert response.status_code == 303, response.get_data(as_text=True)
-        self.game_id = int(re.search(r"/games/(\d+)/table", response.headers["Location"]).group(1))
+        self.key = re.search(r"/g/([^/]+)/table", response.headers["Location"]).group(1)
+        self.game_id = int(self.key.split("-")[0])
         return self.game_id
 
     @property
     def url(self):
-        return f"/games/{self.game_id}"
+        """The game's edit link (its key carries the secret)."""
+        return f"/g/{self.key}"
 
     # -- reading ------------------------------------------------------------------------
     def page(self, path="/table"):

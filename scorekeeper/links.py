@@ -1,0 +1,133 @@
+"""A game's two links: who may see it, and who may change it.
+
+Every game has an edit link and a read-only link, each carrying its own secret (144
+random bits). No game is reachable without one of them: game URLs are
+``/g/<key>/…`` where the key is ``<game id>-<secret>``. The id only says which row to
+read; the secret is compared in constant time, and a key that matches neither secret
+is a plain 404. Anyone holding the edit link can log plays; the read-only link shows
+the same live table and every change it attempts is refused (403).
+
+This phone's games — the keys it has opened — are kept in its signed session cookie,
+so the history list shows what this phone has played or watched, and no one else's.
+
+Views keep taking ``game_id``: :func:`init_app` turns the key in the URL into the id
+(and the access level into ``g.access``), and puts the key back when a URL is built.
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+from datetime import timedelta
+
+from flask import Flask, abort, g, request, session
+
+EDIT, VIEW = "edit", "view"
+REMEMBERED = 100  # games a phone's history keeps
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(18)  # 144 bits
+
+
+def make_key(game_id: int, secret: str) -> str:
+    return f"{game_id}-{secret}"
+
+
+def resolve(key: str) -> tuple[int, str]:
+    """(game id, "edit" or "view") for a key, or 404 when it opens nothing."""
+    from .db import get_db
+
+    game_id, _, secret = key.partition("-")
+    if not game_id.isdigit() or not secret:
+        abort(404)
+    row = next(get_db().query(
+        "SELECT edit_token, view_token FROM games WHERE id = ?", [int(game_id)]), None)
+    if row is None:
+        abort(404)
+    # Both comparisons always run, each in constant time: the answer's timing says nothing.
+    is_edit = hmac.compare_digest(secret.encode(), (row["edit_token"] or "").encode())
+    is_view = hmac.compare_digest(secret.encode(), (row["view_token"] or "").encode())
+    if is_edit:
+        return int(game_id), EDIT
+    if is_view:
+        return int(game_id), VIEW
+    abort(404)
+
+
+def remember(game_id: int, key: str, access: str) -> None:
+    """Add a game to this phone's list (an edit key is never replaced by a read-only one)."""
+    games = dict(session.get("games", {}))
+    known = games.get(str(game_id))
+    if known and known[1] == EDIT and access == VIEW:
+        return
+    games.pop(str(game_id), None)
+    games[str(game_id)] = [key, access]
+    session["games"] = dict(list(games.items())[-REMEMBERED:])
+    session.permanent = True
+
+
+def remembered() -> dict[int, tuple[str, str]]:
+    """This phone's games: id → (key, access), the most recently opened last."""
+    return {int(i): (k, a) for i, (k, a) in session.get("games", {}).items()}
+
+
+def key_for(game_id: int) -> str:
+    if g.get("game_id") == game_id:
+        return g.game_key
+    known = remembered().get(game_id)
+    if known is None:
+        raise LookupError(f"no link to game {game_id} on this phone")
+    return known[0]
+
+
+def qr_svg(url: str, title: str) -> str:
+    """The link as a QR code, inline SVG drawn on the server (segno), dark on white."""
+    import segno
+
+    return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff",
+                                                 title=title, svgclass="qr")
+
+
+def share(game_id: int, edit_secret: str, view_secret: str) -> list[dict]:
+    """The links this phone may hand on: the read-only one always, the edit one to editors."""
+    from flask import url_for
+
+    shown = [(VIEW, view_secret, "Read-only link: watch the table live")]
+    if can_edit():
+        shown.insert(0, (EDIT, edit_secret, "Edit link: log plays from another phone"))
+    result = []
+    for access, secret, title in shown:
+        url = url_for("table.show", game_key=make_key(game_id, secret), _external=True)
+        result.append({"access": access, "url": url, "title": title, "qr": qr_svg(url, title)})
+    return result
+
+
+def can_edit() -> bool:
+    return g.get("access") == EDIT
+
+
+def init_app(app: Flask) -> None:
+    app.permanent_session_lifetime = timedelta(days=365)
+
+    @app.url_value_preprocessor
+    def open_game(_endpoint, values) -> None:
+        if values and "game_key" in values:
+            key = values.pop("game_key")
+            game_id, access = resolve(key)
+            values["game_id"] = game_id
+            g.game_key, g.game_id, g.access = key, game_id, access
+            remember(game_id, key, access)
+
+    @app.url_defaults
+    def game_link(endpoint, values) -> None:
+        if "game_id" in values and app.url_map.is_endpoint_expecting(endpoint, "game_key"):
+            values["game_key"] = key_for(values.pop("game_id"))
+
+    @app.before_request
+    def read_only_refuses_changes() -> None:
+        if g.get("access") == VIEW and request.method not in ("GET", "HEAD"):
+            abort(403)
+
+    @app.context_processor
+    def access_in_templates() -> dict:
+        return {"can_edit": can_edit(), "access": g.get("access")}

@@ -105,7 +105,35 @@ def import_(file: str, database: str | None) -> None:
         fail(str(e))
     finally:
         db.close()
-    click.echo(f"imported as game {game_id}")
+    click.echo(f"imported as game {game_id}: {_edit_path(database, game_id)}")
+
+
+def _edit_path(database: str | None, game_id: int) -> str:
+    from .store import secrets_of
+
+    db = _database(database)
+    try:
+        return f"/g/{game_id}-{secrets_of(db, game_id)[0]}/table"
+    finally:
+        db.close()
+
+
+@main.command()
+@DATABASE_OPTION
+def games(database: str | None) -> None:
+    """List the games in the app's database with their edit and read-only links."""
+    from .store import list_games, secrets_of
+
+    db = _database(database)
+    try:
+        ids = [row["id"] for row in db.query("SELECT id FROM games")]
+        for game in list_games(db, ids):
+            edit, view = secrets_of(db, game["id"])
+            click.echo(f"game {game['id']}: {', '.join(game['players'])} — {game['status']}")
+            click.echo(f"  edit link:      /g/{game['id']}-{edit}/table")
+            click.echo(f"  read-only link: /g/{game['id']}-{view}/table")
+    finally:
+        db.close()
 
 
 @main.command()

@@ -27,7 +27,7 @@ def database(tmp_path):
 def test_import_then_export_gives_back_the_same_game(database):
     imported = run("import", SEED, "--database", database)
     assert imported.returncode == 0, imported.stderr
-    assert imported.stdout.strip() == "imported as game 1"
+    assert imported.stdout.startswith("imported as game 1: /g/1-")
     exported = run("export", "1", "--database", database)
     assert exported.returncode == 0, exported.stderr
     original = json.loads(SEED.read_text())

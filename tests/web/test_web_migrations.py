@@ -1,0 +1,76 @@
+"""A database made by the previous schema upgrades itself (sqlite-utils migrations).
+
+tests/fixtures/schema-m001.db was written by the app as it stood before migration
+m002 (secret links, request ids, play revisions): the seed example imported as game 1,
+and game 2 with a meld and an ace.
+"""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import create_app, gamefile, store
+from scorekeeper.db import connect, migrations
+
+OLD = Path(__file__).resolve().parents[1] / "fixtures" / "schema-m001.db"
+SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
+
+
+@pytest.fixture
+def upgraded(tmp_path):
+    path = tmp_path / "old.db"
+    shutil.copy(OLD, path)
+    before = connect(str(path))
+    assert [m.name for m in migrations.applied(before)] == ["m001_games_plays_hands"]
+    plays_before = [dict(r) for r in before.query("SELECT id, game, round_no, seq, type, player, cards, target FROM plays")]
+    before.close()
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False, "TESTING": True})
+    return app, connect(str(path)), plays_before
+
+
+def test_the_old_database_is_migrated_when_the_app_starts(upgraded):
+    _app, db, plays_before = upgraded
+    assert [m.name for m in migrations.applied(db)] == ["m001_games_plays_hands", "m002_links_requests_revisions"]
+    assert [dict(r) for r in db.query(
+        "SELECT id, game, round_no, seq, type, player, cards, target FROM plays")] == plays_before
+    assert {r["revision"] for r in db.query("SELECT revision FROM plays")} == {0}
+
+
+def test_every_old_game_gets_its_own_secret_links(upgraded):
+    _app, db, _plays = upgraded
+    secrets = [store.secrets_of(db, game_id) for game_id in (1, 2)]
+    flat = [s for pair in secrets for s in pair]
+    assert len(set(flat)) == 4 and all(len(s) >= 22 for s in flat)
+
+
+def test_old_games_score_as_before_and_play_on_through_their_links(upgraded):
+    app, db, _plays = upgraded
+    doc = store.export_document(db, 1)
+    assert gamefile.score_document(doc)["totals"] == {"A": 100, "B": -120, "C": -20}
+    client = app.test_client()
+    edit, view = store.secrets_of(db, 2)
+    table = client.get(f"/g/2-{edit}/table").get_data(as_text=True)
+    assert 'data-type="meld"' in table and 'data-type="ace"' in table
+    response = client.post(f"/g/2-{edit}/plays", data={"player": "Ann", "cards": ["S10"], "meld": _meld_id(table),
+                                                       "confirm": "1"})
+    assert response.status_code == 303
+    assert store.export_document(db, 2)["rounds"][0]["events"][-1] == {
+        "type": "layoff", "player": "Ann", "cards": ["S10"], "meld": 1}
+    assert client.get(f"/g/2-{view}/table").status_code == 200
+
+
+def test_the_server_owner_finds_the_links_of_old_games(upgraded, tmp_path):
+    _app, db, _plays = upgraded
+    path = db.conn.execute("PRAGMA database_list").fetchone()[2]
+    listing = subprocess.run([str(SCOREKEEPER), "games", "--database", path], capture_output=True, text=True)
+    assert listing.returncode == 0, listing.stderr
+    edit, view = store.secrets_of(db, 2)
+    assert f"/g/2-{edit}/table" in listing.stdout and f"/g/2-{view}/table" in listing.stdout
+    assert "Ann, Bob" in listing.stdout
+
+
+def _meld_id(html: str) -> str:
+    import re
+    return re.search(r'data-meld="(\d+)" data-meld-number="1"', html).group(1)

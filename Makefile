@@ -27,5 +27,8 @@ chromium:
 test: $(BIN)/.installed chromium
 	$(BIN)/python -m pytest -q
 
+# Benchmarks print their figures (see benchmarks/README.md); RLCard is the gin baseline.
 bench: $(BIN)/.installed
+	$(BIN)/pip install -q rlcard
 	$(BIN)/python benchmarks/last_turn.py
+	$(BIN)/python benchmarks/gin_deadwood.py

@@ -170,25 +170,28 @@ _SUIT_SHIFT = {"S": 0, "H": 13, "D": 26, "C": 39}
 
 def least_deadwood(cards: Sequence[Card]) -> int:
     """The hand's least deadwood (the same as every best arrangement's), quickly."""
-    total = 0
-    hand = 0
-    by_rank: dict[int, list[int]] = {}
+    total = hand = 0
+    counts = [0] * 14
     for card in cards:
-        bit = 1 << (_SUIT_SHIFT[card.suit] + card.rank - 1)
-        hand |= bit
-        total += card.rank if card.rank < 10 else 10
-        by_rank.setdefault(card.rank, []).append(bit)
-    choices = [[(0, 0)]]  # per rank with 3+ cards: (cards taken as a set, their points)
-    for rank, bits in by_rank.items():
-        if len(bits) >= 3:
+        rank = card.rank
+        hand |= 1 << (_SUIT_SHIFT[card.suit] + rank - 1)
+        total += rank if rank < 10 else 10
+        counts[rank] += 1
+    if max(counts) < 3:  # no set possible: each suit's best runs
+        return total - (RUNS[hand & 0x1FFF] + RUNS[hand >> 13 & 0x1FFF]
+                        + RUNS[hand >> 26 & 0x1FFF] + RUNS[hand >> 39 & 0x1FFF])
+    choices = []  # per rank with 3+ cards: (the cards taken as a set, their points)
+    for rank, n in enumerate(counts):
+        if n >= 3:
+            bits = [b for b in (1 << (rank - 1 + shift) for shift in (0, 13, 26, 39)) if hand & b]
             points = rank if rank < 10 else 10
             full = sum(bits)
-            options = [(0, 0), (full, points * len(bits))]
-            if len(bits) == 4:
+            options = [(0, 0), (full, points * n)]
+            if n == 4:
                 options += [(full & ~b, points * 3) for b in bits]
             choices.append(options)
     best = 0
-    for picked in product(*choices) if len(choices) > 1 else [((0, 0),)]:
+    for picked in product(*choices):
         used = points = 0
         for bits, value in picked:
             used |= bits

@@ -12,12 +12,16 @@ when a second phone at the table writes at the same moment.
 """
 from __future__ import annotations
 
+import os
 import sqlite3
+import threading
 from contextlib import contextmanager
 from typing import Iterator
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
+
+from . import writelock
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -36,7 +40,7 @@ def m001_games_plays_hands(db: Database) -> None:
             "first_dealer": int,  # seat index of the first round's dealer
             "created": str,
             "updated": str,
-            "version": int,  # bumped by every write: a stale form is refused
+            "version": int,  # bumped by every write: phones watching the table poll it
             # A cache of the replay, for the history list; never the only copy.
             "over": int,
             "status": str,
@@ -112,14 +116,159 @@ def m002_links_requests_revisions(db: Database) -> None:
 
 
 def connect(path: str) -> Database:
-    """A connection set up the way every request and command uses it."""
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
-    db = Database(conn)
+    """A connection set up the way every request and command uses it.
+
+    - WAL mode, a busy timeout, foreign keys on;
+    - ``synchronous = NORMAL``: in WAL mode a commit then skips the fsync and is durable
+      once it is in the WAL file, so a crashed or killed server loses nothing it
+      acknowledged (``tests/test_crash.py``); a power cut may lose the last commits,
+      never the database (https://www.sqlite.org/pragma.html#pragma_synchronous);
+    - ``close()`` keeps it open for the next ``connect`` to the same file on the same
+      thread (see :class:`_Connection`). When the last connection to a WAL database
+      closes, SQLite checkpoints it and deletes the WAL file, and the next commit must
+      sync a new one: with a connection per request that cost more than the requests.
+      So a running app keeps its database files open: replace or delete them only
+      through SQLite (``store.backup``) or under a new name.
+    """
+    conn = _reuse(path)
+    if conn is None:
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, factory=_Connection)
+        db = Database(conn)
+        if db.journal_mode != "wal":
+            db.enable_wal()
+        db.execute("PRAGMA synchronous = NORMAL")
+        conn.path = path
+        conn.writers = writelock.queue_for(path)
+        conn.database = db
+    else:
+        db = conn.database
+    # Cheap, and whatever the connection's last user changed is put right.
     db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     db.execute("PRAGMA foreign_keys = ON")
-    if db.journal_mode != "wal":
-        db.enable_wal()
     return db
+
+
+class _Connection(sqlite3.Connection):
+    """The app's connection: it queues for the write lock, and outlives ``close()``.
+
+    - ``BEGIN IMMEDIATE`` first waits its turn in the database's writer queue
+      (:mod:`scorekeeper.writelock`), held until the transaction ends, so concurrent
+      writers hand SQLite's lock on at once instead of sleeping in its busy handler.
+    - ``close()`` leaves it open, idle, for its thread's next ``connect``. Each thread
+      keeps at most one idle connection. It is handed on only to the next ``connect``
+      on that thread to the same path while the files are still the ones it opened
+      (never to two users at once, to another thread, or across a fork), with no
+      transaction open. Any other close really closes it.
+    """
+
+    path = ""
+    files: tuple = ()  # (device, inode) of the database and of its WAL, when made idle
+    writers: writelock.WriterQueue | None = None
+    _queued = False  # holding this database's turn to write
+    _changes_at_begin = -1
+
+    def execute(self, sql, parameters=(), /):
+        begin = sql[:15].upper() == "BEGIN IMMEDIATE"
+        if begin and self.writers is not None and not self._queued:
+            self._queued = self.writers.acquire(BUSY_TIMEOUT_MS / 1000)
+        try:
+            cursor = super().execute(sql, parameters)
+            if begin:
+                self._changes_at_begin = self.total_changes
+            return cursor
+        finally:
+            self._done_writing()
+
+    def unwritten(self) -> bool:
+        """In a write transaction that has changed nothing yet: what it reads is committed."""
+        return self.in_transaction and self.total_changes == self._changes_at_begin
+
+    def commit(self) -> None:
+        try:
+            super().commit()
+        finally:
+            self._done_writing()
+
+    def rollback(self) -> None:
+        try:
+            super().rollback()
+        finally:
+            self._done_writing()
+
+    def _done_writing(self) -> None:
+        """The turn ends with the transaction (committed, rolled back, or never begun)."""
+        if self._queued and not self.in_transaction:
+            self._queued = False
+            self.writers.release()
+
+    def close(self) -> None:
+        if getattr(_idle, "conn", None) is self:  # closed twice: idle already
+            return
+        if self.in_transaction:  # nothing half-done is ever handed on
+            self.rollback()
+        self._done_writing()
+        if getattr(_idle, "conn", None) is None and self.path:
+            self.files = _files(self.path)
+            if self.files[0] is not None:
+                self.row_factory, self.text_factory, self.isolation_level = None, str, ""
+                self.set_trace_callback(None)
+                self.pid = os.getpid()
+                _idle.conn = self
+                return
+        super().close()
+
+
+_idle = threading.local()  # .conn: this thread's idle connection, if any
+_abandoned: list[sqlite3.Connection] = []  # see _retire
+
+
+def _files(path: str) -> tuple:
+    ids = []
+    for name in (path, path + "-wal"):
+        try:
+            stat = os.stat(name)
+            ids.append((stat.st_dev, stat.st_ino))
+        except (OSError, ValueError):  # ":memory:", or no such file
+            ids.append(None)
+    return tuple(ids)
+
+
+def _reuse(path: str) -> _Connection | None:
+    """This thread's idle connection, if it is to this path and its files are unchanged."""
+    conn = getattr(_idle, "conn", None)
+    if conn is None:
+        return None
+    _idle.conn = None
+    if conn.pid == os.getpid() and conn.path == path and _files(path) == conn.files:
+        return conn
+    _retire(conn)
+    return None
+
+
+def _retire(conn: _Connection) -> None:
+    """Really close an idle connection, unless its files were swapped under it.
+
+    Closing the last connection checkpoints its WAL into the database file. If that
+    file is still there but its WAL was deleted or replaced (a copy put in place of the
+    database while the app had it open), the checkpoint would write old pages into the
+    new file: such a connection is left open instead, never used again.
+    """
+    database, wal = _files(conn.path)
+    if database is not None and database == conn.files[0] and wal != conn.files[1]:
+        _abandoned.append(conn)
+    else:
+        sqlite3.Connection.close(conn)
+
+
+def _close_idle() -> None:
+    """Before a fork (gunicorn --preload): the child must not inherit an open connection."""
+    conn = getattr(_idle, "conn", None)
+    if conn is not None:
+        _idle.conn = None
+        _retire(conn)
+
+
+os.register_at_fork(before=_close_idle)
 
 
 def migrate(db: Database) -> list[str]:

@@ -6,7 +6,10 @@ the game file and ``scorekeeper rules iceberg`` cannot drift apart.
 """
 from __future__ import annotations
 
+import secrets
+
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
 from wtforms import (
     Field,
     IntegerField,
@@ -47,11 +50,26 @@ class CardsField(Field):
         return " ".join(self.data or [])
 
 
-class VersionField(IntegerField):
-    """The log's version when the page was shown: a stale or doubled tap is refused."""
+def new_request_id() -> str:
+    """A fresh idempotency key, put in a form each time it is shown (96 random bits)."""
+    return secrets.token_urlsafe(12)
 
-    def __init__(self, label="version", validators=None, **kwargs):
-        super().__init__(label, validators or [Optional()], **kwargs)
+
+class RequestIdField(StringField):
+    """The form's idempotency key (a hidden field filled by ``new_request_id``).
+
+    The change a form asks for is recorded with its key, in the same transaction
+    (store._once): a double tap or a resubmitted form is acted on once.
+    """
+
+    def __init__(self, label="request id", validators=None, **kwargs):
+        super().__init__(label, validators or [Optional(), Length(max=64)], **kwargs)
+
+
+class WriteForm(FlaskForm):
+    """Every form that changes a game carries its request id."""
+
+    request_id = RequestIdField()
 
 
 # ---------------------------------------------------------------------------------------
@@ -143,8 +161,10 @@ class NewGameBase(FlaskForm):
             seen[name.casefold()] = name
 
     def validate_first_dealer(self, field):
+        if field.data is None or field.errors:  # not one of the seats: already said so
+            return
         seats = {i for i, _n in self.seated()}
-        if field.data is not None and int(field.data) not in seats:
+        if int(field.data) not in seats:
             raise ValidationError(f"Seat {int(field.data) + 1} has no player: choose a seat with a name in it.")
 
     def rule_fields(self):
@@ -181,50 +201,68 @@ NewGameForm = type(
 # The table
 
 
-class PlayForm(FlaskForm):
+class PlayForm(WriteForm):
     """A meld, or a lay-off when a meld on the table is chosen: check it, then confirm."""
 
     player = StringField("Who plays", [InputRequired()])
     cards = CardsField("Cards")
     meld = IntegerField("Lay off on", [Optional()])
-    version = VersionField()
     check = SubmitField("Check")
     confirm = SubmitField("Confirm")
 
 
-class AceForm(FlaskForm):
+class AceForm(WriteForm):
     player = StringField("Who plays", [InputRequired()])
     card = StringField("Ace", [InputRequired()])
-    version = VersionField()
 
 
-class OutForm(FlaskForm):
+class OutForm(WriteForm):
     player = StringField("Who went out", [InputRequired()])
-    version = VersionField()
 
 
-class VersionForm(FlaskForm):
-    """A button that changes the log with no other input: pass, undo, delete, confirm."""
+class PassForm(WriteForm):
+    """Pass the turn on; ``turn``: whose turn the page showed (refused if it moved since)."""
 
-    version = VersionField()
+    turn = StringField("Whose turn", [Optional()])
 
 
-class EditForm(FlaskForm):
+class UndoForm(WriteForm):
+    """Undo; ``last``: the id of the last play the page showed (0: none)."""
+
+    last = IntegerField("Last play", [Optional()])
+
+
+class DeleteForm(WriteForm):
+    """Delete a play; ``revision``: the play's revision the page showed."""
+
+    revision = IntegerField("Revision", [Optional()])
+
+
+class EditForm(WriteForm):
     player = StringField("Who played", [InputRequired()])
     cards = CardsField("Cards")
     meld = IntegerField("On meld", [Optional()])
-    version = VersionField()
+    revision = IntegerField("Revision", [Optional()])
     check = SubmitField("Check")
     save = SubmitField("Save the change")
 
 
-class HandForm(FlaskForm):
+class HandForm(WriteForm):
     player = StringField("Player", [InputRequired()])
     round_no = IntegerField("Round", [InputRequired()])
     cards = CardsField("Cards left in hand")
-    version = VersionField()
 
 
-class ConfirmRoundForm(FlaskForm):
+class ConfirmRoundForm(WriteForm):
     round_no = IntegerField("Round", [InputRequired()])
-    version = VersionField()
+
+
+# ---------------------------------------------------------------------------------------
+# Games in: a game file uploaded from the phone.
+
+
+class ImportForm(FlaskForm):
+    """A game file (CONTRACT.md) to add as a new game; its size is capped by MAX_CONTENT_LENGTH."""
+
+    game_file = FileField("Game file (.json)", [FileRequired("Choose a game file first.")])
+    upload = SubmitField("Import the game")

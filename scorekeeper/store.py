@@ -19,16 +19,19 @@ Rows to document:
 from __future__ import annotations
 
 import json
+import operator
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Iterable, Mapping
 
 from sqlite_utils import Database
 
 from .db import write
 from .links import new_secret
-from .gamefile import FORMAT, replay_iceberg
+from . import replay_cache
+from .gamefile import FORMAT
 from .games import iceberg
 from .games.cards import ACE, SUITS, Card, full_deck, parse_card, sort_key
 from .games.errors import GameFileError, ScorekeeperError
@@ -48,6 +51,14 @@ class Refused(Exception):
 
 class NotFound(Exception):
     """No such game, play or round."""
+
+
+class Stale(Refused):
+    """The phone acted on a table that another phone has changed since; nothing was saved."""
+
+
+class Repeated(Exception):
+    """This form was acted on already (a double tap, a resubmitted form): nothing more to do."""
 
 
 def sentence(text: str) -> str:
@@ -118,23 +129,123 @@ class GameLog:
         return (self.dealer_index(round_no) + 1 + passes) % len(self.players)
 
 
+@lru_cache(maxsize=16384)
+def _card_names(text: str) -> tuple[str, ...]:
+    """A row's cards column read: the same few thousand texts come back on every load."""
+    return tuple(json.loads(text))
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """A game as one read found it, kept so that the next read can build on it.
+
+    ``game``: its row in ``games``; ``raw``: its plays as SQLite returned them; ``rows``:
+    the plays as PlayRows, shared by every log read from them (a PlayRow is never
+    changed in place: an edit makes a new one with ``dataclasses.replace``); ``rounds``:
+    each round's rows that are events (not passes), in order, and ``keys`` their
+    content (see ``_round_key``); ``hands``: its hands as SQLite returned them;
+    ``split``: the last round with plays, and ``head`` (how many plays the rounds
+    before it have, the sum of their revisions).
+    """
+
+    game: tuple
+    raw: tuple
+    rows: tuple
+    rounds: tuple
+    keys: tuple
+    hands: tuple
+    split: int
+    head: tuple
+
+
+_read = replay_cache.Memo(64)  # (database path, game id) → _Rows: the games being played
+PLAYS = ("SELECT id, round_no, seq, type, player, cards, target, revision FROM plays "
+         "WHERE game = ?")
+
+
+def _rows_of(known: _Rows | None, game: tuple, raw: list, hands: list) -> _Rows:
+    """The rows read, built on the last read of the same game where it still holds.
+
+    Rows are compared as read: a read that only adds plays to the last one (the usual
+    case: a play was logged) makes PlayRows and keys for the new plays only; anything
+    else is built afresh.
+    """
+    raw = tuple(raw)
+    n = len(known.raw) if known is not None else 0
+    if known is not None and len(raw) >= n and raw[:n] == known.raw:
+        base, new = known, raw[n:]
+    else:
+        base, new = None, raw
+    added = [PlayRow(i, r, seq, kind, player, _card_names(cards), target)
+             for i, r, seq, kind, player, cards, target, _revision in new]
+    rounds, keys = _grouped(base.rounds if base else (), base.keys if base else (), added)
+    split = max((r[1] for r in raw), default=1)
+    before = [r for r in raw if r[1] < split]
+    return _Rows(game, raw, (base.rows if base else ()) + tuple(added), rounds, keys,
+                 tuple(hands), split, (len(before), sum(r[7] for r in before)))
+
+
+def _plays(conn, game_id: int, known: _Rows | None) -> list:
+    """The game's plays as stored; the rounds before the last one read again only if changed.
+
+    Those rounds are done: a play is added to the round being played, so they change only
+    when a play in them is edited (which bumps its ``revision``, db.py m002) or deleted
+    (one play fewer). Their count and the sum of their revisions, read from SQLite, say
+    whether the plays kept from the last read still stand; the last round is always read.
+    """
+    if known is not None and known.raw:
+        head = conn.execute(
+            "SELECT count(*), total(revision) FROM plays WHERE game = ? AND round_no < ?",
+            [game_id, known.split]).fetchone()
+        if head == known.head:
+            return list(known.raw[:head[0]]) + conn.execute(
+                PLAYS + " AND round_no >= ? ORDER BY round_no, seq", [game_id, known.split]
+            ).fetchall()
+    return conn.execute(PLAYS + " ORDER BY round_no, seq", [game_id]).fetchall()
+
+
 def load(db: Database, game_id: int) -> GameLog:
+    """The game as stored, read in one transaction: its version always matches its plays.
+
+    Plain SQL on the connection (sqlite-utils' table helpers look the schema up again on
+    every call), and a game read before is not read again: every change to a game's
+    plays or hands bumps its version in the same transaction (``_save_cache``), so the
+    same ``games`` row means the same plays and hands. Only what a transaction has
+    committed is kept (a read after this transaction's own writes is neither kept nor
+    answered from what was). A new version's plays are read from the round being played
+    on (see ``_plays``) and compared with the last read: only plays added are parsed.
+    """
+    conn = db.conn
+    snapshot = not conn.in_transaction  # inside write() the write transaction is the snapshot
+    committed = snapshot or getattr(conn, "unwritten", lambda: False)()
+    key = (getattr(conn, "path", ""), game_id)
+    if snapshot:
+        conn.execute("BEGIN")
     try:
-        row = db["games"].get(game_id)
-    except Exception:  # sqlite_utils.db.NotFoundError
-        raise NotFound(f"there is no game {game_id}") from None
-    log = GameLog(
-        row["id"], json.loads(row["players"]), json.loads(row["rules"]), row["first_dealer"],
-        row["created"], row["updated"], row["version"],
-    )
-    for p in db["plays"].rows_where("game = ?", [game_id], order_by="round_no, seq"):
-        log.plays.append(
-            PlayRow(p["id"], p["round_no"], p["seq"], p["type"], p["player"],
-                    tuple(json.loads(p["cards"])), p["target"])
-        )
-    for h in db["hands"].rows_where("game = ?", [game_id], order_by="round_no, id"):
-        book = log.hands if h["confirmed"] else log.drafts
-        book.setdefault(h["round_no"], {})[h["player"]] = tuple(json.loads(h["cards"]))
+        cursor = conn.execute("SELECT * FROM games WHERE id = ?", [game_id])
+        game = cursor.fetchone()
+        if game is None:
+            raise NotFound(f"there is no game {game_id}")
+        known = _read.peek(key) if key[0] else None
+        if not (committed and known is not None and known.game == game):
+            plays = _plays(conn, game_id, known)
+            hands = conn.execute(
+                "SELECT round_no, player, cards, confirmed FROM hands WHERE game = ? "
+                "ORDER BY round_no, id", [game_id]).fetchall()
+            known = _rows_of(known, game, plays, hands)
+            if committed and key[0]:
+                _read.put(key, known)
+    finally:
+        if snapshot:
+            conn.execute("COMMIT")
+    row = dict(zip([c[0] for c in cursor.description], game))
+    log = GameLog(row["id"], json.loads(row["players"]), json.loads(row["rules"]),
+                  row["first_dealer"], row["created"], row["updated"], row["version"])
+    log.plays = list(known.rows)
+    log.read = known  # what replay() builds on while log.plays starts with these rows
+    for round_no, player, cards, confirmed in known.hands:
+        book = log.hands if confirmed else log.drafts
+        book.setdefault(round_no, {})[player] = _card_names(cards)
     return log
 
 
@@ -148,15 +259,99 @@ def document(log: GameLog, extra_hands: Mapping[int, Mapping[str, Iterable[str]]
     ``extra_hands`` adds hands for rounds not confirmed yet (the round end being entered).
     Returns ``(doc, events)`` where ``events[r - 1][e - 1]`` is the row of round r, event e.
     """
+    hands = _hands_with(log, extra_hands)
+    rounds, keys = _rounds_of(log, hands)
+    return _document(log, hands, rounds, keys, fresh=True), [list(r) for r in rounds]
+
+
+def _hands_with(log: GameLog, extra_hands: Mapping | None) -> dict:
     hands = dict(log.hands)
     hands.update(extra_hands or {})
-    last = max([p.round_no for p in log.plays] + list(hands), default=0)
-    rounds, events_by_round = [], []
-    for round_no in range(1, last + 1):
-        events, rows, meld_numbers = [], [], {}
-        for row in log.rows(round_no):
-            if row.type == "pass":
-                continue
+    return hands
+
+
+def _seq(row: PlayRow) -> int:
+    return row.seq
+
+
+class _Key(tuple):
+    """A tuple that works its hash out once: a round's key is looked up on every replay."""
+
+    def __hash__(self) -> int:
+        known = self.__dict__.get("hash")
+        if known is None:
+            known = self.__dict__["hash"] = tuple.__hash__(self)
+        return known
+
+
+def _round_key(rows: tuple) -> tuple:
+    """What a round's events say, one tuple per event: (type, player, cards, meld number).
+
+    Equal keys make equal events in the game document: a lay-off's meld is the number
+    ``_document`` derives from play ids (None when its meld is not before it: a key no
+    valid document has), and play ids themselves are left out (a new play has none
+    until it is saved).
+    """
+    numbers: dict = {}
+    events = []
+    for row in rows:
+        if row.type == "meld":
+            numbers[row.id] = len(numbers) + 1
+        events.append((row.type, row.player, tuple(row.cards),
+                       numbers.get(row.target) if row.type == "layoff" else 0))
+    return _Key(events)
+
+
+def _grouped(rounds: tuple, keys: tuple, added: Iterable[PlayRow]) -> tuple[tuple, tuple]:
+    """``rounds`` (each round's event rows, in order) and their keys, with ``added`` in.
+
+    Only the rounds a new row lands in are sorted and keyed again; a pass is not an
+    event, but a round it is in exists (rounds run 1 … the last round with a row).
+    """
+    rounds, keys = list(rounds), list(keys)
+    touched = set()
+    for row in added:
+        while len(rounds) < row.round_no:
+            rounds.append(())
+            keys.append(())
+        if row.type != "pass" and row.round_no >= 1:
+            rounds[row.round_no - 1] += (row,)
+            touched.add(row.round_no - 1)
+    for i in touched:
+        rounds[i] = tuple(sorted(rounds[i], key=_seq))
+        keys[i] = _round_key(rounds[i])
+    return tuple(rounds), tuple(keys)
+
+
+def _rounds_of(log: GameLog, hands: Mapping) -> tuple[tuple, tuple]:
+    """Each round's event rows, in order, and their keys, for rounds 1 … last.
+
+    A loaded log whose plays still begin with the rows it was read with (``log.read``)
+    is built on what the read worked out: only plays added since are looked at. Any
+    other log is worked out from all its plays.
+    """
+    read = log.__dict__.get("read")
+    n = len(read.rows) if read is not None else 0
+    if read is not None and len(log.plays) >= n and all(map(operator.is_, log.plays, read.rows)):
+        rounds, keys = _grouped(read.rounds, read.keys, log.plays[n:])
+    else:
+        rounds, keys = _grouped((), (), log.plays)
+    last = max(hands, default=0)
+    if last > len(rounds):  # hands for a round with no plays yet
+        rounds += ((),) * (last - len(rounds))
+        keys += ((),) * (last - len(keys))
+    return rounds, keys
+
+
+_event_lists = replay_cache.Memo(4096)  # round key → that round's events as JSON data
+
+
+def _events_json(log: GameLog, rows: tuple, key: tuple, fresh: bool = False) -> list:
+    """A round's events as the game document has them, kept by key for the replays (which
+    never change them); ``fresh``: a new list, not kept, for a document handed out."""
+    def build() -> list:
+        events, meld_numbers = [], {}
+        for row in rows:
             event = {"type": row.type, "player": row.player}
             if row.type != "out":
                 event["cards"] = list(row.cards)
@@ -167,21 +362,26 @@ def document(log: GameLog, extra_hands: Mapping[int, Mapping[str, Iterable[str]]
                     raise Refused(_lost_meld(log, row))
                 event["meld"] = meld_numbers[row.target]
             events.append(event)
-            rows.append(row)
-        data = {"events": events}
+        return events
+    return build() if fresh else _event_lists.get(key, build)
+
+
+def _document(log: GameLog, hands: Mapping, rounds: tuple, keys: tuple,
+              fresh: bool = False) -> dict:
+    doc_rounds = []
+    for round_no, (rows, key) in enumerate(zip(rounds, keys), 1):
+        data = {"events": _events_json(log, rows, key, fresh)}
         if round_no in hands:
             data["hands"] = {p: list(c) for p, c in hands[round_no].items()}
-        rounds.append(data)
-        events_by_round.append(rows)
-    doc = {
+        doc_rounds.append(data)
+    return {
         "format": FORMAT,
         "variant": VARIANT,
         "rules": dict(log.rules),
         "players": list(log.players),
         "teams": None,
-        "rounds": rounds,
+        "rounds": doc_rounds,
     }
-    return doc, events_by_round
 
 
 def _lost_meld(log: GameLog, row: PlayRow) -> str:
@@ -223,13 +423,25 @@ def replay(log: GameLog, changed: PlayRow | None = None, with_drafts: bool = Fal
             if state.round.out:
                 drafts[state.round.out] = ()
             extra = {round_no: drafts}
-    doc, events = document(log, extra)
-    try:
-        result = replay_iceberg(doc)
-    except GameFileError as e:
-        raise _refusal(e, events, changed, log) from None
-    except ScorekeeperError as e:
-        raise Refused(str(e)) from None
+    hands = _hands_with(log, extra)
+    rounds, keys = _rounds_of(log, hands)
+    events = list(rounds)  # each round's rows, a tuple: read, never changed
+    # The same log is replayed several times per request (the page, the write, the
+    # history list's cache): the replay is remembered by what the document says.
+    key = (tuple(log.players), json.dumps(log.rules, default=repr), keys,
+           tuple((r, tuple((p, tuple(c)) for p, c in h.items())) for r, h in hands.items()))
+    known = replay_cache.games.peek(key)
+    if known is not None:
+        doc, result = known
+    else:
+        doc = _document(log, hands, rounds, keys)
+        try:
+            result = replay_cache.replay_iceberg(doc, keys)  # gamefile.replay_iceberg, by round
+        except GameFileError as e:
+            raise _refusal(e, events, changed, log) from None
+        except ScorekeeperError as e:
+            raise Refused(str(e)) from None
+        replay_cache.games.put(key, (doc, result))
     return GameState(log, doc, result, events)
 
 
@@ -400,29 +612,83 @@ def availability(round_: iceberg.Round, give_back: Iterable[str] = (),
 
 # ---------------------------------------------------------------------------------------
 # Changes to the log. Each is one transaction, checked by replaying the changed log.
+#
+# Several phones log plays on one game at once. The writes are put in one order by
+# ``BEGIN IMMEDIATE``; each is checked against the log as it is then, not against the
+# page the phone was shown, so another phone's play never makes mine fail. Only what
+# depends on that page is checked: whose turn is passed on, which play is undone, which
+# revision of a play is edited. Every form carries a random ``request_id``, recorded in
+# the same transaction, so a double tap or a resubmitted form is acted on once.
 
 
-def _check_version(log: GameLog, version: int | None) -> None:
-    if version is not None and version != log.version:
-        raise Refused(
-            "the table changed (on another phone, or a button was tapped twice) since this "
-            "page was shown: look at it again and retry"
-        )
+def _once(db: Database, game_id: int, request_id: str | None) -> None:
+    """Record this form's key with the change; a key acted on before raises Repeated."""
+    if not request_id:
+        return
+    cursor = db.execute(
+        "INSERT OR IGNORE INTO requests (game, request_id, created) VALUES (?, ?, ?)",
+        [game_id, str(request_id), now()],
+    )
+    if cursor.rowcount == 0:
+        raise Repeated("this was saved already")
 
 
-def _save_cache(db: Database, log: GameLog) -> GameState:
-    """Replay the saved log and refresh the history list's cache of it."""
-    state = replay(log)
-    db["games"].update(
-        log.id,
-        {
-            "updated": now(),
-            "version": log.version + 1,
-            "over": int(state.over),
-            "status": state.status(),
-            "round_no": state.round_no,
-            "totals": json.dumps(state.result.totals),
-        },
+def version_of(db: Database, game_id: int) -> int:
+    """The game's version, bumped by every change: a phone watching the table polls it."""
+    row = next(db.query("SELECT version FROM games WHERE id = ?", [game_id]), None)
+    if row is None:
+        raise NotFound(f"there is no game {game_id}")
+    return row["version"]
+
+
+def play_revision(db: Database, game_id: int, play_id: int) -> int | None:
+    """How many times a play has been edited (None: no such play in this game)."""
+    row = next(db.query("SELECT revision FROM plays WHERE id = ? AND game = ?",
+                        [play_id, game_id]), None)
+    return None if row is None else row["revision"]
+
+
+def _words(n: int) -> str:
+    return {1: "one", 2: "two", 3: "three"}.get(n, str(n))
+
+
+def check_supply(state: GameState, cards: Iterable[str]) -> None:
+    """Refuse, in plain words, a card the decks no longer have in the round being played.
+
+    Two phones can log the same physical card at the same moment; the second is told
+    "S9 is already on the table (one deck has one S9)". The replay refuses it as well, in
+    the game file's words (``scorekeeper score`` keeps those).
+    """
+    supply = state.round.supply
+    for card, n in Counter(cards_of(cards)).items():
+        have, left = supply.limit[card], supply.remaining(card)
+        if not have or n <= left:
+            continue
+        deck = (f"one deck has one {card}" if have == 1
+                else f"{_words(supply.decks)} decks have {_words(have)} {card}s")
+        on_table = have - left
+        if not on_table:
+            raise Refused(f"{card} is picked {n} times, but {deck}")
+        if on_table == 1:
+            already = f"{card} is" if have == 1 else f"one {card} is"
+        else:
+            already = f"{'both' if on_table == 2 == have else _words(on_table)} {card}s are"
+        raise Refused(f"{already} already on the table ({deck})")
+
+
+def _save_cache(db: Database, log: GameLog, state: GameState | None = None) -> GameState:
+    """Bump the game's version and refresh the history list's cache of the saved log.
+
+    ``state``: the replay of this very log, when the caller has just made it to check the
+    change (it is not replayed again); otherwise the log is replayed here.
+    """
+    if state is None:
+        state = replay(log)
+    db.conn.execute(
+        "UPDATE games SET updated = ?, version = ?, over = ?, status = ?, round_no = ?, "
+        "totals = ? WHERE id = ?",
+        [now(), log.version + 1, int(state.over), state.status(), state.round_no,
+         json.dumps(state.result.totals), log.id],
     )
     return state
 
@@ -503,6 +769,7 @@ def preview(state: GameState, kind: str, player: str, cards: Iterable[str],
         row = candidate_play(state, kind, player, read_cards(cards), target)
         if kind != "out" and not row.cards:
             raise Refused("pick the cards first")
+        check_supply(state, row.cards)
         log = replace(state.log, plays=state.log.plays + [row])
         after = replay(log, row)
     except Refused as e:
@@ -511,12 +778,16 @@ def preview(state: GameState, kind: str, player: str, cards: Iterable[str],
     return Preview(row, played, last_ace=after.ending and not state.ending)
 
 
-def add_play(db: Database, game_id: int, version: int | None, kind: str, player: str,
+def add_play(db: Database, game_id: int, request_id: str | None, kind: str, player: str,
              cards: Iterable[str] = (), target: int | None = None) -> tuple[PlayRow, GameState]:
-    """Log a play (meld, lay-off, ace, out) for the round being played."""
+    """Log a play (meld, lay-off, ace, out) for the round being played.
+
+    It is checked against the log as it is now, whatever other phones logged since this
+    one's page was shown; a card another phone has just logged is refused in plain words.
+    """
     with write(db):
         log = load(db, game_id)
-        _check_version(log, version)
+        _once(db, game_id, request_id)
         state = replay(log)
         _playable(state)
         row = candidate_play(state, kind, player, read_cards(cards), target)
@@ -524,6 +795,7 @@ def add_play(db: Database, game_id: int, version: int | None, kind: str, player:
             raise Refused("pick the cards first")
         if kind == "layoff" and target not in {pid for pid, _m in state.melds()}:
             raise Refused("tap a meld on the table to lay off on it")
+        check_supply(state, row.cards)
         log.plays.append(row)
         replay(log, row)
         row.id = db["plays"].insert(
@@ -536,15 +808,23 @@ def add_play(db: Database, game_id: int, version: int | None, kind: str, player:
         return row, _save_cache(db, log)
 
 
-def pass_turn(db: Database, game_id: int, version: int | None) -> GameState:
-    """The turn passes to the next player in seating order."""
+def pass_turn(db: Database, game_id: int, request_id: str | None = None,
+              turn: str | None = None) -> GameState:
+    """The turn passes to the next player in seating order.
+
+    ``turn``: whose turn the phone showed; if another phone passed it on meanwhile,
+    this pass is refused rather than skipping a player.
+    """
     with write(db):
         log = load(db, game_id)
-        _check_version(log, version)
+        _once(db, game_id, request_id)
         state = replay(log)
         _playable(state)
         if state.ended:
             raise Refused(f"the round is over ({state.round.end_reason()}): count the hands")
+        if turn is not None and turn != state.turn:
+            raise Stale(f"the turn already passed to {state.turn} (on another phone): "
+                        "nothing was changed")
         row = candidate_play(state, "pass", state.turn)
         db["plays"].insert(
             {"game": game_id, "round_no": row.round_no, "seq": row.seq, "type": "pass",
@@ -554,13 +834,27 @@ def pass_turn(db: Database, game_id: int, version: int | None) -> GameState:
         return _save_cache(db, log)
 
 
-def undo(db: Database, game_id: int, version: int | None) -> str:
-    """Take back the last play of the round; in a round with none, reopen the last round end."""
+def undo(db: Database, game_id: int, request_id: str | None = None,
+         last: int | None = None) -> str:
+    """Take back the last play of the round; in a round with none, reopen the last round end.
+
+    ``last``: the id of the last play the phone showed (0: none, the undo reopens a round
+    end); if another phone logged or took back a play meanwhile, nothing is undone.
+    """
     with write(db):
         log = load(db, game_id)
-        _check_version(log, version)
+        _once(db, game_id, request_id)
         state = replay(log)
         rows = [] if state.over else log.rows(state.round_no)
+        now_last = rows[-1].id if rows else 0
+        if last is not None and last != now_last:
+            if last and not any(p.id == last for p in log.plays):
+                raise Stale("that play was taken back already (on another phone): "
+                            "nothing more was undone")
+            if rows:
+                raise Stale(f"the last play is now {rows[-1].describe()} (the table changed on "
+                            "another phone): nothing was undone; undo again to take it back")
+            raise Stale("the table changed on another phone: nothing was undone")
         if rows:
             row = rows[-1]
             log.plays.remove(row)
@@ -606,27 +900,49 @@ def preview_edit(state: GameState, play_id: int, player: str, cards: Iterable[st
     return Preview(row, played)
 
 
-def edit_play(db: Database, game_id: int, version: int | None, play_id: int, player: str,
-              cards: Iterable[str] = (), target: int | None = None) -> PlayRow:
-    """Change a play anywhere in the game; every later play and score is recomputed."""
+def _same_revision(db: Database, log: GameLog, play_id: int, revision: int | None) -> None:
+    """Refuse to edit or delete a play that someone else changed (or deleted) meanwhile."""
+    if revision is None:
+        return
+    now_revision = play_revision(db, log.id, play_id)
+    if now_revision is None:
+        raise Stale("that play is not in the game any more (it was deleted on another "
+                    "phone): nothing was changed")
+    if now_revision != revision:
+        raise Stale(f"this play was changed on another phone meanwhile; it is now "
+                    f"{log.play(play_id).describe()}. Nothing was saved: look at it again")
+
+
+def edit_play(db: Database, game_id: int, request_id: str | None, play_id: int, player: str,
+              cards: Iterable[str] = (), target: int | None = None,
+              revision: int | None = None) -> PlayRow:
+    """Change a play anywhere in the game; every later play and score is recomputed.
+
+    ``revision``: the play's revision the phone showed; every edit bumps it.
+    """
     with write(db):
         log = load(db, game_id)
-        _check_version(log, version)
+        _once(db, game_id, request_id)
+        _same_revision(db, log, play_id, revision)
         old, row = _edited(log, play_id, player, cards, target)
         log.plays[log.plays.index(old)] = row
         replay(log, row)
-        db["plays"].update(
-            play_id, {"player": row.player, "cards": json.dumps(list(row.cards)), "target": row.target}
+        db.execute(
+            "UPDATE plays SET player = ?, cards = ?, target = ?, revision = revision + 1 "
+            "WHERE id = ? AND game = ?",
+            [row.player, json.dumps(list(row.cards)), row.target, play_id, game_id],
         )
         _save_cache(db, log)
         return row
 
 
-def delete_play(db: Database, game_id: int, version: int | None, play_id: int) -> PlayRow:
+def delete_play(db: Database, game_id: int, request_id: str | None, play_id: int,
+                revision: int | None = None) -> PlayRow:
     """Remove a play anywhere in the game, if everything after it still stands."""
     with write(db):
         log = load(db, game_id)
-        _check_version(log, version)
+        _once(db, game_id, request_id)
+        _same_revision(db, log, play_id, revision)
         row = log.play(play_id)
         if row.type == "meld":
             on_it = [p for p in log.plays if p.target == row.id]
@@ -656,12 +972,12 @@ def _round_end(state: GameState, round_no: int) -> None:
         )
 
 
-def save_hand(db: Database, game_id: int, version: int | None, round_no: int, player: str,
+def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int, player: str,
               cards: Iterable[str]) -> GameState:
     """Enter (or change) one player's cards left in hand at the end of the round."""
     with write(db):
         log = load(db, game_id)
-        _check_version(log, version)
+        _once(db, game_id, request_id)
         state = replay(log)
         _round_end(state, round_no)
         if player not in log.players:
@@ -691,11 +1007,16 @@ def missing_hands(state: GameState) -> list[str]:
     return [p for p in state.players if p not in drafts and p != state.round.out]
 
 
-def confirm_round(db: Database, game_id: int, version: int | None, round_no: int) -> GameState:
-    """Count the entered hands: the round is scored and the next one starts with the next dealer."""
+def confirm_round(db: Database, game_id: int, request_id: str | None, round_no: int) -> GameState:
+    """Count the entered hands: the round is scored and the next one starts with the next dealer.
+
+    A round already counted (two phones confirming it) raises Repeated: nothing to do.
+    """
     with write(db):
         log = load(db, game_id)
-        _check_version(log, version)
+        _once(db, game_id, request_id)
+        if round_no in log.hands:
+            raise Repeated(f"round {round_no} was counted already")
         state = replay(log)
         _round_end(state, round_no)
         missing = missing_hands(state)

@@ -30,7 +30,7 @@ document.querySelectorAll("[data-picker] input:not([data-copy])").forEach(functi
   var two = secondCopy(input);
   if (!two) return;
   input.addEventListener("click", function () {
-    if (!input.checked && !two.checked) { input.checked = true; two.checked = true; }
+    if (!input.checked && !two.checked && !two.disabled) { input.checked = true; two.checked = true; }
     else if (!input.checked) { two.checked = false; }
     showCount(input);
   });
@@ -65,6 +65,76 @@ document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
   if (form.querySelector("[data-picker] input:checked")) ask();
   else if (confirm) confirm.disabled = true;
 });
+
+/* Live table: every second, ask whether another phone changed the game. If so, replace
+   the parts of the page it changes (data-region) and keep what this phone has picked:
+   the chosen meld stays chosen, a picked card stays picked (its preview says if it is
+   gone), and who plays follows the turn unless someone chose a player. When the round
+   or the game ends, go to that screen. */
+(function () {
+  var body = document.body, url = body.getAttribute("data-live");
+  if (!url || !window.fetch) return;
+  var version = body.getAttribute("data-version"), timer = null, busy = false, leaving = false;
+  var form = document.getElementById("play"), hand = document.getElementById("hand");
+  var table = body.classList.contains("table-screen"), dirty = false;
+  function turn() {
+    var section = document.querySelector("[data-turn]");
+    return section && section.getAttribute("data-turn");
+  }
+  function chosen(name) {
+    var input = form.querySelector("input[name=" + name + "]:checked");
+    return input ? input.value : "";
+  }
+  function choose(name, value) {
+    var found = null;
+    form.querySelectorAll("input[name=" + name + "]").forEach(function (input) {
+      if (input.value === value && !input.disabled) found = input;
+    });
+    if (found) found.checked = true;
+    return found;
+  }
+  var own = form && chosen("player") !== turn();
+  if (form) form.addEventListener("change", function (e) { if (e.target.name === "player") own = true; });
+  if (hand) hand.addEventListener("change", function () { dirty = true; });
+
+  function update(data) {
+    if (data.screen !== body.getAttribute("data-screen") || String(data.round) !== body.getAttribute("data-round")) {
+      leaving = true;
+      location.assign(data.url);
+      return;
+    }
+    if (!table) {  /* the round end: hands entered on another phone */
+      if (!dirty) { leaving = true; location.reload(); }
+      return;
+    }
+    var meld = form && chosen("meld");
+    Object.keys(data.regions).forEach(function (name) {
+      var old = document.querySelector("[data-region=" + name + "]");
+      if (old) old.outerHTML = data.regions[name];
+    });
+    if (!form) return;
+    if (!choose("meld", meld)) choose("meld", "");
+    if (!own) choose("player", turn());
+    form.querySelectorAll("[data-picker] input").forEach(function (input) {
+      var gone = (data.cards[input.getAttribute("data-card")] || 0) < (input.hasAttribute("data-copy") ? 2 : 1);
+      input.disabled = gone && !input.checked;  /* never unpick: the preview says why */
+      input.parentNode.classList.toggle("gone", gone);
+    });
+    if (form.querySelector("[data-picker] input:checked")) form.dispatchEvent(new Event("change"));
+  }
+  function poll() {
+    clearTimeout(timer);
+    if (busy || leaving || document.hidden) return;
+    busy = true;
+    fetch(url + "?since=" + version, {credentials: "same-origin"})
+      .then(function (r) { return r.status === 200 ? r.json() : null; })
+      .then(function (data) { if (data) { version = data.version; update(data); } })
+      .catch(function () {})
+      .then(function () { busy = false; if (!leaving) timer = setTimeout(poll, 1000); });
+  }
+  document.addEventListener("visibilitychange", poll);
+  timer = setTimeout(poll, 1000);
+})();
 
 /* New game: the first-dealer choices show the names as they are typed. */
 document.querySelectorAll("[data-seat]").forEach(function (input) {

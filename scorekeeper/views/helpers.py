@@ -1,7 +1,7 @@
 """What every page shares: template filters for cards and scores, error pages, the manifest."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 
 from .. import store
@@ -78,6 +78,36 @@ def csrf_error(error: CSRFError):
         message="This form's security token is missing or stale. Go back, reload the page "
                 "and try again: nothing was saved.",
     ), 400
+
+
+@bp.app_errorhandler(403)
+def forbidden(_error):
+    return render_template(
+        "error.html", title="Read-only link",
+        message="This link shows the game but cannot change it: ask for the edit link "
+                "(its QR code is on the game page of a phone that has it). Nothing was saved.",
+    ), 403
+
+
+@bp.app_errorhandler(413)
+def too_large(_error):
+    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+    size = f"{limit / 2**20:g} MB" if limit >= 2**20 else f"{max(limit // 1024, 1)} KB"
+    return render_template(
+        "error.html", title="The file is too big",
+        message=f"A game file may be up to {size} (a long game takes a few dozen KB), and "
+                "this one is larger: choose the file saved with “Download the game file”. "
+                "Nothing was saved.",
+    ), 413
+
+
+@bp.app_errorhandler(500)
+def server_error(_error):
+    return render_template(
+        "error.html", title="Something went wrong",
+        message="The server could not answer this request. Go back, reload the page and "
+                "try again.",
+    ), 500
 
 
 @bp.app_errorhandler(store.NotFound)

@@ -15,6 +15,7 @@ from ..db import get_db
 from ..forms import ConfirmRoundForm, HandForm
 from ..picker import grid
 from .helpers import load_state
+from .table import ALREADY_SAVED, screen, screen_url
 
 bp = Blueprint("round_end", __name__, url_prefix="/g/<game_key>")
 
@@ -49,6 +50,7 @@ def end_page(state: store.GameState, *, player=None, picked=None, error=None, st
         state=state, game_id=game_id, round_no=round_no, drafts=drafts, missing=missing,
         out=out, entering=entering, player=player, picker=picker, error=error or draft_error,
         result=result if not draft_error else None, scored=scored, version=state.log.version,
+        screen=screen(state),
     ), status
 
 
@@ -65,8 +67,11 @@ def save_hand(game_id: int):
     if not form.validate():
         return end_page(state, player=form.player.data, error="Say whose hand this is.", status=422)
     try:
-        store.save_hand(get_db(), game_id, form.version.data, form.round_no.data,
+        store.save_hand(get_db(), game_id, form.request_id.data, form.round_no.data,
                         form.player.data, form.cards.data)
+    except store.Repeated:
+        flash(ALREADY_SAVED)
+        return redirect(url_for("round_end.show", game_id=game_id), 303)
     except store.Refused as e:
         return end_page(state, player=form.player.data, picked=form.cards.data, error=e.message,
                         status=422)
@@ -77,13 +82,20 @@ def save_hand(game_id: int):
 
 @bp.route("/end", methods=["POST"])
 def confirm(game_id: int):
-    """Count the round: the hands are saved and the next round starts with the next dealer."""
+    """Count the round: the hands are saved and the next round starts with the next dealer.
+
+    Sent twice (or from two phones), the round is counted once and the second goes on to
+    where the first went.
+    """
     form = ConfirmRoundForm()
     state = load_state(game_id)
     if not form.validate():
         return end_page(state, error="Which round is being counted?", status=422)
     try:
-        after = store.confirm_round(get_db(), game_id, form.version.data, form.round_no.data)
+        after = store.confirm_round(get_db(), game_id, form.request_id.data, form.round_no.data)
+    except store.Repeated:
+        flash(f"Already saved: round {form.round_no.data} is counted.")
+        return redirect(screen_url(load_state(game_id)), 303)
     except store.Refused as e:
         return end_page(state, error=e.message, status=422)
     if after.over:

@@ -4,32 +4,66 @@ Plays are logged with a card picker (meld, or lay-off after tapping a meld), ace
 one tap each, the turn passed on with one tap. Every play is checked by replaying the
 log with it added (store.py); a refused play says why and nothing is saved. Earlier
 plays can be edited or deleted, and everything after them is recomputed.
+
+Many phones, one table: every phone on a game polls ``/live`` (static/app.js) and
+replaces the parts of the page that other phones' plays change, keeping what it has
+picked. Every form carries a fresh ``request_id``: sent twice, it is acted on once.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 
 from .. import links, store
 from ..db import get_db
-from ..forms import AceForm, EditForm, OutForm, PlayForm, VersionForm
+from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
 from ..picker import grid
 from .helpers import card_parts, load_state
 
 bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
+bp.add_app_template_global(new_request_id, "request_id")
+
+ALREADY_SAVED = "Already saved: that was sent twice, and counts once."
 
 
 def _back(game_id: int):
     return redirect(url_for("table.show", game_id=game_id), 303)
 
 
-def table_page(state: store.GameState, *, picked=(), target=None, player=None,
-               preview=None, error=None, status=200):
-    """The table screen, with what was picked kept when a play is checked or refused."""
+def _already_saved(url: str):
+    """A repeated form: nothing more to do, so go where it went the first time."""
+    flash(ALREADY_SAVED)
+    return redirect(url, 303)
+
+
+def _status(refusal: store.Refused) -> int:
+    """422 for a play the rules refuse; 409 when another phone changed the table first."""
+    return 409 if isinstance(refusal, store.Stale) else 422
+
+
+def screen(state: store.GameState) -> str:
+    """Which screen the game is at: play, ending (the last ace's turn), end (count the
+    hands) or over. A phone whose page shows another screen moves on (app.js)."""
+    if state.over:
+        return "over"
+    if state.ending:
+        return "ending"
+    return "end" if state.ended else "play"
+
+
+def screen_url(state: store.GameState) -> str:
     game_id = state.log.id
-    return render_template(
-        "table.html",
+    return {
+        "over": url_for("games.summary", game_id=game_id),
+        "end": url_for("round_end.show", game_id=game_id),
+    }.get(screen(state), url_for("table.show", game_id=game_id))
+
+
+def table_context(state: store.GameState, *, picked=(), target=None, player=None,
+                  preview=None, error=None) -> dict:
+    """What the table screen and its live regions are drawn from."""
+    return dict(
         state=state,
-        game_id=game_id,
+        game_id=state.log.id,
         picker=grid(store.availability(state.round), picked),
         melds=state.melds(),
         target=target,
@@ -40,12 +74,48 @@ def table_page(state: store.GameState, *, picked=(), target=None, player=None,
         earned=state.round_earned(),
         last=state.last_row() if not state.over else None,
         version=state.log.version,
-    ), status
+        screen=screen(state),
+    )
+
+
+def table_page(state: store.GameState, *, status=200, **kwargs):
+    """The table screen, with what was picked kept when a play is checked or refused."""
+    return render_template("table.html", **table_context(state, **kwargs)), status
 
 
 @bp.route("/table")
 def show(game_id: int):
     return table_page(load_state(game_id))
+
+
+@bp.route("/live")
+def live(game_id: int):
+    """What changed since ``?since=<version>``: 204 if nothing, else the fresh regions.
+
+    JSON: the version, the screen (and its URL, to move on to), the round, the HTML of
+    each region of the table page (data-region) and how many copies of each card are left
+    to pick. Read-only links get it too: viewers watch the live table.
+    """
+    try:
+        if request.args.get("since", type=int) == store.version_of(get_db(), game_id):
+            return "", 204
+    except store.NotFound:
+        abort(404)
+    state = load_state(game_id)
+    context = table_context(state)
+    parts = {"scores": "_scores.html"}
+    if not state.over:
+        parts.update(turn="_turn.html", log="_log.html")
+        if links.can_edit() and not state.ended:
+            parts.update(aces="_aces.html", melds="_meld_choice.html")
+    return jsonify(
+        version=state.log.version,
+        screen=context["screen"],
+        url=screen_url(state),
+        round=state.round_no,
+        regions={name: render_template(path, **context) for name, path in parts.items()},
+        cards={str(card): n for card, n in store.availability(state.round).items()},
+    )
 
 
 def _picked(form) -> tuple[str, ...]:
@@ -80,10 +150,13 @@ def play(game_id: int):
         shown = store.preview(state, kind, form.player.data, picked, form.meld.data)
         return table_page(state, preview=shown, **kwargs)
     try:
-        row, after = store.add_play(get_db(), game_id, form.version.data, kind, form.player.data,
-                                    picked, form.meld.data)
+        row, after = store.add_play(get_db(), game_id, form.request_id.data, kind,
+                                    form.player.data, picked, form.meld.data)
+    except store.Repeated:
+        return _already_saved(url_for("table.show", game_id=game_id))
     except store.Refused as e:
-        return table_page(state, error=e.message, status=422, **kwargs)
+        # Drawn from the log as it is now: another phone's play may be why.
+        return table_page(load_state(game_id), error=e.message, status=_status(e), **kwargs)
     played = after.plays(row.round_no)[-1]
     flash(f"{row.player}: {store.describe_play(played)}, {played.play.points} points.")
     return _back(game_id)
@@ -96,10 +169,13 @@ def ace(game_id: int):
     if not form.validate():
         return table_page(load_state(game_id), error=_form_error(form), status=422)
     try:
-        _row, after = store.add_play(get_db(), game_id, form.version.data, "ace",
+        _row, after = store.add_play(get_db(), game_id, form.request_id.data, "ace",
                                      form.player.data, [form.card.data])
+    except store.Repeated:
+        return _already_saved(url_for("table.show", game_id=game_id))
     except store.Refused as e:
-        return table_page(load_state(game_id), error=e.message, status=422, player=form.player.data)
+        return table_page(load_state(game_id), error=e.message, status=_status(e),
+                          player=form.player.data)
     parts = card_parts(form.card.data)
     flash(f"{form.player.data}: the {parts['label']} face up.")
     if after.ending:
@@ -111,37 +187,46 @@ def ace(game_id: int):
 def out(game_id: int):
     """Someone went out: the round is over, and the hands are counted next."""
     form = OutForm()
+    end = url_for("round_end.show", game_id=game_id)
     if not form.validate():
         return table_page(load_state(game_id), error=_form_error(form), status=422)
     try:
-        store.add_play(get_db(), game_id, form.version.data, "out", form.player.data)
+        store.add_play(get_db(), game_id, form.request_id.data, "out", form.player.data)
+    except store.Repeated:
+        return _already_saved(end)
     except store.Refused as e:
-        return table_page(load_state(game_id), error=e.message, status=422, player=form.player.data)
+        return table_page(load_state(game_id), error=e.message, status=_status(e),
+                          player=form.player.data)
     flash(f"{form.player.data} went out. Enter the cards left in the other hands.")
-    return redirect(url_for("round_end.show", game_id=game_id), 303)
+    return redirect(end, 303)
 
 
 @bp.route("/pass", methods=["POST"])
 def pass_turn(game_id: int):
-    """One tap: the turn passes to the next player in seating order."""
-    form = VersionForm()
+    """One tap: the turn passes to the next player (refused if it already moved on)."""
+    form = PassForm()
     form.validate()
     try:
-        after = store.pass_turn(get_db(), game_id, form.version.data)
+        after = store.pass_turn(get_db(), game_id, form.request_id.data, form.turn.data or None)
+    except store.Repeated:
+        return _already_saved(url_for("table.show", game_id=game_id))
     except store.Refused as e:
-        return table_page(load_state(game_id), error=e.message, status=422)
+        return table_page(load_state(game_id), error=e.message, status=_status(e))
     flash(f"{after.turn}'s turn.")
     return _back(game_id)
 
 
 @bp.route("/undo", methods=["POST"])
 def undo(game_id: int):
-    form = VersionForm()
+    """Take back the last play the page showed (refused if another phone logged one since)."""
+    form = UndoForm()
     form.validate()
     try:
-        message = store.undo(get_db(), game_id, form.version.data)
+        message = store.undo(get_db(), game_id, form.request_id.data, form.last.data)
+    except store.Repeated:
+        return _already_saved(screen_url(load_state(game_id)))
     except store.Refused as e:
-        return table_page(load_state(game_id), error=e.message, status=422)
+        return table_page(load_state(game_id), error=e.message, status=_status(e))
     flash(store.sentence(f"Undone: {message}"))
     state = load_state(game_id)
     if state.ended:
@@ -172,7 +257,8 @@ def edit_page(state: store.GameState, play_id: int, *, player=None, picked=None,
         player=player or row.player,
         picker=grid(available, row.cards if picked is None else picked, aces=row.type == "ace"),
         target=target if target is not None else row.target,
-        preview=preview, error=error, version=state.log.version,
+        preview=preview, error=error,
+        revision=store.play_revision(get_db(), state.log.id, play_id),
         table_play=next((tp for tp in state.plays(row.round_no) if tp.row.id == play_id), None),
     ), status
 
@@ -180,6 +266,14 @@ def edit_page(state: store.GameState, play_id: int, *, player=None, picked=None,
 def _made_before(state: store.GameState, meld_id: int, row: store.PlayRow) -> bool:
     meld_row = state.log.play(meld_id)
     return meld_row.seq < row.seq
+
+
+def _stale_play(game_id: int, play_id: int, refusal: store.Stale):
+    """Someone else changed or deleted the play meanwhile: show it as it is now."""
+    state = load_state(game_id)
+    if any(p.id == play_id for p in state.log.plays):
+        return edit_page(state, play_id, error=refusal.message, status=409)
+    return table_page(state, error=refusal.message, status=409)
 
 
 @bp.route("/plays/<int:play_id>/edit")
@@ -202,8 +296,12 @@ def save_edit(game_id: int, play_id: int):
         shown = store.preview_edit(state, play_id, form.player.data, picked, form.meld.data)
         return edit_page(state, play_id, preview=shown, **kwargs)
     try:
-        row = store.edit_play(get_db(), game_id, form.version.data, play_id, form.player.data,
-                              picked, form.meld.data)
+        row = store.edit_play(get_db(), game_id, form.request_id.data, play_id, form.player.data,
+                              picked, form.meld.data, revision=form.revision.data)
+    except store.Repeated:
+        return _already_saved(url_for("table.show", game_id=game_id))
+    except store.Stale as e:
+        return _stale_play(game_id, play_id, e)
     except store.Refused as e:
         return edit_page(state, play_id, error=e.message, status=422, **kwargs)
     except store.NotFound:
@@ -214,12 +312,17 @@ def save_edit(game_id: int, play_id: int):
 
 @bp.route("/plays/<int:play_id>/delete", methods=["POST"])
 def delete(game_id: int, play_id: int):
-    form = VersionForm()
+    form = DeleteForm()
     form.validate()
     try:
-        row = store.delete_play(get_db(), game_id, form.version.data, play_id)
+        row = store.delete_play(get_db(), game_id, form.request_id.data, play_id,
+                                revision=form.revision.data)
+    except store.Repeated:
+        return _already_saved(url_for("table.show", game_id=game_id))
     except store.NotFound:
         return edit_page(load_state(game_id), play_id)
+    except store.Stale as e:
+        return _stale_play(game_id, play_id, e)
     except store.Refused as e:
         return edit_page(load_state(game_id), play_id, error=e.message, status=422)
     flash(f"Deleted {row.describe()} from round {row.round_no}: every score is recomputed.")

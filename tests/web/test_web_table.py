@@ -66,7 +66,7 @@ def test_a_card_the_deck_no_longer_has_is_refused_and_disabled(table):
     table.meld("B", "S7", "S8", "S9")
     assert re.search(r'value="S8" data-card="S8" disabled', table.page())
     response = table.meld("A", "S8", "H8", expect=422)
-    assert "S8 appears 2 times in this round, but one deck holds only one" in response.get_data(as_text=True)
+    assert "S8 is already on the table (one deck has one S8)." in response.get_data(as_text=True)
 
 
 def test_lay_offs_score_each_card_and_anyone_may_lay_off(table):
@@ -140,11 +140,12 @@ def test_two_decks_let_a_card_be_picked_twice(table):
     assert 'data-card="H9" data-copy="2"' not in html and re.search(r'value="H9" data-card="H9">', html)
 
 
-def test_a_stale_page_is_refused(table, db):
-    table.new_game(["A", "B"])
+def test_a_pass_from_a_page_that_is_behind_is_refused(table, db):
+    table.new_game(["A", "B", "C"])  # B's turn
     table.pass_turn()
-    response = table.post("/pass", {"version": "0"}, expect=422)
-    assert "The table changed" in response.get_data(as_text=True)
+    response = table.post("/pass", {"turn": "B"}, expect=409)
+    assert "The turn already passed to C (on another phone): nothing was changed." in \
+        response.get_data(as_text=True)
     assert play_count(db, table.game_id) == 1
 
 

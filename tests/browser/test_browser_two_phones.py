@@ -1,0 +1,138 @@
+"""Many phones, one table: two phones on one game, each sees the other's plays live.
+
+Two browser contexts at phone size (two phones, each with its own cookies) open the
+same game's edit link. What one logs appears on the other within 2 seconds without a
+reload, and the other keeps what it has picked. A card logged on one phone and picked
+on the other is refused there, with the reason.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_table import PHONE, Phone
+
+LIVE = 2_000  # ms: how soon every phone sees a play (issue: many phones, one table)
+
+
+@pytest.fixture
+def phones(browser, server, page):
+    """Phone one (the test's page) starts a game (A, B, C; one deck; C deals, A starts);
+    phone two opens its edit link."""
+    one = Phone(page)
+    one.new_game(["A", "B", "C"], dealer=2)
+    context = browser.new_context(base_url=server, **PHONE)
+    context.set_default_timeout(10_000)
+    two = Phone(context.new_page())
+    two.key, two.game_id = one.key, one.game_id
+    two.goto("/table")
+    try:
+        yield one, two
+    finally:
+        context.close()
+
+
+def not_reloaded(phone: Phone) -> None:
+    """Mark the page: the mark is gone if the page is loaded again."""
+    phone.page.evaluate("window.__sameDocument = true")
+
+
+def still_the_same_page(phone: Phone) -> bool:
+    return phone.page.evaluate("window.__sameDocument === true")
+
+
+def test_a_play_on_one_phone_appears_on_the_other_keeping_its_picks(phones):
+    one, two = phones
+    # Phone two is half way through B's pair of nines.
+    two.page.locator("label:has(input[data-player='B']) > span").tap()
+    two.tap_cards("H9", "C9")
+    two.expect_preview(10)
+    not_reloaded(two)
+
+    one.meld("S9", "S8", "S7", points=30)
+
+    meld = two.log_item(type="meld", player="A")
+    expect(meld).to_have_count(1, timeout=LIVE)
+    expect(meld).to_contain_text("+30")
+    assert still_the_same_page(two)
+    expect(two.page.locator("[data-round-score='A']")).to_have_text("30")
+    expect(two.page.locator("label:has([data-meld-number='1'])")).to_be_visible()
+    for card in ("S7", "S8", "S9"):
+        expect(two.card_input(card)).to_be_disabled()
+    # What phone two had picked is untouched, and it logs as it was.
+    expect(two.page.locator("input[name=player][data-player='B']")).to_be_checked()
+    expect(two.page.locator("input[name=meld][data-meld='']")).to_be_checked()
+    for card in ("H9", "C9"):
+        expect(two.card_input(card)).to_be_checked()
+    two.expect_preview(10)
+    two.confirm()
+    expect(two.log_item(type="meld", player="B")).to_have_count(1)
+    expect(one.log_item(type="meld", player="B")).to_have_count(1, timeout=LIVE)
+
+
+def test_whose_turn_follows_the_other_phones_pass(phones):
+    one, two = phones
+    one.pass_turn()
+    expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "B", timeout=LIVE)
+    expect(two.page.locator("input[name=player][data-player='B']")).to_be_checked()
+    expect(two.page.locator("[data-action=pass]")).to_contain_text("Pass to C")
+    # A pass tapped from the other phone's page now passes B's turn, not A's again.
+    two.pass_turn()
+    expect(one.page.locator("section[data-turn]")).to_have_attribute("data-turn", "C", timeout=LIVE)
+
+
+def test_a_card_the_other_phone_logged_is_refused_with_the_reason(phones):
+    one, two = phones
+    two.page.locator("label:has(input[data-player='B']) > span").tap()
+    two.tap_cards("S9", "H9", "C9")
+    expect(two.page.locator("[data-preview] [data-ok='1']")).to_be_visible()
+
+    one.meld("S9", "S8", "S7", points=30)
+
+    # The live update keeps S9 picked; the preview says why it cannot be logged.
+    refused = two.page.locator("[data-preview] [data-ok='0'][role=alert]")
+    expect(refused).to_have_text("Not allowed: S9 is already on the table (one deck has one S9).",
+                                 timeout=LIVE)
+    expect(two.card_input("S9")).to_be_checked()
+    expect(two.page.locator("[data-action=confirm]")).to_be_disabled()
+
+    # Both at the same moment: phone two has not heard of phone one's play yet.
+    two.tap_cards("S9")  # untapped: a pair of nines
+    two.expect_preview(10)
+    two.page.route(re.compile(r"/live\?"), lambda route: route.abort())
+    one.meld("H9", "D9", points=10)
+    two.page.wait_for_timeout(1_200)  # a poll or two, that do not arrive
+    two.confirm()
+    error = two.page.locator("[data-error][role=alert]")
+    expect(error).to_have_text("H9 is already on the table (one deck has one H9).")
+    expect(two.log_item(type="meld", player="B")).to_have_count(0)
+    expect(two.log_item(type="meld", player="A")).to_have_count(2)
+    expect(two.card_input("H9")).to_be_checked()  # still picked, to change
+
+
+def test_the_round_end_takes_every_phone_to_the_hands(phones):
+    one, two = phones
+    two.tap_cards("H9")
+    one.out()
+    expect(two.page.locator("h1[data-round-end='1']")).to_be_visible(timeout=LIVE + 1_000)
+    assert two.page.url.endswith(f"/g/{one.key}/end")
+
+
+def test_the_read_only_link_watches_the_table_live(phones, browser, server):
+    one, _two = phones
+    one.goto("")
+    view = one.page.locator("[data-link=view]").input_value()
+    context = browser.new_context(base_url=server, **PHONE)
+    try:
+        watcher = context.new_page()
+        watcher.goto(view)
+        expect(watcher.locator("[data-read-only]")).to_be_visible()
+        one.goto("/table")
+        one.meld("S9", "S8", "S7", points=30)
+        expect(watcher.locator("ol[data-log] li[data-type=meld]")).to_have_count(1, timeout=LIVE)
+        expect(watcher.locator("[data-round-score='A']")).to_have_text("30")
+        expect(watcher.locator("[data-action]")).to_have_count(0)
+    finally:
+        context.close()

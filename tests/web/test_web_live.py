@@ -1,0 +1,155 @@
+"""Many phones, one table: ``/live`` tells a phone what other phones changed.
+
+The table page carries its version (``data-version``) and the URL to poll
+(``data-live``); ``/live?since=<version>`` answers 204 while nothing changed, else the
+fresh HTML of each region of the page that plays change, how many copies of each card
+are left to pick, and which screen the game is at now.
+"""
+import re
+
+import pytest
+
+from web_table import seed_round
+
+REGIONS_WITH_A_FORM = {"scores", "turn", "log", "aces", "melds"}
+
+
+def version(html):
+    return int(re.search(r'data-version="(\d+)"', html).group(1))
+
+
+def live(client, url, since=None):
+    query = "" if since is None else f"?since={since}"
+    return client.get(f"{url}/live{query}")
+
+
+@pytest.fixture
+def phones(table, client):
+    """Two phones on one game (A, B, C; C deals, A starts): the table's and another."""
+    table.new_game(["A", "B", "C"], dealer=2)
+    other = client.application.test_client()
+    return table, other
+
+
+def view_link(client, table):
+    html = client.get(table.url).get_data(as_text=True)
+    url = re.search(r'value="([^"]+)" data-link="view"', html).group(1)
+    return url.removeprefix("http://localhost").removesuffix("/table")
+
+
+def test_the_table_page_says_where_to_poll_and_its_version(phones):
+    table, _other = phones
+    html = table.page()
+    assert f'data-live="{table.url}/live"' in html
+    assert version(html) == 0 and 'data-screen="play"' in html and 'data-round="1"' in html
+
+
+def test_nothing_changed_answers_204_with_no_body(phones):
+    table, other = phones
+    since = version(other.get(f"{table.url}/table").get_data(as_text=True))
+    response = live(other, table.url, since)
+    assert response.status_code == 204 and response.data == b""
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_another_phones_play_comes_back_as_fresh_regions(phones):
+    table, other = phones
+    since = version(other.get(f"{table.url}/table").get_data(as_text=True))
+    table.meld("A", "S7", "S8", "S9")
+    response = live(other, table.url, since)
+    assert response.status_code == 200 and response.is_json
+    data = response.get_json()
+    assert data["version"] > since
+    assert data["screen"] == "play" and data["round"] == 1 and data["url"] == f"{table.url}/table"
+    regions = data["regions"]
+    assert set(regions) == REGIONS_WITH_A_FORM
+    assert re.search(r'data-round-score="A">30<', regions["scores"])
+    assert 'data-type="meld" data-player="A"' in regions["log"] and "Undo: A&#39;s meld" in regions["log"]
+    assert 'data-meld-number="1"' in regions["melds"] and "7♠" in regions["melds"]
+    assert 'data-turn="A"' in regions["turn"] and 'data-ace="SA"' in regions["aces"]
+    cards = data["cards"]
+    assert cards["S8"] == 0 and cards["H8"] == 1 and len(cards) == 52
+    # Seen: nothing more until the next change.
+    assert live(other, table.url, data["version"]).status_code == 204
+
+
+def test_a_pass_and_an_ace_change_the_turn_and_the_aces(phones):
+    table, other = phones
+    table.pass_turn()
+    table.ace("B", "SA")
+    data = live(other, table.url, 0).get_json()
+    assert 'data-turn="B"' in data["regions"]["turn"] and "Pass to C" in data["regions"]["turn"]
+    assert 'data-ace="SA"' not in data["regions"]["aces"] and 'data-ace="HA"' in data["regions"]["aces"]
+    assert data["cards"]["SA"] == 0
+
+
+def test_the_read_only_link_watches_the_same_table(phones, client):
+    table, _other = phones
+    watcher = client.application.test_client()
+    view = view_link(client, table)
+    html = watcher.get(f"{view}/table").get_data(as_text=True)
+    assert f'data-live="{view}/live"' in html
+    since = version(html)
+    assert live(watcher, view, since).status_code == 204
+    table.meld("A", "S7", "S8", "S9")
+    data = live(watcher, view, since).get_json()
+    # No play form on a read-only page: only the regions it shows, without controls.
+    assert set(data["regions"]) == {"scores", "turn", "log"}
+    assert 'data-type="meld"' in data["regions"]["log"]
+    for control in ('data-action="pass"', 'data-action="undo"', 'class="edit"', "request_id"):
+        assert control not in "".join(data["regions"].values())
+
+
+@pytest.mark.parametrize("ending, screen, path", [
+    ("out", "end", "/end"),
+    ("last ace", "ending", "/table"),
+])
+def test_the_end_of_the_round_sends_the_watchers_to_the_right_screen(phones, ending, screen, path):
+    table, other = phones
+    if ending == "out":
+        table.out("A")
+    else:
+        for player, card in (("A", "SA"), ("B", "HA"), ("C", "DA"), ("A", "CA")):
+            table.ace(player, card)
+    data = live(other, table.url, 0).get_json()
+    assert data["screen"] == screen and data["url"] == table.url + path
+    # The round end page polls too, and moves on when the round is counted.
+    if ending == "out":
+        assert 'data-screen="end"' in other.get(f"{table.url}/end").get_data(as_text=True)
+
+
+def test_a_counted_round_and_a_finished_game_move_the_watchers_on(phones):
+    table, other = phones
+    seed_round(table)
+    end_version = version(table.page("/end"))
+    assert live(other, table.url, end_version).status_code == 204
+    table.confirm_round(1)
+    data = live(other, table.url, end_version).get_json()
+    assert data["screen"] == "play" and data["round"] == 2 and data["url"] == f"{table.url}/table"
+
+
+def test_a_finished_game_sends_the_watchers_to_the_game_page(table, client):
+    table.new_game(["A", "B", "C"], dealer=2, target=100)
+    seed_round(table)
+    table.confirm_round(1)  # A reaches the target
+    data = live(client.application.test_client(), table.url, 0).get_json()
+    assert data["screen"] == "over" and data["url"] == table.url
+    assert set(data["regions"]) == {"scores"}
+
+
+def test_every_region_of_the_page_is_what_live_sends(phones):
+    """The page and /live draw the regions from the same templates."""
+    table, other = phones
+    table.meld("A", "S7", "S8", "S9")
+    table.pass_turn()
+    html = other.get(f"{table.url}/table").get_data(as_text=True)
+    data = live(other, table.url, 0).get_json()
+    fresh = re.compile(r'name="(request_id|csrf_token)" value="[^"]*"')
+    for name, region in data["regions"].items():
+        assert f'data-region="{name}"' in region
+        assert fresh.sub("", region) in fresh.sub("", html), name
+
+
+def test_live_for_a_key_that_opens_nothing_is_404(phones):
+    table, other = phones
+    assert other.get(f"/g/{table.game_id}-wrong/live").status_code == 404

@@ -30,11 +30,11 @@ def _secret_key(instance: Path) -> str:
 
 
 def create_app(test_config: dict | None = None):
-    """The web app: configuration, database, CSRF protection and the blueprints."""
+    """The web app: configuration, database, CSRF protection, security headers, blueprints."""
     from flask import Flask
     from flask_wtf.csrf import CSRFProtect
 
-    from . import db, links
+    from . import db, links, security
     from .views import games, helpers, round_end, table
 
     app = Flask(
@@ -50,6 +50,8 @@ def create_app(test_config: dict | None = None):
         # A game lasts hours: a table page's form must not expire while it lies open.
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_SAMESITE="Lax",
+        # The largest request: an uploaded game file (a 413 page says so when exceeded).
+        MAX_CONTENT_LENGTH=security.MAX_UPLOAD_BYTES,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -63,6 +65,7 @@ def create_app(test_config: dict | None = None):
     CSRFProtect(app)
     db.init_app(app)
     links.init_app(app)
+    security.init_app(app)
     app.register_blueprint(helpers.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(table.bp)

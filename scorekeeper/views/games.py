@@ -1,14 +1,14 @@
-"""Games: the history list, a new game, a game's page (summary, chart), rules, export."""
+"""Games: the history list, a new game, a game's page (summary, chart), rules, export, import."""
 from __future__ import annotations
 
 import json
 
 from flask import Blueprint, Response, flash, redirect, render_template, url_for
 
-from .. import links, store
+from .. import links, store, transfer
 from ..chart import chart
 from ..db import get_db
-from ..forms import NewGameForm
+from ..forms import ImportForm, NewGameForm
 from ..games import iceberg
 from .helpers import load_state
 
@@ -23,7 +23,7 @@ def index():
     games = store.list_games(get_db(), list(mine))
     for game in games:
         game["access"] = mine[game["id"]][1]
-    return render_template("games.html", games=games)
+    return render_template("games.html", games=games, import_form=ImportForm())
 
 
 @bp.route("/games/new")
@@ -151,3 +151,49 @@ def export(game_id: int) -> Response:
         body, mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="iceberg-game-{game_id}.json"'},
     )
+
+
+@bp.route("/g/<game_key>/export.csv")
+def export_csv(game_id: int) -> Response:
+    """The score sheet: a row per counted round, a column per player, then the totals."""
+    state = load_state(game_id)
+    # With a byte order mark, a spreadsheet opens names like Zoë as UTF-8.
+    return Response(
+        "\ufeff" + transfer.score_sheet(state), mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="iceberg-game-{game_id}-scores.csv"'},
+    )
+
+
+@bp.route("/games/import")
+def import_page():
+    return render_template("import.html", form=ImportForm(), error=None)
+
+
+@bp.route("/games/import", methods=["POST"])
+def import_game():
+    """A game file uploaded: checked in full, added as a new game, opened with its edit link.
+
+    A file that is not a game file, or one that breaks the rules, is refused with the
+    reason (422) and nothing is saved.
+    """
+    form = ImportForm()
+    if not form.validate():
+        reasons = [reason for errors in form.errors.values() for reason in errors]
+        return _import_refused(form, reasons[0] if reasons else "choose a game file")
+    try:
+        game_id = transfer.import_upload(get_db(), form.game_file.data.read())
+    except store.Refused as e:
+        return _import_refused(form, e.message)
+    edit_secret, _view = store.secrets_of(get_db(), game_id)
+    links.remember(game_id, links.make_key(game_id, edit_secret), links.EDIT)
+    state = load_state(game_id)
+    flash(f"Imported: {', '.join(state.players)} — {state.result.status()}. "
+          "This phone has the game's edit link.")
+    return redirect(url_for("games.summary", game_id=game_id), 303)
+
+
+def _import_refused(form, reason: str):
+    name = getattr(form.game_file.data, "filename", None)
+    return render_template("import.html", form=form, filename=name,
+                           error=f"The game file was not imported: {store.sentence(reason)} "
+                                 "Nothing was saved."), 422

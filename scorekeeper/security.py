@@ -1,0 +1,54 @@
+"""The headers every response carries, and the limits on what a request may send.
+
+A game's links carry its secrets (links.py), so the pages must not leak them: no
+Referer leaves the site (``Referrer-Policy: no-referrer``), and no page is kept in a
+cache (``Cache-Control: no-store``) where the next person on a shared phone or a proxy
+could read it back. The Content-Security-Policy allows only this server's own script,
+style sheet and images, and no inline script or style: the pages are built to work
+under it (no ``style=`` or ``on…=`` attributes; the chart and QR codes are SVG drawn
+with presentation attributes and classes), and the browser tests check that Chromium
+reports no violation on any screen.
+"""
+from __future__ import annotations
+
+from flask import Flask, Response, request
+
+# Each directive names only 'self' (images may also be data: URIs); nothing inline.
+CSP = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "connect-src": "'self'",
+    "font-src": "'self'",
+    "manifest-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+CONTENT_SECURITY_POLICY = "; ".join(f"{name} {value}" for name, value in CSP.items())
+
+HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "Referrer-Policy": "no-referrer",  # a game's URL is its secret: never sent onwards
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate CSP 2
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+# An uploaded game file: a long game is tens of kilobytes, so 1 MB is plenty.
+MAX_UPLOAD_BYTES = 1024 * 1024
+
+
+def init_app(app: Flask) -> None:
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        # Every page but the static files may carry a game's secret (a game page, the
+        # history list of this phone's links, a form's CSRF token): never store them.
+        if request.endpoint != "static":
+            response.headers["Cache-Control"] = "no-store"
+            response.headers.pop("Expires", None)
+        return response

@@ -1,0 +1,78 @@
+"""Games in and out over the web: the CSV score sheet, and an uploaded game file read back.
+
+The game file itself is CONTRACT.md's document (``store.export_document``); the score
+sheet is for people and spreadsheets: one row per counted round, each player's score,
+then the totals, the same numbers as the game page. An uploaded game file is read as
+UTF-8 JSON and checked in full by ``store.import_document``: anything wrong is one
+plain sentence, and nothing is saved.
+"""
+from __future__ import annotations
+
+import csv
+import io
+
+from . import store
+from .forms import NAME_LENGTH
+from .gamefile import parse_json, read_header
+from .games.errors import GameFileError, ScorekeeperError
+
+# A spreadsheet reads a cell starting with one of these as a formula: a player called
+# "=HYPERLINK(…)" must stay a name (OWASP, CSV injection), so it gets a leading quote.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(text: str) -> str:
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def score_sheet(state: store.GameState) -> str:
+    """The game's score sheet as CSV: Round, Dealer, a column per player; then Total.
+
+    Only counted rounds have a row: a round still being played has no score yet (the
+    game page shows what it has earned so far). Scores are plain integers (``-120``), so
+    a spreadsheet can add them up; the Total row is the game's totals.
+    """
+    out = io.StringIO()
+    sheet = csv.writer(out, lineterminator="\r\n")  # RFC 4180
+    sheet.writerow(["Round", "Dealer", *(cell(p) for p in state.players)])
+    for round_no, result in enumerate(state.result.rounds, 1):
+        if result.finished:
+            sheet.writerow([round_no, cell(state.dealer(round_no)),
+                            *(result.scores[p] for p in state.players)])
+    sheet.writerow(["Total", "", *(state.result.totals[p] for p in state.players)])
+    return out.getvalue()
+
+
+def read_game_file(data: bytes) -> object:
+    """The JSON document in an uploaded file, or GameFileError saying why it is not one."""
+    if not data.strip():
+        raise GameFileError("the file is empty: choose a game file exported from Scorekeeper")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise GameFileError(
+            "not a game file: it is not text (a game file is JSON, as 'Download the game "
+            "file' saves it)") from None
+    return parse_json(text)
+
+
+def check_names(doc: object) -> None:
+    """The app's own limit on names (the new-game form's), checked before the import."""
+    read_header(doc)
+    players = doc.get("players")
+    if isinstance(players, list):
+        for name in players:
+            if isinstance(name, str) and len(name) > NAME_LENGTH:
+                raise GameFileError(
+                    f"players: '{name[:NAME_LENGTH]}…' is longer than {NAME_LENGTH} letters; "
+                    "shorten it in the file and try again")
+
+
+def import_upload(db, data: bytes) -> int:
+    """Add the game in an uploaded game file; returns its id. Refused: nothing is saved."""
+    try:
+        doc = read_game_file(data)
+        check_names(doc)
+        return store.import_document(db, doc)
+    except ScorekeeperError as e:  # GameFileError and the rules' own errors
+        raise store.Refused(str(e)) from None

@@ -1,0 +1,16 @@
+"""The whole database as plain data, to check that a refused request changed nothing."""
+from __future__ import annotations
+
+import sqlite3
+
+
+def dump(path: str) -> dict[str, list[tuple]]:
+    """Every table's rows (sorted), read through a fresh connection: what is committed."""
+    # Not mode=ro: a read-only connection to a WAL database fails when no -shm file exists.
+    conn = sqlite3.connect(path)
+    try:
+        tables = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {t: sorted(conn.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
+    finally:
+        conn.close()

@@ -1,0 +1,262 @@
+"""Phones at a table, over real HTTP: the driver of the load benchmark and the crash test.
+
+A :class:`Phone` is one keep-alive HTTP/1.1 connection with its own session cookie, as
+a browser tab has: it opens the game's edit link (which gives it the CSRF token that
+every form carries) and sends the forms the table screen sends. A :class:`Table` is a
+game and the phones around it: one phone per player, each sending its own player's
+plays from :mod:`benchmarks.table_script` in turn; the dealer's phone counts the
+round, and when the game is over the first phone starts a new one. A phone loads the
+page a 303 names after each of its melds (``follow``: after every write, as a browser
+without the page's script does), and the phones not playing can ask for live updates
+(``watch``), as the page's script does.
+
+Everything is recorded per request (what, status, when, seconds), and every write that
+got its 303 is kept in ``Table.acked`` (every write sent in ``Table.sent``) so the crash
+test can look for it in the database. Only the standard library is used: no load tool
+to install.
+"""
+from __future__ import annotations
+
+import http.client
+import random
+import re
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from urllib.parse import urlencode, urlsplit
+
+from benchmarks.table_script import PLAYERS, script_round
+
+CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"|name="csrf_token"[^>]*value="([^"]+)"')
+VERSION = re.compile(r'data-version="(\d+)"')
+MELD = re.compile(r'data-meld="(\d+)" data-meld-number="(\d+)"')
+KEY = re.compile(r"/g/([^/]+)/table")
+
+
+class Unexpected(Exception):
+    """A response other than the one a correct server gives: counted as an error."""
+
+
+@dataclass
+class Request:
+    kind: str  # a write ("meld", "pass" … "new game") or a read ("page", "live", "open")
+    status: int  # 0: no response (connection refused, reset or timed out)
+    started: float  # time.perf_counter() when it was sent
+    seconds: float
+
+
+class Phone:
+    """One phone: a keep-alive connection to the server and its own session cookie."""
+
+    def __init__(self, host: str, port: int, timeout: float = 10.0) -> None:
+        self.host, self.port, self.timeout = host, port, timeout
+        self.conn: http.client.HTTPConnection | None = None
+        self.cookie = ""
+        self.token = ""
+        self.version = "0"  # the game's version as this phone last saw it (live updates)
+        self.polled = 0.0  # time.perf_counter() of its last live update
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def request(self, method: str, path: str, fields: list | None = None,
+                keep_cookie: bool = True) -> tuple[int, str, str]:
+        """(status, Location path, body). Never sent twice: a failure is the caller's to count.
+
+        ``keep_cookie``: take the session cookie the answer sets (a browser always does).
+        """
+        body = urlencode(fields, doseq=True) if fields is not None else None
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        if body is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        self.conn.request(method, path, body=body, headers=headers)
+        response = self.conn.getresponse()
+        text = response.read().decode("utf-8", "replace")
+        cookie = response.getheader("Set-Cookie")
+        if cookie and keep_cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        if response.getheader("Connection", "").lower() == "close":
+            self.close()
+        location = urlsplit(response.getheader("Location") or "").path
+        return response.status, location, text
+
+    def remember_token(self, page: str) -> None:
+        match = CSRF.search(page)
+        if match:
+            self.token = match.group(1) or match.group(2)
+        match = VERSION.search(page)
+        if match:
+            self.version = match.group(1)
+
+
+@dataclass
+class Table:
+    """One game, its phones (one per player) and what they have sent."""
+
+    host: str
+    port: int
+    seed: int
+    players: int = 5
+    follow: bool = True  # load the page a 303 names, as a browser does
+    watch: float = 0.0  # > 0: the phones not playing ask for live updates this often (s)
+    timeout: float = 10.0
+    phones: list[Phone] = field(default_factory=list)
+    requests: list[Request] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    # Every write answered with a 303: (game key, step), in the order sent.
+    acked: list[tuple[str, tuple]] = field(default_factory=list)
+    sent: list[tuple[str, tuple]] = field(default_factory=list)  # every write sent
+    games: list[str] = field(default_factory=list)  # the edit keys of the games played
+    rounds_counted: int = 0
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.phones = [Phone(self.host, self.port, self.timeout) for _ in range(self.players)]
+        self.key = ""
+        self.round_no = 0
+        self.melds: dict[int, int] = {}  # meld number in this round → its play id
+
+    # -- one request ------------------------------------------------------------------
+    def _send(self, phone: Phone, kind: str, method: str, path: str, fields=None,
+              expect: int | tuple = 200, keep_cookie: bool = True) -> tuple[str, str]:
+        started = time.perf_counter()
+        try:
+            status, location, text = phone.request(method, path, fields, keep_cookie)
+        except (OSError, http.client.HTTPException) as e:
+            self.requests.append(Request(kind, 0, started, time.perf_counter() - started))
+            phone.close()
+            raise Unexpected(f"{kind}: {type(e).__name__}: {e}") from None
+        self.requests.append(Request(kind, status, started, time.perf_counter() - started))
+        if status not in (expect if isinstance(expect, tuple) else (expect,)):
+            raise Unexpected(f"{kind} {path}: {status} (expected {expect}): {_gist(text)}")
+        return location, text
+
+    def _page(self, phone: Phone, path: str, kind: str = "page") -> str:
+        _location, text = self._send(phone, kind, "GET", path)
+        phone.remember_token(text)
+        return text
+
+    def _write(self, phone: Phone, kind: str, path: str, fields: list, step: tuple) -> str:
+        """A form sent (CSRF token, a fresh request id), 303 expected; then the page it
+        names is loaded, as a browser does: after every write with ``follow``, else only
+        after a meld (the phones lay off on it by its id on the table page).
+
+        Without ``follow`` the session cookie a write's answer sets is not kept: it only
+        adds that write's flash message, which the page load skipped would have shown
+        and dropped; kept, the messages would pile up in the cookie as no phone does.
+        """
+        fields = fields + [("csrf_token", phone.token), ("request_id", uuid.uuid4().hex)]
+        self.sent.append((self.key, step))
+        location, _text = self._send(phone, kind, "POST", path, fields, expect=303,
+                                     keep_cookie=self.follow)
+        self.acked.append((self.key, step))
+        if location and (self.follow or kind == "meld"):
+            page = self._page(phone, location)
+            if kind == "meld":
+                self.melds.update({int(n): int(i) for i, n in MELD.findall(page)})
+        return location
+
+    def _live(self, acting: int) -> None:
+        """The phones not playing ask what changed, as the table page's script does (app.js
+        polls ``/live?since=<version>`` every second: 204, or the new parts of the page)."""
+        now = time.perf_counter()
+        for seat, phone in enumerate(self.phones):
+            if seat == acting or now - phone.polled < self.watch:
+                continue
+            phone.polled = now
+            _location, text = self._send(phone, "live", "GET",
+                                         f"/g/{self.key}/live?since={phone.version}",
+                                         expect=(200, 204))
+            match = re.search(r'"version":\s*(\d+)', text)
+            if match:
+                phone.version = match.group(1)
+
+    # -- a game -------------------------------------------------------------------------
+    def new_game(self) -> None:
+        """The first phone starts a game; every other phone opens its edit link."""
+        first = self.phones[0]
+        self._page(first, "/games/new", kind="open")
+        fields = [(f"seat_{i}", PLAYERS[i]) for i in range(self.players)]
+        fields += [("first_dealer", "0"), ("csrf_token", first.token)]
+        location, _text = self._send(first, "new game", "POST", "/games", fields, expect=303)
+        self.key = KEY.search(location).group(1)
+        self.games.append(self.key)
+        for phone in self.phones:
+            self._page(phone, f"/g/{self.key}/table", kind="open")
+        self.round_no = 1
+
+    def play_round(self, stop: threading.Event | None = None) -> bool:
+        """The next scripted round, step by step; True when it ended the game."""
+        n = self.players
+        dealer = (self.round_no - 1) % n
+        self.melds = {}
+        base = f"/g/{self.key}"
+        location = ""
+        for step in script_round(self.rng, n, (dealer + 1) % n, dealer):
+            if stop is not None and stop.is_set():
+                return False
+            kind, seat = step[0], step[1]
+            phone, player = self.phones[seat], PLAYERS[seat]
+            if self.watch:
+                self._live(seat)
+            if kind == "ace":
+                location = self._write(phone, kind, base + "/aces", [("player", player), ("card", step[2])], step)
+            elif kind == "meld":
+                fields = [("player", player), ("meld", ""), ("confirm", "1")] + [("cards", c) for c in step[2]]
+                location = self._write(phone, kind, base + "/plays", fields, step)
+            elif kind == "layoff":
+                fields = [("player", player), ("meld", str(self.melds[step[2]])), ("confirm", "1")]
+                fields += [("cards", c) for c in step[3]]
+                location = self._write(phone, kind, base + "/plays", fields, step)
+            elif kind == "pass":  # the phone shows whose turn it passes on
+                location = self._write(phone, kind, base + "/pass", [("turn", player)], step)
+            elif kind == "out":
+                location = self._write(phone, kind, base + "/out", [("player", player)], step)
+            elif kind == "hand":
+                fields = [("player", player), ("round_no", str(self.round_no))] + [("cards", c) for c in step[2]]
+                location = self._write(phone, kind, base + "/hands", fields, step)
+            else:  # confirm
+                location = self._write(phone, kind, base + "/end", [("round_no", str(self.round_no))], step)
+        self.rounds_counted += 1
+        self.round_no += 1
+        return location == base  # the game's summary page: someone reached the target
+
+    def run(self, stop: threading.Event, max_writes: int | None = None,
+            keep_going: bool = True, max_errors: int = 20) -> None:
+        """Play game after game until ``stop`` is set (or ``max_writes`` were sent).
+
+        After an unexpected answer the table starts a new game (``keep_going``, up to
+        ``max_errors`` times) or stops.
+        """
+        try:
+            while not stop.is_set() and (max_writes is None or len(self.sent) < max_writes):
+                try:
+                    if not self.key:
+                        self.new_game()
+                    if self.play_round(stop):
+                        self.key = ""
+                except Unexpected as e:
+                    self.errors.append(str(e))
+                    if not keep_going or len(self.errors) >= max_errors:
+                        break
+                    self.key = ""
+                    for phone in self.phones:
+                        phone.close()
+        except Exception as e:  # noqa: BLE001 - a broken driver must show, not hang the run
+            self.errors.append(f"driver: {type(e).__name__}: {e}")
+        finally:
+            for phone in self.phones:
+                phone.close()
+
+
+def _gist(html: str) -> str:
+    """The message of an error page, for the report."""
+    match = re.search(r'<p class="(?:error|flash)[^"]*"[^>]*>(.*?)</p>', html, re.S) or re.search(
+        r"<main.*?>(.*?)</main>", html, re.S)
+    text = re.sub(r"<[^>]+>", " ", match.group(1) if match else html[:300])
+    return " ".join(text.split())[:200]

@@ -1,0 +1,124 @@
+"""The production server as a child process: start it on a loopback port, wait, stop or kill.
+
+Used by the load benchmark and the crash test. The server runs in its own process group
+(``start_new_session``), so stopping or killing it reaches its workers too and nothing
+else. Only loopback addresses are used.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+HOST = "127.0.0.1"
+
+# The settings the load benchmark chose (benchmarks/README.md says why).
+GUNICORN_CLASS = "gthread"  # keeps connections alive (the sync worker closes each one)
+GUNICORN_WORKERS = 2  # one per core
+GUNICORN_THREADS = 1  # per worker: no second thread to take the GIL from a write in progress
+WAITRESS_THREADS = 8
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def command(server: str, port: int, *, workers: int = GUNICORN_WORKERS,
+            threads: int | None = None, worker_class: str = GUNICORN_CLASS) -> list[str]:
+    """The command line that serves ``scorekeeper:create_app`` for real."""
+    if server == "waitress":
+        return [str(BIN / "waitress-serve"), f"--host={HOST}", f"--port={port}",
+                f"--threads={threads or WAITRESS_THREADS}", "--call", "scorekeeper:create_app"]
+    if server == "gunicorn":
+        # gthread workers keep connections alive (the sync worker closes each one);
+        # --preload creates the app, and so migrates the database, once, before forking.
+        return [str(BIN / "gunicorn"), f"--bind={HOST}:{port}", f"--workers={workers}",
+                f"--worker-class={worker_class}", f"--threads={threads or GUNICORN_THREADS}",
+                "--preload", "--keep-alive=30", "--log-level=warning", "scorekeeper:create_app()"]
+    raise ValueError(f"unknown server {server!r} (waitress or gunicorn)")
+
+
+def start(server: str, port: int, database: Path, log: Path, *, src: Path = ROOT,
+          workers: int = GUNICORN_WORKERS, threads: int | None = None,
+          worker_class: str = GUNICORN_CLASS) -> subprocess.Popen:
+    """The app served on ``HOST:port`` from ``database``; ``src``: the checkout to serve."""
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DATABASE": str(database),
+        "SCOREKEEPER_SECRET_KEY": "load-benchmark",
+        "PYTHONPATH": str(src),  # the checkout served, before the installed package
+    }
+    with open(log, "ab") as out:
+        return subprocess.Popen(
+            command(server, port, workers=workers, threads=threads, worker_class=worker_class),
+            cwd=src, env=env,
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+
+
+def wait_ready(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:
+    """Poll the home page until it answers 200 (or fail if the server exits)."""
+    deadline = time.monotonic() + timeout
+    url = f"http://{HOST}:{port}/"
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with code {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, OSError):
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"the server did not answer {url} within {timeout:.0f} s")
+
+
+def _signal_group(process: subprocess.Popen, sig: int) -> None:
+    try:
+        os.killpg(process.pid, sig)  # its own group: the server and its workers only
+    except ProcessLookupError:
+        pass
+
+
+def kill(process: subprocess.Popen) -> None:
+    """A crash: SIGKILL to the server and its workers, no chance to finish anything."""
+    _signal_group(process, signal.SIGKILL)
+    process.wait()
+
+
+def stop(process: subprocess.Popen, timeout: float = 10.0) -> None:
+    """A clean stop (SIGTERM), a kill if it does not stop in time."""
+    if process.poll() is None:
+        _signal_group(process, signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            kill(process)
+    _signal_group(process, signal.SIGKILL)  # a worker left behind, if any
+
+
+def cpu_seconds(process: subprocess.Popen) -> float:
+    """User + system CPU time used so far by every live process of the server's group."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == process.pid:  # pgrp
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick

@@ -115,6 +115,13 @@ def m002_links_requests_revisions(db: Database) -> None:
     )
 
 
+
+@migrations()
+def m003_game_teams(db: Database) -> None:
+    """Partnerships (Robber Rummy): ``games.teams``, the game file's ``teams`` as JSON
+    (null when everyone plays for himself, as every game made before this did)."""
+    db["games"].add_column("teams", str)
+
 def connect(path: str) -> Database:
     """A connection set up the way every request and command uses it.
 

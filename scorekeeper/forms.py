@@ -1,12 +1,14 @@
 """The forms behind every POST (WTForms through Flask-WTF, so each carries a CSRF token).
 
-The new-game form's rule fields are generated from ``iceberg.RULES``: the names,
-defaults, allowed values, help and house values the rules library declares, so the form,
-the game file and ``scorekeeper rules iceberg`` cannot drift apart.
+A new-game form's rule fields are generated from the variant's rule book (e.g.
+``iceberg.RULES``): the names, defaults, allowed values, help and house values the rules
+library declares, so the form, the game file and ``scorekeeper rules VARIANT`` cannot
+drift apart.
 """
 from __future__ import annotations
 
 import secrets
+from functools import lru_cache
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -19,8 +21,8 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
-from .games import iceberg
 from .games.options import Option
+from .variants import VARIANTS, Variant
 
 try:  # WTForms 3.3 names its choices; older versions take (value, label) pairs
     from wtforms.fields.choices import SelectChoice as Choice
@@ -86,22 +88,32 @@ def rule_title(option: Option) -> str:
 
 
 def rule_field(option: Option) -> Field:
-    """One form field for one rule option, as the rules library declares it."""
+    """One form field for one rule option, as the rules library declares it.
+
+    An option whose default depends on the game (decks by player count, gin's bonuses by
+    preset) offers "as the rules say" first; a nullable number may be left empty.
+    """
     description = option.help
-    if option.default_for:  # decks: by player count unless the table says otherwise
-        choices = [Choice(AUTO, "By player count (1 deck for 2–3 players, 2 for 4 or more)")] + [
-            Choice(str(c), f"{c} deck{'s' if c != 1 else ''}") for c in option.choices
-        ]
-        return RadioField(rule_title(option), choices=choices, default=AUTO, description=description)
+    if option.kind == "choice" or (option.default_for and option.choices):
+        choices = [Choice(str(c), str(c)) for c in option.choices]
+        default = str(option.default)
+        if option.name == "decks":
+            choices = [Choice(str(c), f"{c} deck{'s' if c != 1 else ''}") for c in option.choices]
+        if option.default_for:
+            auto = ("By player count" if option.name == "decks" else "As the rules say")
+            choices.insert(0, Choice(AUTO, f"{auto} ({option.default_text})"))
+            default = AUTO
+        return RadioField(rule_title(option), choices=choices, default=default, description=description)
     if option.kind == "bool":
         return RadioField(
             rule_title(option), choices=[Choice("true", "Yes"), Choice("false", "No")],
             default=_bool_choice(option.default), description=description,
         )
-    if option.kind == "choice":
-        return RadioField(
-            rule_title(option), choices=[Choice(str(c), str(c)) for c in option.choices],
-            default=str(option.default), description=description,
+    if option.default_for or option.nullable:  # empty: the computed default, or null
+        return IntegerField(
+            rule_title(option),
+            [Optional(), NumberRange(min=option.minimum, max=option.maximum)],
+            default=None, description=description,
         )
     return IntegerField(
         rule_title(option),
@@ -110,22 +122,25 @@ def rule_field(option: Option) -> Field:
     )
 
 
-def rule_value(option: Option, data, players: int):
-    """The value a rule field's data stands for (``decks``: resolved by player count)."""
-    if option.default_for:
-        if data == AUTO:
-            return option.default_for(players, {})
-        return int(data)
+def rule_value(option: Option, data, players: int, chosen: dict):
+    """The value a rule field's data stands for; ``AUTO`` or an empty computed default is
+    resolved from the player count and the rules ``chosen`` so far."""
+    if option.default_for and data in (AUTO, None):
+        return option.default_for(players, chosen)
     if option.kind == "bool":
         return data == "true"
-    if option.kind == "choice":
+    if option.choices:
         return next(c for c in option.choices if str(c) == data)
     return data
 
 
 class NewGameBase(FlaskForm):
-    """Six seats (names in seating order, empty seats skipped), the first dealer, the rules."""
+    """Seats (names in seating order, empty seats skipped), the first dealer, the rules.
 
+    One form class per variant (:func:`new_game_form`): its seats, its rule options.
+    """
+
+    variant: Variant = VARIANTS["iceberg"]
     first_dealer = RadioField(
         "First dealer",
         choices=[Choice(str(i), f"Seat {i + 1}") for i in range(MAX_SEATS)],
@@ -134,7 +149,7 @@ class NewGameBase(FlaskForm):
     create = SubmitField("Start the game")
 
     def seats(self) -> list[Field]:
-        return [self[f"seat_{i}"] for i in range(MAX_SEATS)]
+        return [self[f"seat_{i}"] for i in range(self.variant.max_players)]
 
     def seated(self) -> list[tuple[int, str]]:
         """(seat index, name) of the filled seats, in seating order."""
@@ -152,8 +167,10 @@ class NewGameBase(FlaskForm):
 
     def check_players(self) -> None:
         names = [n for _i, n in self.seated()]
-        if not 2 <= len(names) <= MAX_SEATS:
-            raise ValidationError(f"Iceberg Rummy needs 2 to {MAX_SEATS} players; {len(names)} named.")
+        low, high = self.variant.min_players, self.variant.max_players
+        if not low <= len(names) <= high:
+            needs = f"{low} players" if low == high else f"{low} to {high} players"
+            raise ValidationError(f"{self.variant.name} needs {needs}; {len(names)} named.")
         seen = {}
         for name in names:
             if name.casefold() in seen:
@@ -168,33 +185,50 @@ class NewGameBase(FlaskForm):
             raise ValidationError(f"Seat {int(field.data) + 1} has no player: choose a seat with a name in it.")
 
     def rule_fields(self):
-        """(option, field) for every Iceberg rule option, in the rule book's order."""
-        return [(option, self[f"rule_{option.name}"]) for option in iceberg.RULES]
+        """(option, field) for every rule option of the variant, in the rule book's order."""
+        return [(option, self[f"rule_{option.name}"]) for option in self.variant.rules]
 
     def game(self) -> tuple[list[str], dict, int]:
         """(players, rules, first dealer's index among them) from valid data."""
         seated = self.seated()
         names = [n for _i, n in seated]
         dealer = [i for i, _n in seated].index(int(self.first_dealer.data))
-        rules = {
-            option.name: rule_value(option, field.data, len(names))
-            for option, field in self.rule_fields()
-        }
-        return names, rules, dealer
+        rules: dict = {}
+        fields = self.rule_fields()
+        for option, field in fields:  # the plain choices first: computed defaults read them
+            if not option.default_for:
+                rules[option.name] = rule_value(option, field.data, len(names), rules)
+        for option, field in fields:
+            if option.default_for:
+                rules[option.name] = rule_value(option, field.data, len(names), rules)
+        return names, {o.name: rules[o.name] for o, _f in fields}, dealer
 
 
 def seat_field(i: int) -> Field:
     return StringField(f"Player {i + 1}", [Optional(), Length(max=NAME_LENGTH, message=f"keep names to {NAME_LENGTH} letters")])
 
 
-NewGameForm = type(
-    "NewGameForm",
-    (NewGameBase,),
-    {
-        **{f"seat_{i}": seat_field(i) for i in range(MAX_SEATS)},
-        **{f"rule_{option.name}": rule_field(option) for option in iceberg.RULES},
-    },
-)
+@lru_cache(maxsize=None)
+def new_game_form(variant: str) -> type[NewGameBase]:
+    """The new-game form class of a variant: its seats and its rule options."""
+    v = VARIANTS[variant]
+    return type(
+        f"NewGameForm_{variant}",
+        (NewGameBase,),
+        {
+            "variant": v,
+            "first_dealer": RadioField(
+                "First dealer",
+                choices=[Choice(str(i), f"Seat {i + 1}") for i in range(v.max_players)],
+                default="0",
+            ),
+            **{f"seat_{i}": seat_field(i) for i in range(v.max_players)},
+            **{f"rule_{option.name}": rule_field(option) for option in v.rules},
+        },
+    )
+
+
+NewGameForm = new_game_form("iceberg")
 
 
 # ---------------------------------------------------------------------------------------

@@ -109,6 +109,8 @@ class GameLog:
     plays: list[PlayRow] = field(default_factory=list)
     hands: dict[int, dict[str, tuple[str, ...]]] = field(default_factory=dict)  # confirmed
     drafts: dict[int, dict[str, tuple[str, ...]]] = field(default_factory=dict)  # being entered
+    variant: str = VARIANT  # the game file's variant
+    teams: list[list[str]] | None = None  # partnerships (Robber Rummy), as in the game file
 
     def rows(self, round_no: int) -> list[PlayRow]:
         return sorted((p for p in self.plays if p.round_no == round_no), key=lambda p: p.seq)
@@ -240,7 +242,8 @@ def load(db: Database, game_id: int) -> GameLog:
             conn.execute("COMMIT")
     row = dict(zip([c[0] for c in cursor.description], game))
     log = GameLog(row["id"], json.loads(row["players"]), json.loads(row["rules"]),
-                  row["first_dealer"], row["created"], row["updated"], row["version"])
+                  row["first_dealer"], row["created"], row["updated"], row["version"],
+                  variant=row["variant"], teams=json.loads(row["teams"]) if row.get("teams") else None)
     log.plays = list(known.rows)
     log.read = known  # what replay() builds on while log.plays starts with these rows
     for round_no, player, cards, confirmed in known.hands:
@@ -376,10 +379,10 @@ def _document(log: GameLog, hands: Mapping, rounds: tuple, keys: tuple,
         doc_rounds.append(data)
     return {
         "format": FORMAT,
-        "variant": VARIANT,
+        "variant": log.variant,
         "rules": dict(log.rules),
         "players": list(log.players),
-        "teams": None,
+        "teams": log.teams,
         "rounds": doc_rounds,
     }
 
@@ -703,9 +706,33 @@ def check_new_game(players: list[str], rules: dict, first_dealer: int) -> GameSt
     return replay(new_game_log(players, rules, first_dealer))
 
 
-def create_game(db: Database, players: list[str], rules: dict, first_dealer: int) -> tuple[int, str]:
+def check_other_game(variant: str, players: list[str], rules: dict, first_dealer: int,
+                     teams: list[list[str]] | None = None) -> dict:
+    """A new game of a variant other than Iceberg, checked by scoring its empty game file;
+    returns that score (totals of zero, no winners)."""
+    from .gamefile import score_document
+
+    if not 0 <= first_dealer < len(players):
+        raise Refused("the first dealer must be one of the players")
+    doc = {"format": FORMAT, "variant": variant, "rules": rules, "players": players,
+           "teams": teams, "rounds": []}
+    try:
+        return score_document(doc)
+    except ScorekeeperError as e:
+        raise Refused(str(e)) from None
+
+
+def create_game(db: Database, players: list[str], rules: dict, first_dealer: int,
+                variant: str = VARIANT, teams: list[list[str]] | None = None) -> tuple[int, str]:
     """A new game; returns its id and the secret of its edit link."""
-    state = check_new_game(players, rules, first_dealer)
+    if variant == VARIANT:
+        if teams is not None:
+            raise Refused("Iceberg Rummy is played without partnerships")
+        result = check_new_game(players, rules, first_dealer).result
+        totals, status = result.totals, result.status()
+    else:
+        totals = check_other_game(variant, players, rules, first_dealer, teams)["totals"]
+        status = "in progress"
     stamp = now()
     secret = new_secret()
     with write(db):
@@ -713,20 +740,36 @@ def create_game(db: Database, players: list[str], rules: dict, first_dealer: int
             {
                 "edit_token": secret,
                 "view_token": new_secret(),
-                "variant": VARIANT,
+                "variant": variant,
                 "players": json.dumps(players, ensure_ascii=False),
                 "rules": json.dumps(rules),
+                "teams": json.dumps(teams, ensure_ascii=False) if teams is not None else None,
                 "first_dealer": first_dealer,
                 "created": stamp,
                 "updated": stamp,
                 "version": 0,
                 "over": 0,
-                "status": state.result.status(),
+                "status": status,
                 "round_no": 1,
-                "totals": json.dumps(state.result.totals),
+                "totals": json.dumps(totals),
             }
         ).last_pk
     return game_id, secret
+
+
+def game_header(db: Database, game_id: int) -> dict:
+    """A game's row without its plays: variant, players, rules, teams, first dealer, and
+    the cached status (never replayed here)."""
+    row = db.execute("SELECT * FROM games WHERE id = ?", [game_id]).fetchone()
+    if row is None:
+        raise NotFound(game_id)
+    columns = [d[0] for d in db.execute("SELECT * FROM games LIMIT 0").description]
+    game = dict(zip(columns, row))
+    for name in ("players", "rules", "totals"):
+        game[name] = json.loads(game[name] or "{}")
+    game["teams"] = json.loads(game["teams"]) if game.get("teams") else None
+    game["over"] = bool(game["over"])
+    return game
 
 
 def candidate_play(state: GameState, kind: str, player: str, cards: Iterable[str] = (),

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, flash, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from .. import links, store, transfer
 from ..chart import chart
 from ..db import get_db
-from ..forms import ImportForm, NewGameForm
-from ..games import iceberg
+from ..forms import ImportForm, new_game_form
+from ..variants import VARIANTS
 from .helpers import load_state
 
 bp = Blueprint("games", __name__)
@@ -26,19 +26,35 @@ def index():
     return render_template("games.html", games=games, import_form=ImportForm())
 
 
+def _variant(key: str | None):
+    """The variant a new-game request names (Iceberg when it names none), or 404."""
+    variant = VARIANTS.get(key or "iceberg")
+    if variant is None:
+        abort(404)
+    return variant
+
+
 @bp.route("/games/new")
 def new():
-    return render_template("new_game.html", form=NewGameForm(), errors=[])
+    variant = _variant(request.args.get("variant"))
+    return render_new(new_game_form(variant.key)(), [])
+
+
+def render_new(form, errors: list[str]):
+    return render_template("new_game.html", form=form, errors=errors, variants=list(VARIANTS.values()))
 
 
 @bp.route("/games", methods=["POST"])
 def create():
-    form = NewGameForm()
+    variant = _variant(request.form.get("variant"))
+    form = new_game_form(variant.key)()
     error = None
     if form.validate():
         players, rules, dealer = form.game()
+        teams = form.teams() if hasattr(form, "teams") else None
         try:
-            game_id, secret = store.create_game(get_db(), players, rules, dealer)
+            game_id, secret = store.create_game(get_db(), players, rules, dealer,
+                                                variant=variant.key, teams=teams)
         except store.Refused as e:
             error = e.message
         else:
@@ -46,7 +62,7 @@ def create():
             flash(f"New game. {players[dealer]} deals; {players[(dealer + 1) % len(players)]} starts.")
             return redirect(url_for("table.show", game_id=game_id), 303)
     errors = flat_errors(form) + ([error] if error else [])
-    return render_template("new_game.html", form=form, errors=errors), 422
+    return render_new(form, errors), 422
 
 
 def flat_errors(form) -> list[str]:
@@ -111,35 +127,45 @@ def round_detail(game_id: int, round_no: int):
                            result=result)
 
 
-def rule_rows(rules=None) -> list[dict]:
+def rule_rows(variant, rules=None) -> list[dict]:
     """The rule options for the rules page, with this game's values when there is one."""
     rows = []
-    for option in iceberg.RULES:
-        default = "by player count" if option.default_for else option.default
+    for option in variant.rules:
+        default = option.describe_default() if option.default_for else option.default
         rows.append({
             "option": option,
             "default": _show(default),
-            "value": _show(rules[option.name]) if rules is not None else None,
-            "changed": rules is not None and not option.default_for and rules[option.name] != option.default,
+            "value": _show(rules[option.name]) if rules is not None and option.name in rules else None,
+            "changed": rules is not None and not option.default_for
+                       and rules.get(option.name, option.default) != option.default,
         })
     return rows
 
 
 def _show(value) -> str:
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
 
 
-@bp.route("/rules/iceberg")
-def rules():
-    return render_template("rules.html", rows=rule_rows(), state=None, game_id=None)
+@bp.route("/rules/<variant>")
+def rules(variant: str):
+    v = _variant(variant)
+    return render_template("rules.html", rows=rule_rows(v), variant=v, variants=list(VARIANTS.values()),
+                           state=None, game_id=None, players=None, over=False)
 
 
 @bp.route("/g/<game_key>/rules")
 def game_rules(game_id: int):
-    state = load_state(game_id)
-    return render_template("rules.html", rows=rule_rows(state.rules), state=state, game_id=game_id)
+    header = store.game_header(get_db(), game_id)
+    variant = VARIANTS[header["variant"]]
+    state = load_state(game_id) if variant.key == "iceberg" else None
+    rules = variant.rules.resolve(header["rules"], len(header["players"]))
+    return render_template("rules.html", rows=rule_rows(variant, rules), variant=variant,
+                           variants=list(VARIANTS.values()), state=state, game_id=game_id,
+                           players=header["players"], over=header["over"])
 
 
 @bp.route("/g/<game_key>/export")

@@ -1,7 +1,7 @@
 """What every page shares: template filters for cards and scores, error pages, the manifest."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 
 from .. import store
@@ -28,13 +28,42 @@ def card_parts(name) -> dict:
     }
 
 
+class OtherVariant(Exception):
+    """An Iceberg page asked for on a game of another variant: its own page answers."""
+
+    def __init__(self, variant: str, game_id: int) -> None:
+        super().__init__(variant)
+        self.variant, self.game_id = variant, game_id
+
+
+# The pages of the other variants, by the endpoint of the Iceberg page they stand for
+# ("table.show", "games.summary", …): each variant's blueprint fills in its own.
+VARIANT_PAGES: dict[str, dict[str, str]] = {}
+
+
 def load_state(game_id: int, with_drafts: bool = False) -> store.GameState:
-    """The replayed game, or 404."""
+    """The replayed Iceberg game, or 404 (another variant's game: OtherVariant)."""
     try:
         log = store.load(get_db(), game_id)
     except store.NotFound:
         abort(404)
+    if log.variant != store.VARIANT:
+        raise OtherVariant(log.variant, game_id)
     return store.replay(log, with_drafts=with_drafts)
+
+
+@bp.app_errorhandler(OtherVariant)
+def other_variant(error: OtherVariant):
+    """Send a request for an Iceberg page of another variant's game to that game's page."""
+    pages = VARIANT_PAGES.get(error.variant, {})
+    endpoint = pages.get(request.endpoint) or pages.get("games.summary")
+    if endpoint is None or request.method not in ("GET", "HEAD"):
+        return render_template(
+            "error.html", title="Not for this game",
+            message="This page belongs to another kind of game: go back to the game's page. "
+                    "Nothing was saved.",
+        ), 404 if endpoint is None else 409
+    return redirect(url_for(endpoint, game_id=error.game_id), 303)
 
 
 @bp.app_template_filter("signed")

@@ -32,7 +32,9 @@ def upgraded(tmp_path):
 
 def test_the_old_database_is_migrated_when_the_app_starts(upgraded):
     _app, db, plays_before = upgraded
-    assert [m.name for m in migrations.applied(db)] == ["m001_games_plays_hands", "m002_links_requests_revisions"]
+    assert [m.name for m in migrations.applied(db)] == [
+        "m001_games_plays_hands", "m002_links_requests_revisions", "m003_game_teams"]
+    assert {r["teams"] for r in db.query("SELECT teams FROM games")} == {None}
     assert [dict(r) for r in db.query(
         "SELECT id, game, round_no, seq, type, player, cards, target FROM plays")] == plays_before
     assert {r["revision"] for r in db.query("SELECT revision FROM plays")} == {0}

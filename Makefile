@@ -15,9 +15,11 @@ $(BIN)/.installed: pyproject.toml
 run: $(BIN)/.installed
 	$(BIN)/flask --app scorekeeper run --port $(PORT)
 
-# The same app served for real on the table's wifi (every address of this machine).
+# The same app served for real on the table's wifi (every address of this machine),
+# as the load benchmark runs it (benchmarks/README.md).
 serve: $(BIN)/.installed
-	$(BIN)/waitress-serve --host 0.0.0.0 --port $(PORT) --call scorekeeper:create_app
+	$(BIN)/gunicorn --bind 0.0.0.0:$(PORT) --workers 2 --worker-class gthread --threads 1 \
+	  --preload 'scorekeeper:create_app()'
 
 # Browser tests drive Debian's Chromium (a Playwright browser download does not work here).
 chromium:

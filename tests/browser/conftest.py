@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_table import PHONE
+from browser_table import PHONE, Routes, seed_round_by_routes
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -125,3 +125,21 @@ def screenshot():
         return paths
 
     return take
+
+
+@pytest.fixture(scope="module")
+def games(browser, server):
+    """Three games set up through the routes: being played, at the round end, counted."""
+    context = browser.new_context(base_url=server)
+    try:
+        page = context.new_page()
+        playing, ending, counted = Routes(page), Routes(page), Routes(page)
+        for routes in (playing, ending, counted):
+            routes.new_game(["A", "B", "C"], dealer=2)
+        seed_round_by_routes(playing, out=False)
+        seed_round_by_routes(ending)
+        seed_round_by_routes(counted)
+        counted.confirm_round(1)
+        yield {"playing": playing.key, "ending": ending.key, "counted": counted.key}
+    finally:
+        context.close()

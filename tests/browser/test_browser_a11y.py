@@ -9,7 +9,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from browser_table import Phone, Routes, seed_round_by_routes
+from browser_table import Phone
 
 AXE = Axe()
 # axe's default rules, plus experimental ones that test WCAG criteria a phone user meets:
@@ -20,24 +20,6 @@ OPTIONS = {
         "label-content-name-mismatch", "css-orientation-lock", "p-as-heading",
         "table-fake-caption", "td-has-header", "focus-order-semantics")},
 }
-
-
-@pytest.fixture(scope="module")
-def games(browser, server):
-    """Three games set up through the routes: being played, at the round end, counted."""
-    context = browser.new_context(base_url=server)
-    try:
-        page = context.new_page()
-        playing, ending, counted = Routes(page), Routes(page), Routes(page)
-        for routes in (playing, ending, counted):
-            routes.new_game(["A", "B", "C"], dealer=2)
-        seed_round_by_routes(playing, out=False)
-        seed_round_by_routes(ending)
-        seed_round_by_routes(counted)
-        counted.confirm_round(1)
-        yield {"playing": playing.key, "ending": ending.key, "counted": counted.key}
-    finally:
-        context.close()
 
 
 def table_with_a_preview(phone: Phone) -> None:

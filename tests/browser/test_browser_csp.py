@@ -15,7 +15,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from browser_table import Phone, Routes, seed_round_by_routes
+from browser_table import Phone
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -26,24 +26,6 @@ document.addEventListener("securitypolicyviolation", function (e) {
   window.__csp.push(e.violatedDirective + " " + (e.blockedURI || "inline") + " " + (e.sample || ""));
 });
 """
-
-
-@pytest.fixture(scope="module")
-def games(browser, server):
-    """Games set up through the routes: being played, at the round end, counted."""
-    context = browser.new_context(base_url=server)
-    try:
-        page = context.new_page()
-        playing, ending, counted = Routes(page), Routes(page), Routes(page)
-        for routes in (playing, ending, counted):
-            routes.new_game(["A", "B", "C"], dealer=2)
-        seed_round_by_routes(playing, out=False)
-        seed_round_by_routes(ending)
-        seed_round_by_routes(counted)
-        counted.confirm_round(1)
-        yield {"playing": playing.key, "ending": ending.key, "counted": counted.key}
-    finally:
-        context.close()
 
 
 class Watch:

@@ -34,15 +34,20 @@ def free_port() -> int:
 
 
 def command(server: str, port: int, *, workers: int = GUNICORN_WORKERS,
-            threads: int | None = None, worker_class: str = GUNICORN_CLASS) -> list[str]:
-    """The command line that serves ``scorekeeper:create_app`` for real."""
+            threads: int | None = None, worker_class: str = GUNICORN_CLASS,
+            config: bool = True) -> list[str]:
+    """The command line that serves ``scorekeeper:create_app`` for real (``config``:
+    with scorekeeper/serving.py, which a checkout older than it does not have)."""
     if server == "waitress":
         return [str(BIN / "waitress-serve"), f"--host={HOST}", f"--port={port}",
                 f"--threads={threads or WAITRESS_THREADS}", "--call", "scorekeeper:create_app"]
     if server == "gunicorn":
         # gthread workers keep connections alive (the sync worker closes each one);
         # --preload creates the app, and so migrates the database, once, before forking.
-        return [str(BIN / "gunicorn"), f"--bind={HOST}:{port}", f"--workers={workers}",
+        # scorekeeper/serving.py: gunicorn's configuration as `make serve` uses it (the
+        # garbage collector's settings in each worker); the options here are its own.
+        return [str(BIN / "gunicorn"), *(["--config=python:scorekeeper.serving"] if config else []),
+                f"--bind={HOST}:{port}", f"--workers={workers}",
                 f"--worker-class={worker_class}", f"--threads={threads or GUNICORN_THREADS}",
                 "--preload", "--keep-alive=30", "--log-level=warning", "scorekeeper:create_app()"]
     raise ValueError(f"unknown server {server!r} (waitress or gunicorn)")
@@ -59,8 +64,10 @@ def start(server: str, port: int, database: Path, log: Path, *, src: Path = ROOT
         "PYTHONPATH": str(src),  # the checkout served, before the installed package
     }
     with open(log, "ab") as out:
+        config = (Path(src) / "scorekeeper" / "serving.py").exists()
         return subprocess.Popen(
-            command(server, port, workers=workers, threads=threads, worker_class=worker_class),
+            command(server, port, workers=workers, threads=threads, worker_class=worker_class,
+                    config=config),
             cwd=src, env=env,
             stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )

@@ -34,7 +34,7 @@ def create_app(test_config: dict | None = None):
     from flask import Flask
     from flask_wtf.csrf import CSRFProtect
 
-    from . import db, links, security
+    from . import db, fragments, links, security
     from .views import games, helpers, round_end, table
 
     app = Flask(
@@ -50,6 +50,10 @@ def create_app(test_config: dict | None = None):
         # A game lasts hours: a table page's form must not expire while it lies open.
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_SAMESITE="Lax",
+        # The session (this phone's games, its CSRF token) lasts a year from its last
+        # change, and is signed and sent again only when it changes: not on every one
+        # of the requests a phone at a table makes each second (links.remember).
+        SESSION_REFRESH_EACH_REQUEST=False,
         # The largest request: an uploaded game file (a 413 page says so when exceeded).
         MAX_CONTENT_LENGTH=security.MAX_UPLOAD_BYTES,
     )

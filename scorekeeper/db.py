@@ -24,6 +24,10 @@ from sqlite_utils.migrations import Migrations
 from . import writelock
 
 BUSY_TIMEOUT_MS = 5000
+# Pages read through a memory map, not copied by a read() each: every write of another
+# connection (the other server process) empties this connection's page cache, so the
+# next request reads its pages again (https://www.sqlite.org/mmap.html).
+MMAP_BYTES = 256 * 2**20
 
 migrations = Migrations("scorekeeper")
 
@@ -144,14 +148,18 @@ def connect(path: str) -> Database:
         if db.journal_mode != "wal":
             db.enable_wal()
         db.execute("PRAGMA synchronous = NORMAL")
+        db.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         conn.path = path
         conn.writers = writelock.queue_for(path)
         conn.database = db
     else:
         db = conn.database
-    # Cheap, and whatever the connection's last user changed is put right.
+        if not conn.settings_changed:  # its last user ran no PRAGMA: as set below
+            return db
+    # Whatever the connection's last user changed is put right.
     db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     db.execute("PRAGMA foreign_keys = ON")
+    conn.settings_changed = False
     return db
 
 
@@ -173,9 +181,24 @@ class _Connection(sqlite3.Connection):
     writers: writelock.WriterQueue | None = None
     _queued = False  # holding this database's turn to write
     _changes_at_begin = -1
+    # A PRAGMA was run since ``connect`` set the busy timeout and foreign keys (a
+    # migration turns foreign keys off): the next ``connect`` sets them again. Every
+    # request reuses the connection, and two PRAGMAs a request were a tenth of its SQL.
+    settings_changed = True
+
+    def executescript(self, sql_script, /):
+        self.settings_changed = True
+        return super().executescript(sql_script)
+
+    def cursor(self, *args, **kwargs):  # statements on a cursor are not seen here
+        self.settings_changed = True
+        return super().cursor(*args, **kwargs)
 
     def execute(self, sql, parameters=(), /):
-        begin = sql[:15].upper() == "BEGIN IMMEDIATE"
+        head = sql[:15].upper()
+        if "PRAGMA" in head:
+            self.settings_changed = True
+        begin = head == "BEGIN IMMEDIATE"
         if begin and self.writers is not None and not self._queued:
             self._queued = self.writers.acquire(BUSY_TIMEOUT_MS / 1000)
         try:

@@ -69,7 +69,15 @@ class RequestIdField(StringField):
 
 
 class WriteForm(FlaskForm):
-    """Every form that changes a game carries its request id."""
+    """Every form that changes a game carries its request id.
+
+    Its CSRF token is checked by ``CSRFProtect`` (create_app) before any view runs, for
+    every POST: the form itself neither checks it again nor signs a new one it never
+    shows (these forms are read, never drawn: the pages carry ``csrf_token()``).
+    """
+
+    class Meta:
+        csrf = False
 
     request_id = RequestIdField()
 

@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import time
 from datetime import timedelta
 
 from flask import Flask, abort, g, request, session
+from flask.json.tag import TaggedJSONSerializer
+from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import BadSignature
 
 EDIT, VIEW = "edit", "view"
 REMEMBERED = 100  # games a phone's history keeps
@@ -40,13 +44,15 @@ def resolve(key: str) -> tuple[int, str]:
     game_id, _, secret = key.partition("-")
     if not game_id.isdigit() or not secret:
         abort(404)
-    row = next(get_db().query(
-        "SELECT edit_token, view_token FROM games WHERE id = ?", [int(game_id)]), None)
+    # On the connection itself (no sqlite-utils savepoint): every game request asks it.
+    row = get_db().conn.execute(
+        "SELECT edit_token, view_token FROM games WHERE id = ?", [int(game_id)]).fetchone()
     if row is None:
         abort(404)
+    edit_token, view_token = row
     # Both comparisons always run, each in constant time: the answer's timing says nothing.
-    is_edit = hmac.compare_digest(secret.encode(), (row["edit_token"] or "").encode())
-    is_view = hmac.compare_digest(secret.encode(), (row["view_token"] or "").encode())
+    is_edit = hmac.compare_digest(secret.encode(), (edit_token or "").encode())
+    is_view = hmac.compare_digest(secret.encode(), (view_token or "").encode())
     if is_edit:
         return int(game_id), EDIT
     if is_view:
@@ -55,9 +61,18 @@ def resolve(key: str) -> tuple[int, str]:
 
 
 def remember(game_id: int, key: str, access: str) -> None:
-    """Add a game to this phone's list (an edit key is never replaced by a read-only one)."""
-    games = dict(session.get("games", {}))
+    """Add a game to this phone's list (an edit key is never replaced by a read-only one).
+
+    The session is changed only when the list does: every request through a game's link
+    comes here, and a changed session is signed and sent back as a new cookie. (A game
+    already listed with this link is not moved to the end: the cookie keeps the list in
+    the order of its keys anyway, as Flask's session serializer sorts them.)
+    """
+    games = session.get("games", {})
     known = games.get(str(game_id))
+    if known == [key, access] and session.permanent:
+        return
+    games = dict(games)
     if known and known[1] == EDIT and access == VIEW:
         return
     games.pop(str(game_id), None)
@@ -106,8 +121,89 @@ def can_edit() -> bool:
     return g.get("access") == EDIT
 
 
+class _FastTags(TaggedJSONSerializer):
+    """Flask's session serializer, its output unchanged, quicker on the values a session
+    holds (strings, numbers, lists, dicts, the flashes' tuples): Flask's own tries each of
+    its eight tags on every value. Anything else is Flask's to tag."""
+
+    def tag(self, value):
+        kind = type(value)
+        if kind is str or kind is int or kind is bool or value is None:
+            return value
+        if kind is list:
+            return [self.tag(item) for item in value]
+        if kind is tuple:
+            return {" t": [self.tag(item) for item in value]}
+        if kind is dict and not (len(value) == 1 and next(iter(value)) in self.tags):
+            return {k: self.tag(v) for k, v in value.items()}
+        return super().tag(value)
+
+
+def _copy(value):
+    """A copy of a session's data that the request may change in place (flash appends to
+    the list of messages it finds): containers are copied, everything else is immutable."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    if kind is list:
+        return [_copy(item) for item in value]
+    if kind is tuple:
+        return tuple(_copy(item) for item in value)
+    return value
+
+
+class Sessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, with the cookies it has read kept.
+
+    Every phone at a table sends the same cookie with each of its requests (several a
+    second: plays, page loads, live updates), and checking its signature, unpacking and
+    decoding it cost as much as a small page. So a cookie whose signature was checked
+    is kept (bounded, least recently used out) with what it holds and when it was
+    signed: the same cookie again gets a copy of that, while it is younger than the
+    session's lifetime, as Flask's own check would say. Only cookies that passed the
+    check are kept, by their exact text and the keys they were checked with: a changed
+    cookie or secret key is checked afresh.
+    """
+
+    serializer = _FastTags()
+    KEPT = 4096
+
+    def __init__(self) -> None:
+        from .replay_cache import Memo
+
+        self._opened = Memo(self.KEPT)
+        self._signers: dict = {}
+
+    def get_signing_serializer(self, app: Flask):
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        signer = self._signers.get(keys)
+        if signer is None and app.secret_key:
+            signer = self._signers[keys] = super().get_signing_serializer(app)
+        return signer
+
+    def open_session(self, app: Flask, request):
+        signer = self.get_signing_serializer(app)
+        if signer is None:
+            return None
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return self.session_class()
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        key = (app.secret_key, value)
+        kept = self._opened.peek(key)
+        if kept is None or time.time() - kept[1] > max_age:
+            try:
+                data, signed = signer.loads(value, max_age=max_age, return_timestamp=True)
+            except BadSignature:
+                return self.session_class()
+            kept = (data, signed.timestamp())
+            self._opened.put(key, kept)
+        return self.session_class(_copy(kept[0]))
+
+
 def init_app(app: Flask) -> None:
     app.permanent_session_lifetime = timedelta(days=365)
+    app.session_interface = Sessions()
 
     @app.url_value_preprocessor
     def open_game(_endpoint, values) -> None:

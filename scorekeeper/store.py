@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import json
 import operator
+import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from functools import lru_cache
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from sqlite_utils import Database
 
@@ -113,8 +114,31 @@ class GameLog:
     teams: list[list[str]] | None = None  # partnerships (Robber Rummy), as in the game file
 
     def rows(self, round_no: int) -> list[PlayRow]:
-        return sorted((p for p in self.plays if p.round_no == round_no), key=lambda p: p.seq)
+        return list(self._by_round().get(round_no, ()))
 
+    def _by_round(self) -> dict[int, list[PlayRow]]:
+        """Each round's rows in order, worked out once for the rows ``plays`` holds.
+
+        A page asks for whose turn it is (every pass of the round counted) a dozen times,
+        and for the round's rows; a game has hundreds of plays. ``plays`` is changed in
+        place by the writes (a row added, removed or replaced), so what was worked out
+        is kept with the rows it was made from (compared by identity), and made again
+        when they differ. Rows are not changed in place (but for the id a new row gets
+        when it is saved), and the kept rows stay alive, so an identity is never reused.
+        A loaded log starts from what its read worked out once for every request
+        (``_Rows.grouped``): only rows added since are sorted in.
+        """
+        plays = self.plays
+        kept = self.__dict__.get("_rounds_kept")
+        if kept is None or len(kept[0]) != len(plays) or not all(map(operator.is_, plays, kept[0])):
+            read = self.__dict__.get("read")
+            n = len(read.rows) if read is not None else 0
+            if read is not None and len(plays) >= n and all(map(operator.is_, plays, read.rows)):
+                by_round, passes = _group_rows(read.grouped, plays[n:])
+            else:
+                by_round, passes = _group_rows(None, plays)
+            kept = self.__dict__["_rounds_kept"] = (list(plays), by_round, passes)
+        return kept[1]
     def play(self, play_id: int) -> PlayRow:
         for play in self.plays:
             if play.id == play_id:
@@ -127,7 +151,8 @@ class GameLog:
 
     def turn_index(self, round_no: int) -> int:
         """The player after the dealer starts; every pass moves the turn on by one."""
-        passes = sum(1 for p in self.plays if p.round_no == round_no and p.type == "pass")
+        self._by_round()
+        passes = self.__dict__["_rounds_kept"][2].get(round_no, 0)
         return (self.dealer_index(round_no) + 1 + passes) % len(self.players)
 
 
@@ -135,6 +160,24 @@ class GameLog:
 def _card_names(text: str) -> tuple[str, ...]:
     """A row's cards column read: the same few thousand texts come back on every load."""
     return tuple(json.loads(text))
+
+
+def _group_rows(base: tuple | None, added: Iterable[PlayRow]) -> tuple[dict, dict]:
+    """(each round's rows in order, each round's passes): ``base`` (the same pair, never
+    changed) with ``added`` in. Only the rounds they land in are copied and sorted again."""
+    by_round, passes = (dict(base[0]), dict(base[1])) if base else ({}, {})
+    touched = set()
+    for play in added:
+        r = play.round_no
+        if r not in touched:
+            by_round[r] = list(by_round.get(r, ()))
+            touched.add(r)
+        by_round[r].append(play)
+        if play.type == "pass":
+            passes[r] = passes.get(r, 0) + 1
+    for r in touched:
+        by_round[r].sort(key=_seq)
+    return by_round, passes
 
 
 @dataclass(frozen=True)
@@ -158,6 +201,7 @@ class _Rows:
     hands: tuple
     split: int
     head: tuple
+    grouped: tuple = ((), ())  # (rows by round, passes by round): see GameLog._by_round
 
 
 _read = replay_cache.Memo(64)  # (database path, game id) → _Rows: the games being played
@@ -181,10 +225,18 @@ def _rows_of(known: _Rows | None, game: tuple, raw: list, hands: list) -> _Rows:
     added = [PlayRow(i, r, seq, kind, player, _card_names(cards), target)
              for i, r, seq, kind, player, cards, target, _revision in new]
     rounds, keys = _grouped(base.rounds if base else (), base.keys if base else (), added)
-    split = max((r[1] for r in raw), default=1)
-    before = [r for r in raw if r[1] < split]
+    # Plays are read in (round, seq) order: the last round's are at the end, and the
+    # rounds before it are the rows before those (a game has hundreds: not scanned).
+    split = raw[-1][1] if raw else 1
+    cut = len(raw)
+    while cut and raw[cut - 1][1] >= split:
+        cut -= 1
+    if base is not None and base.head[0] <= cut:  # the last read's head, and what follows
+        head = (cut, base.head[1] + sum(r[7] for r in raw[base.head[0]:cut]))
+    else:
+        head = (cut, sum(r[7] for r in raw[:cut]))
     return _Rows(game, raw, (base.rows if base else ()) + tuple(added), rounds, keys,
-                 tuple(hands), split, (len(before), sum(r[7] for r in before)))
+                 tuple(hands), split, head, _group_rows(base.grouped if base else None, added))
 
 
 def _plays(conn, game_id: int, known: _Rows | None) -> list:
@@ -221,14 +273,28 @@ def load(db: Database, game_id: int) -> GameLog:
     snapshot = not conn.in_transaction  # inside write() the write transaction is the snapshot
     committed = snapshot or getattr(conn, "unwritten", lambda: False)()
     key = (getattr(conn, "path", ""), game_id)
-    if snapshot:
-        conn.execute("BEGIN")
-    try:
+    known = _read.peek(key) if key[0] else None
+    game = None
+    if snapshot and known is not None:
+        # The usual case: a game read before. One SELECT is a snapshot of its own; if it
+        # finds the row the kept read was made from, that read stands, and no
+        # transaction is needed around more reads.
         cursor = conn.execute("SELECT * FROM games WHERE id = ?", [game_id])
         game = cursor.fetchone()
         if game is None:
             raise NotFound(f"there is no game {game_id}")
-        known = _read.peek(key) if key[0] else None
+        if game != known.game:
+            game = None  # changed: read it all again in one transaction
+        else:
+            snapshot = False
+    if snapshot:
+        conn.execute("BEGIN")
+    try:
+        if game is None:
+            cursor = conn.execute("SELECT * FROM games WHERE id = ?", [game_id])
+            game = cursor.fetchone()
+            if game is None:
+                raise NotFound(f"there is no game {game_id}")
         if not (committed and known is not None and known.game == game):
             plays = _plays(conn, game_id, known)
             hands = conn.execute(
@@ -415,6 +481,17 @@ def _refusal(error: GameFileError, events: list[list[PlayRow]], changed: PlayRow
     return Refused(reason)
 
 
+def _hands_key(hands: Mapping) -> tuple:
+    """The hands of every round as one hashable value (hands are tuples of card names, as
+    read: no copy is made of them; a hand given as a list is made a tuple)."""
+    key = tuple([(r, tuple(h.items())) for r, h in hands.items()])
+    try:
+        hash(key)
+    except TypeError:
+        key = tuple((r, tuple((p, tuple(c)) for p, c in h.items())) for r, h in hands.items())
+    return key
+
+
 def replay(log: GameLog, changed: PlayRow | None = None, with_drafts: bool = False) -> "GameState":
     """Replay the log; refuse (plain words) if the rules do not allow it."""
     extra = {}
@@ -431,8 +508,7 @@ def replay(log: GameLog, changed: PlayRow | None = None, with_drafts: bool = Fal
     events = list(rounds)  # each round's rows, a tuple: read, never changed
     # The same log is replayed several times per request (the page, the write, the
     # history list's cache): the replay is remembered by what the document says.
-    key = (tuple(log.players), json.dumps(log.rules, default=repr), keys,
-           tuple((r, tuple((p, tuple(c)) for p, c in h.items())) for r, h in hands.items()))
+    key = (tuple(log.players), json.dumps(log.rules, default=repr), keys, _hands_key(hands))
     known = replay_cache.games.peek(key)
     if known is not None:
         doc, result = known
@@ -477,7 +553,12 @@ class GameState:
 
     @property
     def finished_rounds(self) -> int:
-        return sum(1 for r in self.result.rounds if r.finished)
+        # Asked for by round_no, turn, ended… dozens of times a page: counted once (a
+        # state's result is never replaced).
+        n = self.__dict__.get("_finished")
+        if n is None:
+            n = self.__dict__["_finished"] = sum(1 for r in self.result.rounds if r.finished)
+        return n
 
     @property
     def over(self) -> bool:
@@ -638,10 +719,11 @@ def _once(db: Database, game_id: int, request_id: str | None) -> None:
 
 def version_of(db: Database, game_id: int) -> int:
     """The game's version, bumped by every change: a phone watching the table polls it."""
-    row = next(db.query("SELECT version FROM games WHERE id = ?", [game_id]), None)
+    # On the connection itself: it is asked every second by every phone watching a table.
+    row = db.conn.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()
     if row is None:
         raise NotFound(f"there is no game {game_id}")
-    return row["version"]
+    return row[0]
 
 
 def play_revision(db: Database, game_id: int, play_id: int) -> int | None:
@@ -687,13 +769,54 @@ def _save_cache(db: Database, log: GameLog, state: GameState | None = None) -> G
     """
     if state is None:
         state = replay(log)
-    db.conn.execute(
+    saved = db.conn.execute(
         "UPDATE games SET updated = ?, version = ?, over = ?, status = ?, round_no = ?, "
-        "totals = ? WHERE id = ?",
+        "totals = ? WHERE id = ?" + _RETURNING,
         [now(), log.version + 1, int(state.over), state.status(), state.round_no,
          json.dumps(state.result.totals), log.id],
-    )
+    ).fetchall()
+    log.__dict__["saved"] = saved[0] if saved else None  # the games row now (_read_after)
     return state
+
+
+# The row an UPDATE leaves, without a SELECT after it (SQLite 3.35 and later).
+_RETURNING = " RETURNING *" if sqlite3.sqlite_version_info >= (3, 35) else ""
+
+
+def _read_after(db: Database, log: GameLog) -> tuple | None:
+    """What the next ``load`` of this game will read, made in the write transaction that
+    added plays to ``log`` (its rows as read, then the new rows, saved: they have ids).
+
+    Every write bumps the version, so the next request would read the game again (the
+    round being played, the hands: half of a request's SQL). The write knows what it
+    wrote: the games row is read back here, and the rows are the read's with the new
+    ones after it. It is kept (``_publish``) only once the transaction has committed.
+    None when the log is anything but its read with rows added at the end.
+    """
+    read = log.__dict__.get("read")
+    path = getattr(db.conn, "path", "")
+    n = len(read.rows) if read is not None else 0
+    if read is None or not path or len(log.plays) <= n \
+            or not all(map(operator.is_, log.plays, read.rows)):
+        return None
+    added = log.plays[n:]
+    last = (read.raw[-1][1], read.raw[-1][2]) if read.raw else (0, 0)
+    for row in added:
+        if row.id is None or (row.round_no, row.seq) <= last:  # not in the order read
+            return None
+        last = (row.round_no, row.seq)
+    game = log.__dict__.get("saved")  # as _save_cache left it
+    if game is None:
+        game = db.conn.execute("SELECT * FROM games WHERE id = ?", [log.id]).fetchone()
+    raw = list(read.raw) + [(r.id, r.round_no, r.seq, r.type, r.player,
+                             json.dumps(list(r.cards)), r.target, 0) for r in added]
+    return (path, log.id), _rows_of(read, game, raw, list(read.hands))
+
+
+def _publish(fresh: tuple | None) -> None:
+    """Keep a read made by ``_read_after``, once its transaction has committed."""
+    if fresh is not None:
+        _read.put(*fresh)
 
 
 def new_game_log(players: list[str], rules: dict, first_dealer: int) -> GameLog:
@@ -821,6 +944,49 @@ def preview(state: GameState, kind: str, player: str, cards: Iterable[str],
     return Preview(row, played, last_ace=after.ending and not state.ending)
 
 
+def _before_the_lock(check: Callable[[], object]) -> None:
+    """A write's reading and checking, done once before it takes the write lock.
+
+    Writers take turns (``db.write``, writelock.py), and every other writer waits while
+    one holds the lock: the less it does there, the more phones are served. So the
+    write first reads the game and replays it with the change outside the lock, where
+    nothing is saved and whatever it finds is dropped; under the lock it then does it
+    all again, as the only answer that counts, and finds it done: the game read
+    (``load`` keeps a read whose ``games`` row is unchanged: every change bumps the
+    version) and the replays (``replay`` keeps them by content). If another phone
+    changed the game meanwhile, the write simply does the work under the lock.
+
+    Returns ``check()``'s answer (None if it raised): a write whose read under the lock
+    is the very read it checked here (``_same_read``) takes that answer as it is.
+    """
+    try:
+        return check()
+    except Exception:  # noqa: BLE001 - refusals and all: the checks under the lock decide
+        return None
+
+
+def _same_read(early: tuple | None, log: GameLog) -> bool:
+    """``early`` (a log read before the lock, …) was read as ``log`` is, under the lock.
+
+    The same ``_Rows`` object: ``load`` hands it on only while the ``games`` row is the
+    one it was read with, and every change to a game bumps its version. So nothing has
+    changed the game since: checked again, the log would give the same answer.
+    """
+    read = log.__dict__.get("read")
+    return early is not None and read is not None and early[0].__dict__.get("read") is read
+
+
+def _insert_play(db: Database, game_id: int, row: PlayRow) -> int:
+    """Store a new row of the log; its id. One INSERT (sqlite-utils' ``insert`` looks the
+    schema up again on every call, three more queries on the hottest write)."""
+    return db.conn.execute(
+        "INSERT INTO plays (game, round_no, seq, type, player, cards, target, created) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [game_id, row.round_no, row.seq, row.type, row.player, json.dumps(list(row.cards)),
+         row.target, now()],
+    ).lastrowid
+
+
 def add_play(db: Database, game_id: int, request_id: str | None, kind: str, player: str,
              cards: Iterable[str] = (), target: int | None = None) -> tuple[PlayRow, GameState]:
     """Log a play (meld, lay-off, ace, out) for the round being played.
@@ -828,9 +994,7 @@ def add_play(db: Database, game_id: int, request_id: str | None, kind: str, play
     It is checked against the log as it is now, whatever other phones logged since this
     one's page was shown; a card another phone has just logged is refused in plain words.
     """
-    with write(db):
-        log = load(db, game_id)
-        _once(db, game_id, request_id)
+    def check(log: GameLog) -> tuple[PlayRow, GameState]:
         state = replay(log)
         _playable(state)
         row = candidate_play(state, kind, player, read_cards(cards), target)
@@ -840,15 +1004,25 @@ def add_play(db: Database, game_id: int, request_id: str | None, kind: str, play
             raise Refused("tap a meld on the table to lay off on it")
         check_supply(state, row.cards)
         log.plays.append(row)
-        replay(log, row)
-        row.id = db["plays"].insert(
-            {
-                "game": game_id, "round_no": row.round_no, "seq": row.seq, "type": row.type,
-                "player": row.player, "cards": json.dumps(list(row.cards)), "target": row.target,
-                "created": now(),
-            }
-        ).last_pk
-        return row, _save_cache(db, log)
+        return row, replay(log, row)
+
+    def first() -> tuple:
+        log = load(db, game_id)
+        return log, check(log)
+
+    early = _before_the_lock(first)
+    with write(db):
+        log = load(db, game_id)
+        _once(db, game_id, request_id)
+        if _same_read(early, log):  # checked already, on this very read
+            log, (row, after) = early
+        else:
+            row, after = check(log)
+        row.id = _insert_play(db, game_id, row)
+        state = _save_cache(db, log, after)
+        fresh = _read_after(db, log)
+    _publish(fresh)
+    return row, state
 
 
 def pass_turn(db: Database, game_id: int, request_id: str | None = None,
@@ -858,10 +1032,18 @@ def pass_turn(db: Database, game_id: int, request_id: str | None = None,
     ``turn``: whose turn the phone showed; if another phone passed it on meanwhile,
     this pass is refused rather than skipping a player.
     """
+    def first() -> tuple:
+        log = load(db, game_id)
+        return log, replay(log)
+
+    early = _before_the_lock(first)
     with write(db):
         log = load(db, game_id)
         _once(db, game_id, request_id)
-        state = replay(log)
+        if _same_read(early, log):  # replayed already, from this very read
+            log, state = early
+        else:
+            state = replay(log)
         _playable(state)
         if state.ended:
             raise Refused(f"the round is over ({state.round.end_reason()}): count the hands")
@@ -869,12 +1051,14 @@ def pass_turn(db: Database, game_id: int, request_id: str | None = None,
             raise Stale(f"the turn already passed to {state.turn} (on another phone): "
                         "nothing was changed")
         row = candidate_play(state, "pass", state.turn)
-        db["plays"].insert(
-            {"game": game_id, "round_no": row.round_no, "seq": row.seq, "type": "pass",
-             "player": row.player, "cards": "[]", "target": None, "created": now()}
-        )
+        row.id = _insert_play(db, game_id, row)
+        # A pass is no event of the game document: the replay stands as it is, and
+        # ``state.log`` is this log, whose turn the new row moves on.
         log.plays.append(row)
-        return _save_cache(db, log)
+        state = _save_cache(db, log, state)
+        fresh = _read_after(db, log)
+    _publish(fresh)
+    return state
 
 
 def undo(db: Database, game_id: int, request_id: str | None = None,

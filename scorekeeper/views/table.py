@@ -17,6 +17,7 @@ from .. import links, store
 from ..db import get_db
 from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
 from ..picker import grid
+from ..replay_cache import Memo
 from .helpers import card_parts, load_state
 
 bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
@@ -58,13 +59,43 @@ def screen_url(state: store.GameState) -> str:
     }.get(screen(state), url_for("table.show", game_id=game_id))
 
 
+_per_round = Memo(512)  # (what, id of a round's table, …) → (that table, what it gives)
+
+
+def _of_round(round_, what: str, make, *extra):
+    """What ``make(round_)`` gives, worked out once per table of a round.
+
+    The tables come from the replay memo (replay_cache.py), shared by every request
+    while a game stays at one version, and never changed: a table is named by identity
+    and kept alive with what was made from it, so its id is not reused meanwhile.
+    """
+    key = (what, id(round_)) + extra
+    found = _per_round.peek(key)
+    if found is not None and found[0] is round_:
+        return found[1]
+    value = make(round_)
+    _per_round.put(key, (round_, value))
+    return value
+
+
+def _availability(round_):
+    return _of_round(round_, "available", store.availability)
+
+
+def _grid(round_, picked):
+    """The card picker's rows for a table and the cards picked (read, never changed)."""
+    picked = tuple(picked)
+    return _of_round(round_, "grid", lambda r: grid(_availability(r), picked), picked)
+
+
 def table_context(state: store.GameState, *, picked=(), target=None, player=None,
-                  preview=None, error=None) -> dict:
-    """What the table screen and its live regions are drawn from."""
+                  preview=None, error=None, picker=True) -> dict:
+    """What the table screen and its live regions are drawn from (``picker``: False for
+    the live regions, which have no card picker: only how many of each card are left)."""
     return dict(
         state=state,
         game_id=state.log.id,
-        picker=grid(store.availability(state.round), picked),
+        picker=_grid(state.round, picked) if picker else None,
         melds=state.melds(),
         target=target,
         player=player if player in state.players else state.turn,
@@ -102,7 +133,7 @@ def live(game_id: int):
     except store.NotFound:
         abort(404)
     state = load_state(game_id)
-    context = table_context(state)
+    context = table_context(state, picker=False)
     parts = {"scores": "_scores.html"}
     if not state.over:
         parts.update(turn="_turn.html", log="_log.html")
@@ -114,7 +145,8 @@ def live(game_id: int):
         url=screen_url(state),
         round=state.round_no,
         regions={name: render_template(path, **context) for name, path in parts.items()},
-        cards={str(card): n for card, n in store.availability(state.round).items()},
+        cards=_of_round(state.round, "cards",
+                        lambda r: {str(card): n for card, n in _availability(r).items()}),
     )
 
 
@@ -136,17 +168,21 @@ def preview(game_id: int):
 
 @bp.route("/plays", methods=["POST"])
 def play(game_id: int):
-    """A meld, or a lay-off on the meld chosen: "Check" shows it, "Confirm" logs it."""
-    state = load_state(game_id)
+    """A meld, or a lay-off on the meld chosen: "Check" shows it, "Confirm" logs it.
+
+    The game is read here only when a page is shown (a refusal, a check): a confirmed
+    play is checked by ``store.add_play``, against the log as its write transaction reads it.
+    """
     form = PlayForm()
     picked = _picked(form)
     kwargs = dict(picked=picked, target=form.meld.data, player=form.player.data)
     if not form.validate():
-        return table_page(state, error=_form_error(form), status=422, **kwargs)
+        return table_page(load_state(game_id), error=_form_error(form), status=422, **kwargs)
     kind = "layoff" if form.meld.data else "meld"
     if not picked:
-        return table_page(state, error="Pick the cards first.", status=422, **kwargs)
+        return table_page(load_state(game_id), error="Pick the cards first.", status=422, **kwargs)
     if form.check.data and not form.confirm.data:
+        state = load_state(game_id)
         shown = store.preview(state, kind, form.player.data, picked, form.meld.data)
         return table_page(state, preview=shown, **kwargs)
     try:
@@ -157,8 +193,10 @@ def play(game_id: int):
     except store.Refused as e:
         # Drawn from the log as it is now: another phone's play may be why.
         return table_page(load_state(game_id), error=e.message, status=_status(e), **kwargs)
-    played = after.plays(row.round_no)[-1]
-    flash(f"{row.player}: {store.describe_play(played)}, {played.play.points} points.")
+    # The new play is the last of its round: the engine's last play is what it made
+    # (not the round's whole log made into rows, as a page draws it).
+    played = after.round_result(row.round_no).round.plays[-1]
+    flash(f"{row.player}: {played.describe(points=False)}, {played.points} points.")
     return _back(game_id)
 
 

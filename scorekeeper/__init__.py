@@ -74,4 +74,6 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(games.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(round_end.bp)
+    from .views import robber  # Robber Rummy: its table, hand end and game pages
+    robber.init_app(app)
     return app

@@ -220,9 +220,11 @@ def seat_field(i: int) -> Field:
 def new_game_form(variant: str) -> type[NewGameBase]:
     """The new-game form class of a variant: its seats and its rule options."""
     v = VARIANTS[variant]
+    from .robber_form import PartnershipsMixin  # Robber Rummy: partnerships
+
     return type(
         f"NewGameForm_{variant}",
-        (NewGameBase,),
+        (PartnershipsMixin, NewGameBase) if variant == "robber" else (NewGameBase,),
         {
             "variant": v,
             "first_dealer": RadioField(

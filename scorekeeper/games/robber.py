@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from .cards import ACE, Card, Supply, card_names, sort_key
+from .cards import ACE, SUITS, Card, Supply, card_names, sort_key
 from .errors import IllegalPlay
 from .iceberg_melds import rank_plural
 from .options import Option, RuleBook, Rules
@@ -226,6 +226,22 @@ class Round:
         play = Play(player, "layoff", tuple(cards), number, stolen_from)
         self.plays.append(play)
         return play
+
+    def extenders(self, number: int) -> tuple[Card, ...]:
+        """The cards that could still be added to meld ``number``: its rank for a set, the
+        card just below and just above a sequence (an ace past a 2 or a K)."""
+        meld = self.melds[number - 1].meld
+        if meld.kind == SET:
+            rank = meld.cards[0].rank
+            return tuple(Card(rank, suit) for suit in SUITS) if len(meld.cards) < 4 * DECKS else ()
+        suit, ends = meld.cards[0].suit, (meld.positions[0] - 1, meld.positions[-1] + 1)
+        return tuple(Card(ACE if p in (LOW_ACE, HIGH_ACE) else p, suit)
+                     for p in ends if LOW_ACE <= p <= HIGH_ACE)
+
+    def locked(self, number: int) -> bool:
+        """No one can steal (or add to) meld ``number`` any more: every copy of every card
+        that could extend it is already on the table."""
+        return all(self.supply.remaining(card) == 0 for card in self.extenders(number))
 
     def go_out(self, player: str) -> Play:
         self._check(player)

@@ -1,0 +1,565 @@
+"""Robber Rummy on the web: the table screen, steals, partnerships, renege, the discard
+pile, the stock running out, the hand end, the game page, export/import, read-only 403
+and CSRF. Every route through the Flask test client, as a phone without JavaScript."""
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from scorekeeper import create_app, gamefile
+
+MINUS = "\u2212"
+
+
+def text(response) -> str:
+    return response.get_data(as_text=True)
+
+
+def number(s: str) -> int:
+    return int(s.strip().replace(MINUS, "-").replace("+", ""))
+
+
+class Robber:
+    """A Robber Rummy game played through the web routes."""
+
+    def __init__(self, client, players, dealer=0, partnerships="none", **rules):
+        self.client = client
+        data = {"variant": "robber", "first_dealer": str(dealer), "partnerships": partnerships}
+        data.update({f"seat_{i}": p for i, p in enumerate(players)})
+        defaults = {"ace_low": 5, "renege_penalty": 100, "target": 400}
+        data.update({f"rule_{k}": str(v) for k, v in {**defaults, **rules}.items()})
+        made = client.post("/games", data=data)
+        assert made.status_code == 303, text(made)
+        self.key = re.search(r"/g/([^/]+)/table$", made.headers["Location"]).group(1)
+        self.game_id = int(self.key.split("-")[0])
+        self.requests = 0
+
+    @property
+    def url(self) -> str:
+        return f"/g/{self.key}/robber"
+
+    def page(self, path="") -> str:
+        response = self.client.get(self.url + path)
+        assert response.status_code == 200, response.status_code
+        return text(response)
+
+    def post(self, path, **data):
+        self.requests += 1
+        data.setdefault("request_id", f"r{self.requests}")
+        return self.client.post(self.url + path, data=data)
+
+    def meld_id(self, number: int) -> int:
+        return int(re.search(rf'data-meld="(\d+)" data-meld-number="{number}"', self.page()).group(1))
+
+    def meld(self, player, cards, **extra):
+        return self.post("/play", player=player, action="play", cards=cards.split(), **extra)
+
+    def lay_off(self, player, number, cards):
+        return self.meld(player, cards, meld=str(self.meld_id(number)))
+
+    def act(self, player, action, cards=""):
+        return self.post("/play", player=player, action=action, cards=cards.split())
+
+    def ok(self, response):
+        assert response.status_code == 303, error(response)
+        return response
+
+    def live_scores(self) -> dict:
+        html = self.page()
+        return {s.replace("&amp;", "&"): number(v)
+                for s, v in re.findall(r'data-live-score="([^"]*)">([^<]*)<', html)}
+
+    def log(self) -> list[str]:
+        html = self.page()
+        return [re.sub(r"<[^>]+>", "", m).strip()
+                for m in re.findall(r'<li data-play="\d+"[^>]*>(.*?)<form', html, re.S)]
+
+    def end_hand(self, hands: dict):
+        for player, cards in hands.items():
+            self.ok(self.post("/end/hand", player=player, round_no=str(self.round_no()),
+                              cards=cards.split()))
+        return self.post("/end", round_no=str(self.round_no()))
+
+    def round_no(self) -> int:
+        return int(re.search(r'data-round-end="(\d+)"', text(self.client.get(self.url + "/end"))).group(1))
+
+    def totals(self) -> dict:
+        return {p: number(v) for p, v in re.findall(r'data-total="([^"]*)">([^<]*)<', self.page("/game"))}
+
+    def export(self) -> dict:
+        return json.loads(text(self.client.get(self.url + "/export")))
+
+    def view_key(self) -> str:
+        return re.search(r'value="[^"]*/g/([^/"]+)/table" data-link="view"', self.page("/game")).group(1)
+
+
+def error(response) -> str:
+    found = re.search(r'data-error>(.*?)<', text(response), re.S)
+    return found.group(1) if found else f"status {response.status_code}"
+
+
+def stored(db, game_id):
+    """Everything stored about a game's play, and its version."""
+    return (list(db.query("SELECT round_no, seq, type, player, cards FROM plays WHERE game = ? ORDER BY id",
+                          [game_id])),
+            list(db.query("SELECT round_no, player, cards, confirmed FROM hands WHERE game = ?", [game_id])),
+            db["games"].get(game_id)["version"])
+
+
+@pytest.fixture
+def three(client):
+    return Robber(client, ["Ann", "Bob", "Cy"])
+
+
+# ---------------------------------------------------------------------------------------
+# New game, and where the links land.
+
+
+def test_the_new_game_form_offers_partnerships(client):
+    html = text(client.get("/games/new?variant=robber"))
+    assert "data-partnerships" in html and "partners sit opposite" in html
+    assert "data-partnerships" not in text(client.get("/games/new?variant=iceberg"))
+
+
+def test_partnerships_make_two_teams_of_two(client, db):
+    game = Robber(client, ["Ann", "Bob", "Cy", "Dee"], partnerships="13")
+    assert json.loads(db["games"].get(game.game_id)["teams"]) == [["Ann", "Cy"], ["Bob", "Dee"]]
+    assert game.export()["teams"] == [["Ann", "Cy"], ["Bob", "Dee"]]
+    assert "Ann &amp; Cy against Bob &amp; Dee" in game.page("/game")
+
+
+@pytest.mark.parametrize("choice,teams", [("12", [["Ann", "Bob"], ["Cy", "Dee"]]),
+                                          ("14", [["Ann", "Dee"], ["Bob", "Cy"]]), ("none", None)])
+def test_each_partnership_choice(client, choice, teams):
+    assert Robber(client, ["Ann", "Bob", "Cy", "Dee"], partnerships=choice).export()["teams"] == teams
+
+
+def test_partnerships_need_exactly_four_players(client, db):
+    refused = client.post("/games", data={"variant": "robber", "seat_0": "A", "seat_1": "B", "seat_2": "C",
+                                          "first_dealer": "0", "partnerships": "13",
+                                          "rule_ace_low": "5", "rule_renege_penalty": "100", "rule_target": "400"})
+    assert refused.status_code == 422
+    assert "Partnerships are two teams of two" in text(refused)
+    assert db["games"].count == 0
+
+
+@pytest.mark.parametrize("path,lands", [("", "/robber/game"), ("/table", "/robber"), ("/end", "/robber/end"),
+                                        ("/export", "/robber/export"), ("/export.csv", "/robber/export.csv")])
+def test_the_iceberg_links_of_a_robber_game_land_on_its_pages(client, three, path, lands):
+    response = client.get(f"/g/{three.key}{path}")
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(three.key + lands)
+
+
+def test_the_history_list_shows_the_game_and_its_totals(client, three):
+    three.ok(three.meld("Bob", "H4 S4 C4"))
+    three.ok(three.act("Ann", "out"))
+    three.ok(three.end_hand({"Bob": "", "Cy": "D2"}))
+    html = text(client.get("/"))
+    assert f"/g/{three.key}" in html
+    assert three.totals() == {"Ann": 0, "Bob": 15, "Cy": -5}
+
+
+def test_the_rules_page_says_how_it_is_scored(client):
+    html = text(client.get("/rules/robber"))
+    assert "steals it" in html and "never doubled" in html
+
+
+# ---------------------------------------------------------------------------------------
+# The table: melds, steals and steal-backs, the live score, locked melds.
+
+
+def test_the_seed_numbers_on_the_table(three):
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    three.ok(three.meld("Bob", "H9 H10 HJ HQ HK HA"))
+    assert three.live_scores() == {"Ann": 15, "Bob": 120, "Cy": 0}
+    assert 'data-round-score="Bob">120<' in three.page()
+    three.ok(three.act("Ann", "out"))
+    three.ok(three.end_hand({"Bob": "", "Cy": "C2 C3 C4 C5 CJ CA"}))
+    assert three.totals() == {"Ann": 15, "Bob": 120, "Cy": -45}
+
+
+def test_a_steal_and_a_steal_back(three):
+    three.ok(three.meld("Ann", "H3 H4 H5"))
+    three.ok(three.lay_off("Bob", 1, "H6"))
+    assert three.log()[-1] == "Bob steals meld 1 from Ann with H6"
+    assert three.live_scores() == {"Ann": 0, "Bob": 40, "Cy": 0}
+    html = three.page()
+    assert re.search(r'data-meld-number="1" data-owner="Bob"', html)
+    three.ok(three.lay_off("Ann", 1, "H2"))
+    assert three.log()[-1] == "Ann steals meld 1 from Bob with H2"
+    assert three.live_scores() == {"Ann": 50, "Bob": 0, "Cy": 0}
+    three.ok(three.lay_off("Ann", 1, "H7"))
+    assert three.log()[-1] == "Ann adds H7 to meld 1"
+    three.ok(three.act("Cy", "out"))
+    three.ok(three.end_hand({"Ann": "", "Bob": "SK"}))
+    hand = three.page("/hands/1")
+    assert "made by Ann; stolen by Bob from Ann with H6; stolen by Ann from Bob with H2; Ann added H7" in hand
+    assert three.totals() == {"Ann": 60, "Bob": -10, "Cy": 0}
+
+
+def test_the_game_file_keeps_the_cards_in_the_order_given_and_the_log_arranges_them(three):
+    # The picker sends its cards in grid order (the ace first); the game file keeps them so
+    # (CONTRACT.md: any order), the log and the board show the meld as it lies.
+    three.ok(three.meld("Bob", "HA H9 H10 HJ HQ HK"))
+    three.ok(three.lay_off("Ann", 1, "H8 H7"))
+    assert three.log() == ["Bob melds H9 H10 HJ HQ HK HA (meld 1)", "Ann steals meld 1 from Bob with H7 H8"]
+    assert [e["cards"] for e in three.export()["rounds"][0]["events"]] == [
+        ["HA", "H9", "H10", "HJ", "HQ", "HK"], ["H8", "H7"]]
+    board = re.search(r'data-meld-number="1".*?</li>', three.page(), re.S).group(0)
+    assert re.findall(r'class="k r">([^<]+)<', board) == ["7♥", "8♥", "9♥", "10♥", "J♥", "Q♥", "K♥", "A♥"]
+
+
+def test_the_table_picker_offers_the_aces(three):
+    html = three.page()
+    assert all(f'data-card="{s}A"' in html for s in "SHDC")
+
+
+def test_a_meld_no_card_can_extend_is_locked(three):
+    three.ok(three.meld("Ann", "HA H2 H3"))  # the ace low: only H4 can extend it
+    assert "data-locked" not in three.page()
+    three.ok(three.meld("Bob", "H4 H4 S4"))  # both H4s are on the table
+    html = three.page()
+    assert re.search(r'data-meld-number="1" data-owner="Ann" data-side="Ann" data-locked', html)
+    assert re.search(rf'value="{three.meld_id(1)}" data-meld="\d+" data-meld-number="1" disabled', html)
+    refused = three.lay_off("Cy", 2, "H4")
+    assert refused.status_code == 422
+
+
+def test_a_set_of_eight_is_locked(three):
+    three.ok(three.meld("Ann", "S7 S7 H7 H7"))
+    three.ok(three.lay_off("Bob", 1, "D7 D7 C7"))
+    assert "data-locked" not in three.page()
+    three.ok(three.lay_off("Ann", 1, "C7"))
+    assert "data-locked" in three.page()
+
+
+# ---------------------------------------------------------------------------------------
+# Illegal plays are refused in plain words, and nothing is saved.
+
+
+ILLEGAL = [
+    ("around the corner", lambda g: g.meld("Ann", "SK SA S2"), "never K-A-2"),
+    ("not a meld", lambda g: g.meld("Ann", "S2 H3 D4"), "is not a meld"),
+    ("two cards", lambda g: g.meld("Ann", "S2 H2"), "at least three cards"),
+    ("no cards", lambda g: g.meld("Ann", ""), "Pick the cards first"),
+    ("unknown player", lambda g: g.meld("Zed", "S2 H2 D2"), "not playing in this game"),
+    ("lay-off that does not fit", lambda g: g.lay_off("Bob", 1, "S9"), "does not fit"),
+    ("lay-off on no meld", lambda g: g.meld("Bob", "S9", meld="99999"), "Tap a meld on the table"),
+    ("third copy", lambda g: g.meld("Bob", "C4 C4 H4"), "already on the table"),
+    ("take two cards", lambda g: g.act("Bob", "take", "S9 S10"), "one card on top"),
+    ("take nothing", lambda g: g.act("Bob", "take", ""), "Pick the cards first"),
+    ("unknown action", lambda g: g.act("Bob", "shuffle"), "Choose who plays"),
+]
+
+
+@pytest.mark.parametrize("play,words", [c[1:] for c in ILLEGAL], ids=[c[0] for c in ILLEGAL])
+def test_illegal_plays_are_refused_and_nothing_is_saved(three, db, play, words):
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    before = stored(db, three.game_id)
+    refused = play(three)
+    assert refused.status_code == 422
+    assert words in error(refused)
+    assert stored(db, three.game_id) == before
+
+
+def test_the_discard_pile_top_card_must_go_into_a_meld_at_once(three, db):
+    three.ok(three.act("Bob", "take", "SK"))
+    assert 'data-pending-take="SK"' in three.page()
+    assert 'value="SK" data-card="SK" checked' in three.page()  # picked for Bob already
+    before = stored(db, three.game_id)
+    for refused in (three.meld("Bob", "D5 D6 D7"),          # a meld without the top card
+                    three.meld("Cy", "D5 D6 D7"),           # someone else plays first
+                    three.act("Bob", "out"),
+                    three.act("Bob", "stock"),
+                    three.act("Bob", "take", "S9"),
+                    three.post("/pass", turn="Bob")):
+        assert refused.status_code == 422, error(refused)
+        assert "SK must go into a meld or lay-off by Bob" in error(refused)
+    assert stored(db, three.game_id) == before
+    three.ok(three.meld("Bob", "SK SQ SJ"))
+    assert "data-pending-take" not in three.page()
+    assert three.log() == ["Bob took the discard pile (SK on top)", "Bob melds SJ SQ SK (meld 1)"]
+
+
+def test_a_lay_off_of_the_top_card_counts_too_and_can_steal(three):
+    three.ok(three.meld("Ann", "D5 D6 D7"))
+    three.ok(three.act("Bob", "take", "D8"))
+    three.ok(three.lay_off("Bob", 1, "D8"))
+    assert three.log()[-1] == "Bob steals meld 1 from Ann with D8"
+
+
+def test_renege_scores_minus_the_penalty_and_frees_the_table(three):
+    three.ok(three.act("Bob", "take", "SK"))
+    three.ok(three.act("Bob", "renege"))
+    assert "Bob reneged: −100 this hand" in three.log()
+    assert three.live_scores()["Bob"] == -100
+    refused = three.act("Bob", "renege")
+    assert refused.status_code == 422 and "reneged this hand already" in error(refused)
+    three.ok(three.meld("Bob", "H9 H10 HJ"))  # his melds still count for nothing this hand
+    three.ok(three.act("Cy", "out"))
+    three.ok(three.end_hand({"Ann": "S2", "Bob": "CA"}))
+    assert three.totals() == {"Ann": -5, "Bob": -100, "Cy": 0}
+    assert three.export()["rounds"][0]["renege"] == ["Bob"]
+
+
+def test_a_renege_option_sets_the_penalty(client):
+    game = Robber(client, ["Ann", "Bob"], renege_penalty=50)
+    game.ok(game.act("Ann", "renege"))
+    assert game.live_scores()["Ann"] == -50
+
+
+def test_the_live_score_starts_each_hand_at_zero(three):
+    assert three.live_scores() == {"Ann": 0, "Bob": 0, "Cy": 0}
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    three.ok(three.act("Bob", "out"))
+    three.ok(three.end_hand({"Ann": "", "Cy": ""}))
+    assert three.live_scores() == {"Ann": 0, "Bob": 0, "Cy": 0}
+    assert 'data-total="Ann">15<' in three.page()
+
+
+def test_the_score_strip_at_the_hand_end_counts_the_hands_entered(three):
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    three.ok(three.act("Bob", "out"))
+    assert 'data-round-score="Ann">15<' in three.page("/end")
+    three.ok(three.post("/end/hand", player="Ann", round_no="1", cards=["SK"]))
+    assert 'data-round-score="Ann">5<' in three.page("/end")
+
+
+def test_the_stock_ran_out_ends_the_hand_and_every_hand_counts(three):
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    moved = three.ok(three.act("Cy", "stock"))
+    assert moved.headers["Location"].endswith("/robber/end")
+    end = three.page("/end")
+    assert "The stock ran out (Cy drew the last card)." in end
+    refused = three.meld("Bob", "D5 D6 D7")
+    assert refused.status_code == 422 and "count the hands" in error(refused)
+    three.ok(three.end_hand({"Ann": "DK", "Bob": "", "Cy": "SA S2"}))
+    assert three.totals() == {"Ann": 5, "Bob": 0, "Cy": -20}
+    assert three.export()["rounds"][0] == {
+        "events": [{"type": "meld", "player": "Ann", "cards": ["H4", "S4", "C4"]}],
+        "hands": {"Ann": ["DK"], "Bob": [], "Cy": ["SA", "S2"]}}
+
+
+def test_the_turn_passes_on_and_a_stale_pass_is_refused(three, db):
+    assert 'data-turn="Bob"' in three.page()
+    three.ok(three.post("/pass", turn="Bob"))
+    assert 'data-turn="Cy"' in three.page()
+    before = stored(db, three.game_id)
+    stale = three.post("/pass", turn="Bob")
+    assert stale.status_code == 409 and "already passed to Cy" in error(stale)
+    assert stored(db, three.game_id) == before
+
+
+def test_a_form_sent_twice_counts_once(three, db):
+    three.ok(three.meld("Ann", "H4 S4 C4", request_id="same"))
+    again = three.meld("Ann", "H4 S4 C4", request_id="same")
+    assert again.status_code == 303
+    assert len(stored(db, three.game_id)[0]) == 1
+
+
+# ---------------------------------------------------------------------------------------
+# Undo and delete.
+
+
+def test_undo_takes_back_the_last_play_and_refuses_a_stale_one(three, db):
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    first = three.meld_id(1)
+    three.ok(three.lay_off("Bob", 1, "D4"))
+    before = stored(db, three.game_id)
+    stale = three.post("/undo", last=str(first))
+    assert stale.status_code == 409
+    assert stored(db, three.game_id) == before
+    last = re.findall(r'data-play="(\d+)"', three.page())[-1]
+    three.ok(three.post("/undo", last=last))
+    assert three.log() == ["Ann melds S4 H4 C4 (meld 1)"]
+    assert three.live_scores()["Ann"] == 15
+
+
+def test_undo_reopens_the_count_of_the_last_hand(three):
+    three.ok(three.act("Ann", "out"))
+    three.ok(three.end_hand({"Bob": "S2", "Cy": ""}))
+    three.ok(three.post("/undo", last="0"))
+    assert "Hand 1 is over" in three.page("/end")
+
+
+def test_delete_a_play_and_refuse_deleting_a_meld_with_a_lay_off(three, db):
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    three.ok(three.lay_off("Bob", 1, "D4"))
+    meld, lay_off = (int(i) for i in re.findall(r'data-play="(\d+)"', three.page()))
+    before = stored(db, three.game_id)
+    refused = three.post(f"/plays/{meld}/delete", revision="0")
+    assert refused.status_code == 422 and "lay-off lies on this meld" in error(refused)
+    assert stored(db, three.game_id) == before
+    three.ok(three.post(f"/plays/{lay_off}/delete", revision="0"))
+    assert "Deleted Bob&#39;s lay-off (D4)." in three.page()
+    assert three.log() == ["Ann melds S4 H4 C4 (meld 1)"]
+    gone = three.post(f"/plays/{lay_off}/delete", revision="0")
+    assert gone.status_code in (404, 409)
+
+
+def test_deleting_the_meld_that_took_the_top_card_is_refused(three, db):
+    three.ok(three.act("Bob", "take", "SK"))
+    three.ok(three.meld("Bob", "SK SQ SJ"))
+    three.ok(three.post("/pass", turn="Bob"))
+    meld = int(re.findall(r'data-play="(\d+)"', three.page())[1])
+    refused = three.post(f"/plays/{meld}/delete", revision="0")
+    assert refused.status_code == 422 and "SK must go into a meld" in error(refused)
+
+
+# ---------------------------------------------------------------------------------------
+# Partnerships.
+
+
+def test_partners_own_melds_together_and_add_their_scores(client):
+    game = Robber(client, ["Ann", "Bob", "Cy", "Dee"], partnerships="13")
+    game.ok(game.meld("Ann", "H4 S4 C4"))
+    game.ok(game.lay_off("Cy", 1, "D4"))
+    assert game.log()[-1] == "Cy adds D4 to meld 1"  # a partner's meld: no steal
+    game.ok(game.lay_off("Bob", 1, "D4"))
+    assert game.log()[-1] == "Bob steals meld 1 from Ann with D4"
+    assert game.live_scores() == {"Ann & Cy": 0, "Bob & Dee": 25}
+    assert re.search(r'data-owner="Bob" data-side="Bob &amp; Dee"', game.page())
+    game.ok(game.meld("Cy", "H9 H10 HJ"))
+    game.ok(game.act("Ann", "out"))
+    game.ok(game.end_hand({"Bob": "SA", "Cy": "S2", "Dee": "S3"}))
+    # Ann & Cy: 50 − 5 = 45; Bob & Dee: 25 − 15 − 5 = 5; each member shows the team's score.
+    assert game.totals() == {"Ann": 45, "Bob": 5, "Cy": 45, "Dee": 5}
+
+
+# ---------------------------------------------------------------------------------------
+# The end of the game: target 400 (here lowered), a tie at the top plays on.
+
+
+def test_the_game_ends_at_the_target_and_a_tie_plays_on(client):
+    game = Robber(client, ["Ann", "Bob"], target=15)
+    game.ok(game.meld("Ann", "H4 S4 C4"))
+    game.ok(game.meld("Bob", "H5 S5 C5"))
+    game.ok(game.act("Ann", "out"))
+    game.ok(game.end_hand({"Bob": ""}))
+    assert "data-tie" in game.page("/game")
+    game.ok(game.meld("Bob", "H6 S6 C6"))
+    game.ok(game.act("Bob", "out"))
+    done = game.end_hand({"Ann": ""})
+    assert done.headers["Location"].endswith("/robber/game")
+    html = game.page("/game")
+    assert 'data-winner="Bob"' in html and "Bob wins" in html
+    refused = game.meld("Ann", "H7 S7 C7")
+    assert refused.status_code == 422 and "game is over" in error(refused)
+
+
+# ---------------------------------------------------------------------------------------
+# Live polling, the game page, the hand detail, export and import.
+
+
+def test_live_answers_204_until_the_game_changes(three, client):
+    version = int(re.search(r'data-version="(\d+)"', three.page()).group(1))
+    assert client.get(three.url + f"/live?since={version}").status_code == 204
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    data = client.get(three.url + f"/live?since={version}").get_json()
+    assert data["screen"] == "play" and data["version"] == version + 1
+    assert set(data["regions"]) == {"scores", "turn", "board", "log", "melds"}
+    assert "Ann melds S4 H4 C4" in data["regions"]["log"]
+    three.ok(three.act("Bob", "out"))
+    data = client.get(three.url + f"/live?since={version}").get_json()
+    assert data["screen"] == "end" and data["url"].endswith("/robber/end")
+
+
+def test_the_game_page_hand_detail_and_score_sheet(three, client):
+    three.ok(three.meld("Ann", "H9 H10 HJ HQ HK HA"))
+    three.ok(three.act("Ann", "out"))
+    three.ok(three.end_hand({"Bob": "S2 S3 S4 S5 SJ SA", "Cy": ""}))
+    html = three.page("/game")
+    assert "data-chart" in html and 'data-total="Bob">' + MINUS + "45<" in html
+    hand = three.page("/hands/1")
+    assert "made by Ann" in hand and "+120" in hand
+    assert client.get(three.url + "/hands/9").status_code == 404
+    sheet = text(client.get(three.url + "/export.csv")).lstrip("\ufeff").splitlines()
+    assert sheet == ["Hand,Dealer,Ann,Bob,Cy", "1,Ann,120,-45,0", "Total,,120,-45,0"]
+
+
+def test_the_export_scores_like_the_command_line_and_imports_back(three, client):
+    three.ok(three.meld("Ann", "H3 H4 H5"))
+    three.ok(three.lay_off("Bob", 1, "H6"))
+    three.ok(three.act("Cy", "renege"))
+    three.ok(three.act("Bob", "out"))
+    three.ok(three.end_hand({"Ann": "SK", "Cy": "S2"}))
+    three.ok(three.meld("Cy", "D5 D6 D7"))
+    doc = three.export()
+    scored = gamefile.score_document(doc)
+    assert scored["totals"] == three.totals() == {"Ann": -10, "Bob": 40, "Cy": -100}
+    upload = client.post("/games/import", data={"game_file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                         content_type="multipart/form-data")
+    assert upload.status_code == 303, text(upload)
+    key = re.search(r"/g/([^/]+)$", upload.headers["Location"]).group(1)
+    copy = client.get(f"/g/{key}/robber/export")
+    assert json.loads(text(copy)) == doc
+    assert "Cy melds D5 D6 D7" in text(client.get(f"/g/{key}/robber"))
+
+
+def test_an_imported_stock_run_out_hand_reads_back(client):
+    doc = {"format": "scorekeeper/1", "variant": "robber", "rules": {}, "players": ["A", "B"], "teams": None,
+           "rounds": [{"events": [{"type": "meld", "player": "A", "cards": ["S2", "S3", "S4"]}],
+                       "hands": {"A": [], "B": ["HK"]}}]}
+    upload = client.post("/games/import", data={"game_file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                         content_type="multipart/form-data")
+    assert upload.status_code == 303, text(upload)
+    key = re.search(r"/g/([^/]+)$", upload.headers["Location"]).group(1)
+    assert json.loads(text(client.get(f"/g/{key}/robber/export"))) == doc
+    # The file does not say who drew the last card: the pages do not make it up.
+    assert "The stock ran out." in text(client.get(f"/g/{key}/robber/hands/1"))
+    assert re.search(r'data-round="1">.*?<td>the stock ran out</td>', text(client.get(f"/g/{key}/robber/game")), re.S)
+    reopened = client.post(f"/g/{key}/robber/undo", data={"request_id": "u1", "last": "0"})
+    assert reopened.status_code == 303
+    assert "The stock ran out." in text(client.get(f"/g/{key}/robber/end"))
+    last = re.findall(r'data-play="(\d+)"', text(client.get(f"/g/{key}/robber")))[-1]
+    client.post(f"/g/{key}/robber/undo", data={"request_id": "u2", "last": last})
+    html = text(client.get(f"/g/{key}/robber"))
+    assert "Took back the stock running out." in html and "data-ended" not in html
+
+
+# ---------------------------------------------------------------------------------------
+# Read-only links and CSRF.
+
+
+def test_the_read_only_link_sees_everything_and_changes_nothing(three, client, db):
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    viewer = client.application.test_client()
+    view = f"/g/{three.view_key()}/robber"
+    html = text(viewer.get(view))
+    assert "data-read-only" in html and "Ann melds S4 H4 C4" in html and 'id="play"' not in html
+    assert "data-action=\"delete\"" not in html and "data-action=\"undo\"" not in html
+    for path in ("/game", "/hands/1", "/export", "/export.csv", "/live?since=0"):
+        assert viewer.get(view + path).status_code == 200, path
+    before = stored(db, three.game_id)
+    play = next(iter(re.findall(r'data-play="(\d+)"', html)))
+    for path in ("/play", "/pass", "/undo", f"/plays/{play}/delete", "/end/hand", "/end"):
+        assert viewer.post(view + path, data={"player": "Ann", "action": "out"}).status_code == 403, path
+    assert stored(db, three.game_id) == before
+
+
+@pytest.fixture
+def csrf_client(tmp_path):
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "test",
+                       "WTF_CSRF_ENABLED": True}).test_client()
+
+
+def test_every_post_needs_a_csrf_token(csrf_client):
+    client = csrf_client
+    token = re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"',
+                      text(client.get("/games/new?variant=robber"))).group(1)
+    made = client.post("/games", data={"variant": "robber", "seat_0": "A", "seat_1": "B", "first_dealer": "0",
+                                       "partnerships": "none", "rule_ace_low": "5", "rule_renege_penalty": "100",
+                                       "rule_target": "400", "csrf_token": token})
+    assert made.status_code == 303
+    game = made.headers["Location"].removesuffix("/table") + "/robber"
+    form = {"player": "A", "action": "play", "cards": ["S2", "S3", "S4"]}
+    for path in ("/play", "/pass", "/undo", "/plays/1/delete", "/end/hand", "/end"):
+        assert client.post(game + path, data=form).status_code == 400, path
+    assert "No plays yet" in text(client.get(game))
+    good = re.search(r'name="csrf_token" value="([^"]+)"', text(client.get(game))).group(1)
+    assert client.post(game + "/play", data={**form, "csrf_token": good}).status_code == 303
+    assert "A melds S2 S3 S4" in text(client.get(game))

@@ -74,6 +74,8 @@ def create_app(test_config: dict | None = None):
     app.register_blueprint(games.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(round_end.bp)
+    from .views import counted  # hand-count rummies: their pages (and VARIANT_PAGES)
+    counted.init_app(app)
     from .views import robber  # Robber Rummy: its table, hand end and game pages
     robber.init_app(app)
     return app

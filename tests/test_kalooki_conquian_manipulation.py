@@ -193,6 +193,32 @@ def test_kalooki_two_copies_of_a_card_are_fine():
     assert kalooki_game(out("A", B="S9", C="S9"))["totals"] == {"A": 0, "B": 9, "C": 9}
 
 
+# 15 cards dealt for two to four players, 13 for five, 11 for six: no hand left is bigger.
+PAIRS = [f"{s}{r}" for r in "2 3 4 5 6 7 8 9".split() for s in "SS"]  # two decks: each twice
+
+
+@pytest.mark.parametrize("players,held,dealt", [(2, 15, 15), (4, 16, 15), (5, 14, 13), (6, 12, 11), (6, 11, 11)])
+def test_kalooki_no_hand_bigger_than_dealt(players, held, dealt):
+    names = [f"P{i}" for i in range(players)]
+    rounds = [{"out": "P0", "hands": {"P1": PAIRS[:held]}}]
+    if held <= dealt:
+        assert len(kalooki_game(*rounds, players=names)["rounds"][0]["detail"]["P1"]["cards"]) == held
+    else:
+        with pytest.raises(GameFileError, match=rf"^round 1: P1's hand has {held} cards, but Kalooki "
+                                                rf"with {players} players deals {dealt} each$"):
+            kalooki_game(*rounds, players=names)
+
+
+def test_kalooki_hands_are_dealt_for_the_players_still_in_the_game():
+    names = [f"P{i}" for i in range(6)]
+    gone = {"out": "P0", "hands": {"P1": ["JK", "JK", "JK", "JK", "SA", "HA", "DA"]}}  # P1 133: eliminated
+    thirteen = {"out": "P0", "hands": {"P2": PAIRS[:13]}}  # five left: 13 each
+    result = kalooki_game(gone, thirteen, players=names, rules={"elimination": 100})
+    assert result["rounds"][1]["detail"]["P2"]["hand_value"] > 0
+    with pytest.raises(GameFileError, match=r"^round 2: P2's hand has 13 cards, but Kalooki with 6 players"):
+        kalooki_game({"out": "P0", "hands": {"P1": ["S2"]}}, thirteen, players=names, rules={"elimination": 100})
+
+
 @pytest.mark.parametrize("players,ok", [(1, False), (2, True), (6, True), (7, False)])
 def test_kalooki_two_to_six_players(players, ok):
     names = [f"P{i}" for i in range(players)]

@@ -14,6 +14,7 @@ from tests.conftest import EXAMPLES
 # Hands worth a known amount (one deck: no card twice in a round).
 COURT_100 = "SK HK DK CK SQ HQ DQ CQ SJ HJ"  # 10 × 10
 COURT_50 = "DJ CJ S10 H10 D10"  # 5 × 10
+COURT_70 = "SK HK DK CK SQ HQ DQ"  # 7 × 10: the most a hand of 3 or 4 players can hold
 PIPS_19 = "D9 CJ"  # the public example's B
 
 
@@ -151,18 +152,19 @@ def test_target_by_player_count_and_scoring(players, rules, target):
 
 
 @pytest.mark.parametrize(
-    "players,hands,winners",
+    "players,rounds,winners",
     [
-        ("A B", {"B": COURT_100}, ["A"]),  # 100 reaches the 2-player target
-        ("A B", {"B": COURT_100.rsplit(" ", 1)[0] + " H9"}, []),  # 99 does not
-        ("A B C", {"B": COURT_100, "C": COURT_50}, ["A"]),  # 150 for 3 players
-        ("A B C", {"B": COURT_100, "C": "DJ CJ S10 H10 D9"}, []),  # 149
-        ("A B C D", {"B": COURT_100, "C": COURT_50, "D": "SA S2 S3 S4 S5 S6 S7 S8 D9 D5"}, ["A"]),  # 200
-        ("A B C D", {"B": COURT_100, "C": COURT_50, "D": "SA S2 S3 S4 S5 S6 S7 S8 D9 D4"}, []),  # 199
+        ("A B", [out("A", B=COURT_100)], ["A"]),  # 100 reaches the 2-player target
+        ("A B", [out("A", B=COURT_100.rsplit(" ", 1)[0] + " H9")], []),  # 99 does not
+        # 3 or 4 players hold 7 cards at most: the target takes two rounds.
+        ("A B C", [out("A", B=COURT_70, C=COURT_50), out("A", B="S10 H10 D10")], ["A"]),  # 150 for 3 players
+        ("A B C", [out("A", B=COURT_70, C=COURT_50), out("A", B="S10 H10 D9")], []),  # 149
+        ("A B C D", [out("A", B=COURT_70, C=COURT_50), out("A", B=COURT_70, D="S10")], ["A"]),  # 200
+        ("A B C D", [out("A", B=COURT_70, C=COURT_50), out("A", B=COURT_70, D="S9")], []),  # 199
     ],
 )
-def test_winner_takes_all_game_ends_when_someone_reaches_the_target(players, hands, winners):
-    result = score(out("A", **hands), players=players.split())
+def test_winner_takes_all_game_ends_when_someone_reaches_the_target(players, rounds, winners):
+    result = score(*rounds, players=players.split())
     assert result["winners"] == winners
     assert result["status"] == ("A wins" if winners else "in progress")
 
@@ -182,7 +184,7 @@ def test_no_round_after_the_game_is_over():
     "rounds,totals,winners",
     [
         # seeds/003: "When the first person reaches 100 points, the player with the fewest points wins."
-        ([out("A", B=COURT_100, C="H2")], {"A": 0, "B": 100, "C": 2}, ["A"]),
+        ([out("A", B=COURT_50, C="H2"), out("A", B=COURT_50)], {"A": 0, "B": 100, "C": 2}, ["A"]),
         ([out("A", B=COURT_50, C="H2"), out("C", A="S3", B=COURT_50)], {"A": 3, "B": 100, "C": 2}, ["C"]),
         ([out("A", B=COURT_50, C="H2"), out("C", A="S2", B=COURT_50)], {"A": 2, "B": 100, "C": 2}, ["A", "C"]),
         ([out("A", B=COURT_50, C="H2")], {"A": 0, "B": 50, "C": 2}, []),
@@ -242,6 +244,28 @@ ILLEGAL = [
 def test_illegal_rounds_are_refused_naming_the_round(rounds, rules, message):
     with pytest.raises(GameFileError, match=message):
         score(*rounds, rules=rules)
+
+
+# A hand left at the end holds at most what was dealt: 10 for two players, 7 for three or four.
+TEN = "S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ"
+
+
+@pytest.mark.parametrize("players,hand,ok", [
+    (("A", "B"), TEN, True),
+    (("A", "B"), TEN + " SQ", False),
+    (("A", "B", "C"), "H2 H3 H4 H5 H6 H7 H8", True),
+    (("A", "B", "C"), "H2 H3 H4 H5 H6 H7 H8 H9", False),
+    (("A", "B", "C", "D"), "H2 H3 H4 H5 H6 H7 H8 H9", False),
+])
+def test_a_hand_bigger_than_dealt_is_refused(players, hand, ok):
+    rounds = [out("A", B=hand)]
+    if ok:
+        assert score(*rounds, players=players)["rounds"][0]["detail"]["B"]["hand_value"] > 0
+    else:
+        dealt = 10 if len(players) == 2 else 7
+        with pytest.raises(GameFileError, match=rf"^round 1: B's hand has {dealt + 1} cards, but "
+                                                rf"Rummy with {len(players)} players deals {dealt} each$"):
+            score(*rounds, players=players)
 
 
 @pytest.mark.parametrize("players", [["A"], ["A", "B", "C", "D", "E"]])

@@ -56,6 +56,15 @@ def check_out(rnd: HandRound, players: Sequence[str], allow_knock: bool = False)
         raise IllegalPlay(f"{rnd.out} went out, so cannot still hold {card_names(rnd.hand(rnd.out))}")
 
 
+def check_hand_sizes(rnd: HandRound, players: Sequence[str], dealt: int, game: str) -> None:
+    """No hand left at the end can be bigger than a hand as dealt: a player draws one card
+    and discards one each turn, so between turns he holds at most what he was dealt."""
+    for p in players:
+        if len(rnd.hand(p)) > dealt:
+            raise IllegalPlay(f"{p}'s hand has {len(rnd.hand(p))} cards, but {game} with "
+                              f"{len(players)} players deals {dealt} each")
+
+
 def hand_detail(cards: Sequence[Card], values: Sequence[int], score: int, story: list[str]) -> dict:
     return {
         "hand": [str(c) for c in cards],

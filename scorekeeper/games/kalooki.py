@@ -11,7 +11,7 @@ from typing import Mapping, Sequence
 
 from .cards import ACE, Card
 from .errors import IllegalPlay
-from .handcount import CountedGame, HandRound, RoundScore, check_out, hand_detail
+from .handcount import CountedGame, HandRound, RoundScore, check_hand_sizes, check_out, hand_detail
 from .options import Option, RuleBook, Rules
 
 NAME = "Kalooki"
@@ -34,6 +34,11 @@ def resolve_rules(overrides: object, players: int) -> Rules:
     return RULES.resolve(overrides, players)
 
 
+def dealt(players: int) -> int:
+    """Cards dealt to each player still in the game: 15 for two to four, 13 for five, 11 for six."""
+    return {5: 13, 6: 11}.get(players, 15)
+
+
 def card_value(card: Card, rules: Mapping) -> int:
     """Penalty for a card left in hand: joker 25, ace 11, J Q K 10, pips face value."""
     if card.is_joker:
@@ -53,6 +58,8 @@ class Game(CountedGame):
         for p in self.eliminated:
             if rnd.out == p or rnd.hand(p):
                 raise IllegalPlay(f"{p} was eliminated and no longer plays")
+        playing = [p for p in self.players if p not in self.eliminated]
+        check_hand_sizes(rnd, playing, dealt(len(playing)), NAME)  # fewer players, bigger hands
         values = {p: [card_value(c, self.rules) for c in rnd.hand(p)] for p in self.players}
         scores = {p: sum(values[p]) if rnd.out else 0 for p in self.players}
         detail = {}

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Mapping
 
 from .cards import Card
-from .handcount import CountedGame, HandRound, RoundScore, check_out, hand_detail, lowest_wins
+from .handcount import (CountedGame, HandRound, RoundScore, check_hand_sizes, check_out, hand_detail,
+                        lowest_wins)
 from .options import Option, RuleBook, Rules
 from .standings import highest_wins
 
@@ -53,6 +54,11 @@ def resolve_rules(overrides: object, players: int) -> Rules:
     return RULES.resolve(overrides, players)
 
 
+def dealt(players: int) -> int:
+    """Cards dealt to each player: 10 for two players, 7 for three or four (seeds/002)."""
+    return 10 if players == 2 else 7
+
+
 def card_value(card: Card) -> int:
     """Ace 1, pips their number, J Q K 10."""
     return min(card.rank, 10)
@@ -61,6 +67,7 @@ def card_value(card: Card) -> int:
 class Game(CountedGame):
     def play(self, rnd: HandRound) -> RoundScore:
         check_out(rnd, self.players)
+        check_hand_sizes(rnd, self.players, dealt(len(self.players)), NAME)
         values = {p: [card_value(c) for c in rnd.hand(p)] for p in self.players}
         scores = {p: 0 for p in self.players}
         stories = {p: [] for p in self.players}

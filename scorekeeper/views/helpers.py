@@ -19,6 +19,8 @@ THEME_LIGHT, THEME_DARK = "#0b4f6c", "#0d1b24"
 def card_parts(name) -> dict:
     """A card name (S9) as the pieces a template prints: rank, suit symbol, colour, words."""
     card = parse_card(str(name))
+    if card.is_joker:  # Kalooki's jokers
+        return {"rank": "JK", "symbol": "", "suit": "", "colour": "joker", "label": "joker"}
     return {
         "rank": card.rank_label,
         "symbol": SYMBOLS[card.suit],

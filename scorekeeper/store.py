@@ -1292,7 +1292,16 @@ def describe_play(tp: TablePlay) -> str:
 
 def export_document(db: Database, game_id: int) -> dict:
     """The game file of a game: what ``scorekeeper score`` and an import read back."""
-    doc, _events = document(load(db, game_id))
+    from . import counted_store
+
+    log = load(db, game_id)
+    if counted_store.is_counted(log.variant):  # hand-count rummies: rounds, not plays
+        return counted_store.export_document(db, game_id)
+    if log.variant == "robber":  # its own rows (take, renege, stock): robber_table.py
+        from . import robber_table
+
+        return robber_table.document(log)
+    doc, _events = document(log)
     return doc
 
 
@@ -1304,6 +1313,14 @@ def import_document(db: Database, doc: object) -> int:
     from .gamefile import read_header, score_document
 
     variant, _rounds = read_header(doc)
+    from . import counted_store
+
+    if counted_store.is_counted(variant):  # hand-count rummies: rounds, not plays
+        return counted_store.import_document(db, doc)
+    if variant == "robber":
+        from . import robber_table
+
+        return robber_table.import_document(db, doc)
     if variant != VARIANT:
         raise Refused(
             f"this app keeps Iceberg Rummy games; a {variant} file can be scored with "

@@ -212,8 +212,10 @@ def import_game():
         return _import_refused(form, e.message)
     edit_secret, _view = store.secrets_of(get_db(), game_id)
     links.remember(game_id, links.make_key(game_id, edit_secret), links.EDIT)
-    state = load_state(game_id)
-    flash(f"Imported: {', '.join(state.players)} — {state.result.status()}. "
+    header = store.game_header(get_db(), game_id)
+    status = (load_state(game_id).result.status() if header["variant"] == store.VARIANT
+              else header["status"])  # another variant's cached status (its own store keeps it)
+    flash(f"Imported: {', '.join(header['players'])} — {status}. "
           "This phone has the game's edit link.")
     return redirect(url_for("games.summary", game_id=game_id), 303)
 

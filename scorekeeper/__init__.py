@@ -70,12 +70,18 @@ def create_app(test_config: dict | None = None):
     db.init_app(app)
     links.init_app(app)
     security.init_app(app)
+    fragments.init_app(app)
     app.register_blueprint(helpers.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(round_end.bp)
     from .views import counted  # hand-count rummies: their pages (and VARIANT_PAGES)
+
     counted.init_app(app)
     from .views import robber  # Robber Rummy: its table, hand end and game pages
+
     robber.init_app(app)
+    from .views import players  # people across games: statistics, history, score sheets
+
+    players.init_app(app)
     return app

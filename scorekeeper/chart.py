@@ -90,3 +90,42 @@ def chart(players: list[str], round_scores: list[dict[str, int]], target: int) -
         y(0) if low < 0 < high else None,
         y(target) if show_target else None, target, (left, top, right, bottom),
     )
+
+
+@dataclass(frozen=True)
+class Mark:
+    x: float
+    y: float
+    won: bool
+    label: str  # what the mark's tooltip and the table say
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """A player's finished games over time: his win rate so far after each, one mark
+    per game (filled: won, hollow: lost). Same frame as :class:`Chart`."""
+
+    width: int
+    height: int
+    points: str  # SVG polyline of the win rate so far
+    marks: tuple[Mark, ...]
+    ticks: tuple[tuple[float, int], ...]  # (y, per cent)
+    dates: tuple[tuple[float, str], ...]  # (x, date) of the first and last game
+    plot: tuple[float, float, float, float]
+
+
+def timeline(results: list[tuple[str, bool, int, str]]) -> Timeline:
+    """``results``: (date, won, win rate so far in per cent, label) per game, oldest first."""
+    left, top, right, bottom = LEFT, TOP, WIDTH - RIGHT / 2, HEIGHT - BOTTOM
+    n = len(results)
+
+    def x(i: int) -> float:
+        return round(left + (right - left) * (i + 0.5) / max(n, 1), 1)
+
+    def y(rate: float) -> float:
+        return round(bottom - (bottom - top) * rate / 100, 1)
+
+    marks = tuple(Mark(x(i), y(rate), won, label) for i, (_d, won, rate, label) in enumerate(results))
+    dates = ((x(0), results[0][0]),) + (((x(n - 1), results[-1][0]),) if n > 1 else ()) if n else ()
+    return Timeline(WIDTH, HEIGHT, " ".join(f"{m.x},{m.y}" for m in marks), marks,
+                    tuple((y(v), v) for v in (0, 25, 50, 75, 100)), dates, (left, top, right, bottom))

@@ -126,6 +126,39 @@ def m003_game_teams(db: Database) -> None:
     (null when everyone plays for himself, as every game made before this did)."""
     db["games"].add_column("teams", str)
 
+
+@migrations()
+def m004_players(db: Database) -> None:
+    """The people who play, across games (scorekeeper/players.py).
+
+    - ``players``: one row per person; ``name`` as shown, ``key`` the name compared
+      case-insensitively (unique: "ann" and "Ann" are one person);
+    - ``seats``: which player sat in each seat of each game (one player once a game).
+
+    Games keep their names (``games.players``, ``plays.player``, ``hands.player``): the
+    rules library works with names. Every existing game gets its players here, matched
+    by name case-insensitively.
+    """
+    db["players"].create(
+        {"id": int, "name": str, "key": str, "created": str},
+        pk="id", not_null={"name", "key", "created"},
+    )
+    db["players"].create_index(["key"], unique=True)
+    db["seats"].create(
+        {"game": int, "seat": int, "player": int},
+        pk=("game", "seat"),
+        foreign_keys=[("game", "games", "id"), ("player", "players", "id")],
+    )
+    db["seats"].create_index(["game", "player"], unique=True)
+    db["seats"].create_index(["player"])
+    import json
+
+    from .players import seat_players
+
+    for game_id, names in db.execute("SELECT id, players FROM games ORDER BY id").fetchall():
+        seat_players(db.conn, game_id, json.loads(names))
+
+
 def connect(path: str) -> Database:
     """A connection set up the way every request and command uses it.
 

@@ -877,7 +877,15 @@ def create_game(db: Database, players: list[str], rules: dict, first_dealer: int
                 "totals": json.dumps(totals),
             }
         ).last_pk
+        _seat_players(db.conn, game_id, players)
     return game_id, secret
+
+
+def _seat_players(conn, game_id: int, names: list[str]) -> None:
+    """The hook every new game goes through: who sits where, as people (players.py)."""
+    from .players import seat_players
+
+    seat_players(conn, game_id, names)
 
 
 def game_header(db: Database, game_id: int) -> dict:
@@ -1359,6 +1367,7 @@ def import_document(db: Database, doc: object) -> int:
                     _upsert_hand(db, game_id, round_no, player,
                                  [str(parse_card(c)) for c in cards], 1)
         _save_cache(db, load(db, game_id))
+        _seat_players(db.conn, game_id, players)
     return game_id
 
 

@@ -145,3 +145,21 @@ document.querySelectorAll("[data-seat]").forEach(function (input) {
   input.addEventListener("input", show);
   show();
 });
+
+/* New game: a tap on a name played here before seats him in the next empty seat. */
+(function () {
+  var box = document.querySelector("[data-quick-pick]");
+  if (!box) return;
+  box.hidden = false;
+  box.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-pick-name]");
+    if (!button) return;
+    var name = button.getAttribute("data-pick-name");
+    var seats = Array.prototype.slice.call(document.querySelectorAll("[data-seat]"));
+    if (seats.some(function (s) { return s.value.trim().toLowerCase() === name.toLowerCase(); })) return;
+    var empty = seats.filter(function (s) { return !s.value.trim(); })[0];
+    if (!empty) return;
+    empty.value = name;
+    empty.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+})();

@@ -50,7 +50,8 @@ def test_import_reads_standard_input(database):
       "rounds": [{"events": [{"type": "meld", "player": "A", "cards": ["S2", "H3"]}]}]},
      "round 1, event 1: S2 H3 is not a meld"),
     ({"variant": "iceberg", "players": ["A", "B"], "rules": {"decks": 3}}, "decks"),
-    ({"variant": "gin", "players": ["A", "B"], "rounds": []}, "keeps Iceberg Rummy games"),
+    ({"variant": "gin", "players": ["A", "B"], "rounds": [{"knocker": "A", "hands": {"A": ["S2"]}}]},
+     "round 1: A's hand has 1 cards; a Gin hand has 10"),
     ("not json", "invalid JSON"),
 ])
 def test_a_bad_file_is_refused_in_one_line_and_changes_nothing(database, document, words):

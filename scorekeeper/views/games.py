@@ -9,6 +9,7 @@ from .. import links, store, transfer
 from ..chart import chart
 from ..db import get_db
 from ..forms import ImportForm, new_game_form
+from ..players import filter_history
 from ..variants import VARIANTS
 from .helpers import load_state
 
@@ -23,7 +24,10 @@ def index():
     games = store.list_games(get_db(), list(mine))
     for game in games:
         game["access"] = mine[game["id"]][1]
-    return render_template("games.html", games=games, import_form=ImportForm())
+    shown, filters, problems = filter_history(games, request.args)
+    return render_template("games.html", games=shown, all_games=len(games), filters=filters,
+                           filter_problems=problems, variants=list(VARIANTS.values()),
+                           import_form=ImportForm())
 
 
 def _variant(key: str | None):

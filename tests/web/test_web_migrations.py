@@ -33,7 +33,7 @@ def upgraded(tmp_path):
 def test_the_old_database_is_migrated_when_the_app_starts(upgraded):
     _app, db, plays_before = upgraded
     assert [m.name for m in migrations.applied(db)] == [
-        "m001_games_plays_hands", "m002_links_requests_revisions", "m003_game_teams"]
+        "m001_games_plays_hands", "m002_links_requests_revisions", "m003_game_teams", "m004_players"]
     assert {r["teams"] for r in db.query("SELECT teams FROM games")} == {None}
     assert [dict(r) for r in db.query(
         "SELECT id, game, round_no, seq, type, player, cards, target FROM plays")] == plays_before
@@ -71,6 +71,25 @@ def test_the_server_owner_finds_the_links_of_old_games(upgraded, tmp_path):
     edit, view = store.secrets_of(db, 2)
     assert f"/g/2-{edit}/table" in listing.stdout and f"/g/2-{view}/table" in listing.stdout
     assert "Ann, Bob" in listing.stdout
+
+
+def test_old_games_get_their_players_matched_by_name(upgraded):
+    """m004: a player per name (case-insensitively), a seat per game; renames follow."""
+    from scorekeeper import players
+
+    app, db, _plays = upgraded
+    everyone = {p.name: p for p in players.everyone(db)}
+    assert sorted(everyone) == ["A", "Ann", "B", "Bob", "C"]
+    assert {name: p.games for name, p in everyone.items()} == {"A": 1, "Ann": 1, "B": 1, "Bob": 1, "C": 1}
+    assert db.execute("SELECT game, seat, player FROM seats ORDER BY game, seat").fetchall() == [
+        (1, 0, everyone["A"].id), (1, 1, everyone["B"].id), (1, 2, everyone["C"].id),
+        (2, 0, everyone["Ann"].id), (2, 1, everyone["Bob"].id)]
+    # A new game with "ANN" seats the same person; renaming her renames the old game too.
+    game_id, _secret = store.create_game(db, ["ANN", "Zoe"], {}, 0)
+    assert players.game_ids(db, everyone["Ann"].id) == [2, game_id]
+    players.rename(db, everyone["Ann"].id, "Annabel")
+    assert [e["player"] for e in store.export_document(db, 2)["rounds"][0]["events"]] == ["Bob", "Annabel"]
+    assert store.game_header(db, game_id)["players"] == ["Annabel", "Zoe"]
 
 
 def _meld_id(html: str) -> str:

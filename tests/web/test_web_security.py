@@ -92,7 +92,10 @@ def test_the_policy_allows_nothing_inline_and_nothing_from_elsewhere():
 
 
 def test_the_session_cookie_is_http_only_and_same_site(client, game):
-    cookie = client.get(f"/g/{game['edit']}").headers["Set-Cookie"]
+    # Another phone opening the link: its session changes (the game joins its list), so
+    # it is sent (an unchanged session is not sent again: SESSION_REFRESH_EACH_REQUEST).
+    phone = client.application.test_client()
+    cookie = phone.get(f"/g/{game['edit']}").headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
@@ -191,7 +194,7 @@ def test_safe_is_used_only_on_the_server_drawn_qr_codes():
         text = path.read_text()
         assert "autoescape false" not in text, path.name
         uses += [(path.name, m) for m in re.findall(r"\{\{[^}]*\|\s*safe[^}]*\}\}", text)]
-    assert uses == [("summary.html", "{{ link.qr|safe }}")]
+    assert uses == [("_share.html", "{{ link.qr|safe }}"), ("sheet.html", "{{ qr|safe }}")]  # summary.html and counted_game.html include it
     for path in (ROOT / "scorekeeper").rglob("*.py"):
         assert "Markup(" not in path.read_text(), path
 

@@ -1,0 +1,361 @@
+"""Statistics of players over many games, computed from the games' own documents.
+
+Pure (no Flask, no database): each game comes as a :class:`GameRecord` — its game file
+(CONTRACT.md) and what :func:`scorekeeper.gamefile.score_document` makes of it — and
+every figure is derived from those, never stored a second time.
+
+Figures count the *counted* rounds (those whose hands were entered) and, for games
+played and won, the finished games. Per game type: games played and won, win rate,
+average and best round (best is the lowest in the games where the lowest total wins).
+Card-level records: the biggest meld (the most points one new meld scored: Iceberg, or
+the most one meld was worth at a round's end in Robber Rummy), special melds made
+(Iceberg), penalties paid for playable cards and aces collected (Iceberg), steals
+(Robber Rummy), gins and undercuts (Gin).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable, Mapping
+
+from .games import robber
+from .games.cards import parse_card
+from .games.iceberg_melds import find_special
+from .variants import VARIANTS
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    variant: str
+    date: str  # YYYY-MM-DD
+    doc: Mapping  # the game file
+    score: Mapping  # gamefile.score_document(doc)
+    who: Mapping[str, Hashable] = field(default_factory=dict)  # name in the game → player key
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.doc["players"])
+
+    @property
+    def over(self) -> bool:
+        return bool(self.score["winners"])
+
+    def key(self, name: str) -> Hashable:
+        return self.who.get(name, name)
+
+    def name_of(self, key: Hashable) -> str | None:
+        return next((p for p in self.players if self.key(p) == key), None)
+
+    @property
+    def low_wins(self) -> bool:
+        return low_wins(self.variant, self.score["rules"])
+
+    def counted(self) -> list[tuple[int, Mapping]]:
+        """(round number, round) of the counted rounds."""
+        return [(n, r) for n, r in enumerate(self.score["rounds"], 1) if r["finished"]]
+
+
+def low_wins(variant: str, rules: Mapping) -> bool:
+    """Whether the lowest total wins (penalty games): then the lowest round is the best."""
+    return variant in ("kalooki", "manipulation") or (
+        variant == "rummy" and rules.get("scoring") == "penalty")
+
+
+def variant_name(key: str) -> str:
+    v = VARIANTS.get(key)
+    return v.name if v else key
+
+
+@dataclass(frozen=True)
+class Meld:
+    points: int
+    cards: tuple[str, ...]
+    game: int
+    variant: str
+    date: str
+    round_no: int
+
+
+@dataclass(frozen=True)
+class Special:
+    title: str
+    cards: tuple[str, ...]
+    points: int
+    game: int
+    date: str
+    round_no: int
+
+
+@dataclass
+class Facts:
+    """One player in one game."""
+
+    rounds: list[int] = field(default_factory=list)  # his score in each counted round
+    total: int = 0
+    won: bool = False
+    over: bool = False
+    melds: list[Meld] = field(default_factory=list)
+    specials: list[Special] = field(default_factory=list)
+    playable_penalty: int = 0
+    aces: int = 0
+    steals: int = 0
+    gins: int = 0
+    undercuts: int = 0
+
+
+def _iceberg(record: GameRecord, facts: dict[str, Facts]) -> None:
+    rules = record.score["rules"]
+    for n, rnd in record.counted():
+        events = record.doc["rounds"][n - 1].get("events", [])
+        for player, f in facts.items():
+            detail = rnd["detail"][player]
+            f.playable_penalty -= detail.get("playable_penalty", 0)  # a penalty: paid as points
+            f.aces += len(detail.get("aces", []))
+            # The detail lists the player's melds and lay-offs in the order he made them,
+            # as the log does: the log says which of them were new melds.
+            own = [e for e in events if e.get("player") == player and e["type"] in ("meld", "layoff")]
+            for event, play in zip(own, detail.get("plays", [])):
+                if event["type"] != "meld":
+                    continue
+                cards = tuple(play["cards"])
+                f.melds.append(Meld(play["points"], cards, record.id, record.variant, record.date, n))
+                special = find_special([parse_card(c) for c in cards], rules) if len(cards) == 6 else None
+                if special is not None:
+                    f.specials.append(Special(special.title, cards, play["points"], record.id,
+                                              record.date, n))
+
+
+def _robber(record: GameRecord, facts: dict[str, Facts]) -> None:
+    from .gamefile import ROBBER_EVENTS, _check_teams, _rules, replay_round
+
+    players = record.players
+    rules = _rules(robber, record.doc, players)
+    teams = _check_teams(record.doc, players)
+    for n, rnd in record.counted():
+        round_, _hands = replay_round(robber.Round(players, rules, teams), record.doc["rounds"][n - 1],
+                                      n, ROBBER_EVENTS, ("renege",))
+        for play in round_.plays:
+            if play.kind == "layoff" and play.stolen_from:
+                facts[play.player].steals += 1
+        for player, f in facts.items():
+            for meld in rnd["detail"][player].get("melds", []):
+                f.melds.append(Meld(meld["value"], tuple(meld["cards"]), record.id, record.variant,
+                                    record.date, n))
+
+
+def _gin(record: GameRecord, facts: dict[str, Facts]) -> None:
+    for _n, rnd in record.counted():
+        for player, f in facts.items():
+            detail = rnd["detail"][player]
+            # Gin: the knocker has no deadwood. Undercut: the only way a defender scores.
+            if detail.get("role") == "knocker" and detail.get("deadwood_points") == 0:
+                f.gins += 1
+            if detail.get("role") == "defender" and detail.get("score", 0) > 0:
+                f.undercuts += 1
+
+
+CARD_LEVEL = {"iceberg": _iceberg, "robber": _robber, "gin": _gin}
+
+
+def facts(record: GameRecord) -> dict[str, Facts]:
+    """Each player's figures in one game, by his name in that game."""
+    over = record.over
+    result = {
+        p: Facts(rounds=[rnd["scores"][p] for _n, rnd in record.counted()],
+                 total=record.score["totals"][p], won=p in record.score["winners"], over=over)
+        for p in record.players
+    }
+    if record.variant in CARD_LEVEL:
+        CARD_LEVEL[record.variant](record, result)
+    return result
+
+
+# ---------------------------------------------------------------------------------------
+# One player over many games.
+
+
+@dataclass
+class Line:
+    """A player's figures in one game type (or all of them: ``variant`` None)."""
+
+    variant: str | None
+    name: str
+    played: int = 0  # finished games
+    won: int = 0
+    unfinished: int = 0
+    rounds: list[int] = field(default_factory=list)
+    low_wins: bool = False
+
+    @property
+    def win_rate(self) -> int | None:
+        """Per cent of the finished games won, rounded (None before any)."""
+        return round(100 * self.won / self.played) if self.played else None
+
+    @property
+    def average_round(self) -> float | None:
+        return round(sum(self.rounds) / len(self.rounds), 1) if self.rounds else None
+
+    @property
+    def best_round(self) -> int | None:
+        if not self.rounds:
+            return None
+        return min(self.rounds) if self.low_wins else max(self.rounds)
+
+
+@dataclass(frozen=True)
+class Result:
+    """One finished game, for the chart of results over time."""
+
+    game: int
+    variant: str
+    date: str
+    won: bool
+    total: int
+    wins_so_far: int
+    games_so_far: int
+
+    @property
+    def rate(self) -> int:
+        return round(100 * self.wins_so_far / self.games_so_far)
+
+
+@dataclass
+class PlayerStats:
+    lines: list[Line]  # one per game type played, in the registry's order
+    overall: Line
+    biggest_meld: Meld | None
+    specials: list[Special]
+    playable_penalty: int
+    aces: int
+    steals: int
+    gins: int
+    undercuts: int
+    results: list[Result]  # finished games, oldest first
+    games: list[tuple[GameRecord, Facts]]  # every game he played, newest first
+    card_level: set[str]  # the game types with card-level records he played
+
+
+def player_stats(key: Hashable, records: Iterable[GameRecord]) -> PlayerStats:
+    """The figures of the player ``key`` (a player id, or a name) over these games."""
+    lines: dict[str, Line] = {}
+    overall = Line(None, "All games")
+    mine: list[tuple[GameRecord, Facts]] = []
+    for record in sorted(records, key=lambda r: (r.date, r.id)):
+        name = record.name_of(key)
+        if name is None:
+            continue
+        f = facts(record)[name]
+        mine.append((record, f))
+        line = lines.setdefault(record.variant, Line(record.variant, variant_name(record.variant),
+                                                     low_wins=record.low_wins))
+        line.rounds += f.rounds
+        for each in (line, overall):
+            if f.over:
+                each.played += 1
+                each.won += f.won
+            else:
+                each.unfinished += 1
+    melds = [m for _r, f in mine for m in f.melds]
+    results, wins = [], 0
+    for record, f in mine:
+        if f.over:
+            wins += f.won
+            results.append(Result(record.id, record.variant, record.date, f.won, f.total, wins,
+                                  len(results) + 1))
+    order = list(VARIANTS)
+    return PlayerStats(
+        lines=sorted(lines.values(), key=lambda l: order.index(l.variant) if l.variant in order else 99),
+        overall=overall,
+        biggest_meld=max(melds, key=lambda m: (m.points, -m.game, -m.round_no)) if melds else None,
+        specials=[s for _r, f in mine for s in f.specials],
+        playable_penalty=sum(f.playable_penalty for _r, f in mine),
+        aces=sum(f.aces for _r, f in mine),
+        steals=sum(f.steals for _r, f in mine),
+        gins=sum(f.gins for _r, f in mine),
+        undercuts=sum(f.undercuts for _r, f in mine),
+        results=results,
+        games=list(reversed(mine)),
+        card_level={r.variant for r, _f in mine if r.variant in CARD_LEVEL},
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Head to head.
+
+
+@dataclass
+class Duel:
+    """Row player against column player, over the finished games both played."""
+
+    won: int = 0  # the row player finished ahead
+    lost: int = 0
+    tied: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.won + self.lost + self.tied
+
+
+def ahead(record: GameRecord, a: str, b: str) -> int:
+    """1 if ``a`` finished ahead of ``b`` in this finished game, -1 if behind, 0 if level.
+
+    A winner is ahead of a player who did not win; otherwise the better total is ahead
+    (the lower one in the games where the lowest total wins)."""
+    winners = record.score["winners"]
+    if (a in winners) != (b in winners):
+        return 1 if a in winners else -1
+    ta, tb = record.score["totals"][a], record.score["totals"][b]
+    if ta == tb:
+        return 0
+    return 1 if (ta < tb) == record.low_wins else -1
+
+
+def head_to_head(keys: list[Hashable], records: Iterable[GameRecord]) -> dict[tuple, Duel]:
+    """(row key, column key) → Duel, for every ordered pair of different players."""
+    table = {(a, b): Duel() for a in keys for b in keys if a != b}
+    for record in records:
+        if not record.over:
+            continue
+        names = {k: record.name_of(k) for k in keys}
+        present = [k for k in keys if names[k] is not None]
+        for a in present:
+            for b in present:
+                if a == b:
+                    continue
+                outcome = ahead(record, names[a], names[b])
+                duel = table[(a, b)]
+                if outcome > 0:
+                    duel.won += 1
+                elif outcome < 0:
+                    duel.lost += 1
+                else:
+                    duel.tied += 1
+    return table
+
+
+def _count(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def highlights(facts_by_name: Mapping[str, Facts]) -> list[tuple[str, list[str]]]:
+    """One game's card-level records in words, per player who has any (the score sheet)."""
+    notes = []
+    for player, f in facts_by_name.items():
+        bits = []
+        if f.melds:
+            bits.append(f"biggest meld {max(m.points for m in f.melds)}")
+        if f.specials:
+            bits.append(_count(len(f.specials), "special meld"))
+        if f.aces:
+            bits.append(_count(f.aces, "ace"))
+        if f.playable_penalty:
+            bits.append(f"{f.playable_penalty} paid for playable cards")
+        if f.steals:
+            bits.append(_count(f.steals, "meld") + " stolen")
+        if f.gins:
+            bits.append(_count(f.gins, "gin"))
+        if f.undercuts:
+            bits.append(_count(f.undercuts, "undercut"))
+        if bits:
+            notes.append((player, bits))
+    return notes

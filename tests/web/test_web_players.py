@@ -1,0 +1,385 @@
+"""Players across games (views/players.py): every route, renames and merges that every
+past game follows, refusals in plain words, escaping, CSRF, the score sheet, history filters."""
+from __future__ import annotations
+
+from html import unescape
+import json
+import re
+
+import pytest
+
+from scorekeeper import create_app, players, store
+from scorekeeper.db import connect
+
+from conftest import EXAMPLES
+
+XSS = "<script>alert(1)</script>"
+
+
+def finished_seed(seed_example, names=("A", "B", "C")):
+    """The seed example with target 50: A's 100 wins it. Names swapped in if asked."""
+    # ensure_ascii=False: the placeholders must stay "§A" in the text to be found again.
+    doc = json.loads(json.dumps(seed_example).replace('"A"', '"§A"').replace('"B"', '"§B"').replace('"C"', '"§C"'))
+    for old, new in zip(("§A", "§B", "§C"), names):
+        doc = json.loads(json.dumps(doc, ensure_ascii=False).replace(f'"{old}"', json.dumps(new)))
+    doc["rules"] = {"target": 50}
+    return doc
+
+
+def gin_example(names=("A", "B")):
+    text = (EXAMPLES / "gin-knock.json").read_text()
+    doc = json.loads(text.replace('"A"', '"§A"').replace('"B"', '"§B"'))
+    text = json.dumps(doc, ensure_ascii=False)
+    return json.loads(text.replace('"§A"', json.dumps(names[0])).replace('"§B"', json.dumps(names[1])))
+
+
+def pid(db, name):
+    return next(p.id for p in players.everyone(db) if p.name == name)
+
+
+def open_game(client, db, game_id, access="edit"):
+    """This phone opens a game through its link (so its history knows it)."""
+    edit, view = store.secrets_of(db, game_id)
+    key = f"{game_id}-{edit if access == 'edit' else view}"
+    assert client.get(f"/g/{key}").status_code in (200, 302, 303)
+    return key
+
+
+def text(response):
+    return response.get_data(as_text=True)
+
+
+# -- starting a game offers the people who played before --------------------------------
+
+def test_new_game_offers_everyone_who_played_before(client, table, db):
+    table.new_game(["Ann", "Bob"])
+    html = text(client.get("/games/new"))
+    assert 'list="known-players"' in html
+    options = re.findall(r'<option value="([^"]*)">', html.split("data-known-players")[1])
+    assert sorted(options) == ["Ann", "Bob"]
+    assert 'data-pick-name="Ann"' in html and "data-quick-pick hidden" in html  # shown by the script
+
+
+@pytest.mark.parametrize("variant, seats", [("iceberg", ["ANN ", "cy"]), ("gin", ["ann", "Cy"]),
+                                            ("rummy", ["Ann", "bob", "Cy"])])
+def test_a_new_game_seats_the_same_people_matched_case_insensitively(client, table, db, variant, seats):
+    table.new_game(["Ann", "Bob"])
+    data = {"variant": variant, "first_dealer": "0", **{f"seat_{i}": n for i, n in enumerate(seats)}}
+    response = client.post("/games", data=data)
+    assert response.status_code == 303, text(response)
+    names = {p.name: p.games for p in players.everyone(db)}
+    assert names["Ann"] == 2 and ("Bob" not in seats[1:] or names["Bob"] == 2)
+    assert len(names) == 3  # Ann, Bob and Cy: no second Ann
+
+
+def test_imported_games_get_their_players_too(client, db, seed_example):
+    store.import_document(db, finished_seed(seed_example))
+    store.import_document(db, gin_example())
+    assert {p.name: p.games for p in players.everyone(db)} == {"A": 2, "B": 2, "C": 1}
+
+
+def test_an_import_seats_its_players_in_its_own_transaction(db, seed_example):
+    """Every variant's import seats its people at once: reading the players writes nothing."""
+    store.import_document(db, finished_seed(seed_example))
+    store.import_document(db, gin_example())
+    seats = db.execute("SELECT game, seat FROM seats ORDER BY game, seat").fetchall()
+    assert seats == [(1, 0), (1, 1), (1, 2), (2, 0), (2, 1)]
+
+
+# -- the pages ------------------------------------------------------------------------
+
+def test_players_page_and_a_players_figures(client, db, seed_example):
+    store.import_document(db, finished_seed(seed_example))  # A wins with 100; C −20, B −120
+    store.import_document(db, gin_example())  # A knocks: in progress
+    html = text(client.get("/players"))
+    assert "Every game kept on this server counts" in html
+    for name in ("A", "B", "C"):
+        assert f"<strong>{name}</strong>" in html
+    page = text(client.get(f"/players/{pid(db, 'A')}"))
+    iceberg = re.search(r'<tr data-variant="iceberg">(.*?)</tr>', page).group(1)
+    assert re.search(r"data-played>1<", iceberg) and "data-won>1<" in iceberg and "data-rate>100%<" in iceberg
+    assert "data-average>100.0<" in iceberg and "data-best>100<" in iceberg
+    gin = re.search(r'<tr data-variant="gin">(.*?)</tr>', page).group(1)
+    assert "data-played>0 <small>+1 playing</small>" in gin and "data-rate>—<" in gin
+    assert 'data-record="aces"' in page and re.search(r"Aces collected</dt><dd>1<", page)
+    assert re.search(r"Biggest meld</dt><dd>30 points", page)
+    assert "data-timeline" in page and page.count('<circle class="mark won"') == 1
+    b_page = text(client.get(f"/players/{pid(db, 'B')}"))
+    assert re.search(r"Penalties paid for playable cards</dt><dd>80 points", b_page)
+
+
+def test_a_players_page_links_only_the_games_this_phone_holds(app, client, db, seed_example):
+    game_id = store.import_document(db, finished_seed(seed_example))
+    edit, view = store.secrets_of(db, game_id)
+    stranger = app.test_client()
+    page = text(stranger.get(f"/players/{pid(db, 'A')}"))
+    assert edit not in page and view not in page and "/g/" not in page
+    assert "data-game=" in page  # the game is listed, without a link
+    open_game(client, db, game_id, "view")
+    page = text(client.get(f"/players/{pid(db, 'A')}"))
+    assert f"/g/{game_id}-{view}" in page and edit not in page  # the link this phone has
+
+
+def test_head_to_head(client, db, seed_example):
+    store.import_document(db, finished_seed(seed_example))  # A 100, C −20, B −120: A wins
+    html = text(client.get("/players/head-to-head"))
+    a, b, c = (pid(db, n) for n in "ABC")
+    cell = lambda x, y: re.search(rf'data-cell="{x}-{y}">([^<]*)<', html).group(1)
+    assert (cell(a, b), cell(b, a), cell(c, b), cell(b, c)) == ("1–0", "0–1", "1–0", "0–1")
+
+
+def test_unknown_player_is_404_everywhere(client):
+    assert client.get("/players/99").status_code == 404
+    assert client.post("/players/99/rename", data={"name": "X"}).status_code == 404
+    assert client.post("/players/99/merge", data={"into": "1"}).status_code == 404
+
+
+# -- rename: every past game follows ------------------------------------------------------
+
+def test_rename_rewrites_every_past_game(client, table, db, seed_example):
+    iceberg = store.import_document(db, finished_seed(seed_example))
+    gin = store.import_document(db, gin_example())
+    versions = {g: store.game_header(db, g)["version"] for g in (iceberg, gin)}
+    key = open_game(client, db, iceberg)
+    response = client.post(f"/players/{pid(db, 'A')}/rename", data={"name": "Alice", "expected": "A"})
+    assert response.status_code == 303
+    assert "Renamed to Alice in 2 games." in text(client.get(response.headers["Location"]))
+    doc = store.export_document(db, iceberg)
+    assert doc["players"] == ["Alice", "B", "C"]
+    assert {e["player"] for r in doc["rounds"] for e in r["events"]} == {"Alice", "B", "C"}
+    assert set(doc["rounds"][0]["hands"]) == {"Alice", "B", "C"}
+    header = store.game_header(db, iceberg)
+    assert header["totals"] == {"Alice": 100, "B": -120, "C": -20} and "Alice" in header["status"]
+    gin_doc = store.export_document(db, gin)
+    assert gin_doc["players"] == ["Alice", "B"] and gin_doc["rounds"][0]["knocker"] == "Alice"
+    assert all(store.game_header(db, g)["version"] > versions[g] for g in (iceberg, gin))
+    summary = text(client.get(f"/g/{key}"))
+    assert "Alice" in summary and ">A<" not in summary
+    assert "Alice" in text(client.get("/games"))
+    assert [p.name for p in players.everyone(db)].count("Alice") == 1
+
+
+def test_rename_of_a_game_being_played_keeps_it_playable(client, table, db):
+    table.new_game(["Ann", "Bob"])
+    table.client.post(table.url + "/plays", data={"player": "Ann", "cards": ["S2", "H2"], "confirm": "1"})
+    assert client.post(f"/players/{pid(db, 'Ann')}/rename", data={"name": "Anna"}).status_code == 303
+    page = table.page()
+    assert "Anna" in page and "Ann<" not in page
+    response = table.client.post(table.url + "/plays", data={"player": "Bob", "cards": ["S5", "H5"], "confirm": "1"})
+    assert response.status_code == 303
+    assert [e["player"] for e in store.export_document(db, table.game_id)["rounds"][0]["events"]] == ["Anna", "Bob"]
+
+
+@pytest.mark.parametrize("name, status, says", [
+    ("", 422, "A player needs a name"),
+    ("   ", 422, "A player needs a name"),
+    ("x" * 41, 422, "Keep names to 40 letters"),
+    ("b", 422, "There is already a player called B. If they are the same person, merge A into B instead."),
+])
+def test_rename_refusals_change_nothing(client, db, seed_example, name, status, says):
+    game = store.import_document(db, finished_seed(seed_example))
+    before = store.export_document(db, game), store.game_header(db, game)["version"]
+    response = client.post(f"/players/{pid(db, 'A')}/rename", data={"name": name})
+    assert response.status_code == status
+    assert says in text(response) and "The name was not changed" in text(response)
+    assert (store.export_document(db, game), store.game_header(db, game)["version"]) == before
+
+
+def test_a_rename_made_meanwhile_is_not_overwritten(client, db, seed_example):
+    store.import_document(db, finished_seed(seed_example))
+    a = pid(db, "A")
+    assert client.post(f"/players/{a}/rename", data={"name": "Al", "expected": "A"}).status_code == 303
+    stale = client.post(f"/players/{a}/rename", data={"name": "Alex", "expected": "A"})
+    assert stale.status_code == 409 and "renamed to Al meanwhile" in text(stale)
+    assert players.get(db, a).name == "Al"
+    # The same rename sent twice (a double tap) changes nothing more.
+    assert client.post(f"/players/{a}/rename", data={"name": "Al", "expected": "A"}).status_code == 303
+
+
+def test_changing_only_the_case_of_a_name(client, db, seed_example):
+    game = store.import_document(db, finished_seed(seed_example, ("ann", "B", "C")))
+    assert client.post(f"/players/{pid(db, 'ann')}/rename", data={"name": "Ann"}).status_code == 303
+    assert store.game_header(db, game)["players"] == ["Ann", "B", "C"]
+
+
+# -- merge -----------------------------------------------------------------------------
+
+def test_merge_repoints_every_game(client, db, seed_example):
+    one = store.import_document(db, finished_seed(seed_example, ("Annie", "B", "C")))
+    two = store.import_document(db, gin_example(("Ann", "B")))
+    annie, ann = pid(db, "Annie"), pid(db, "Ann")
+    response = client.post(f"/players/{annie}/merge", data={"into": str(ann)})
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/players/{ann}")
+    assert "Annie and Ann are one player now: Ann, in 1 game more." in text(client.get(response.headers["Location"]))
+    assert store.game_header(db, one)["players"] == ["Ann", "B", "C"]
+    assert store.game_header(db, two)["players"] == ["Ann", "B"]
+    assert players.game_ids(db, ann) == [one, two]
+    assert client.get(f"/players/{annie}").status_code == 404
+    page = text(client.get(f"/players/{ann}"))
+    assert re.search(r'<tr data-variant="iceberg">.*?data-won>1<', page)
+
+
+def test_merge_refused_when_both_played_in_one_game(client, db, seed_example):
+    game = store.import_document(db, finished_seed(seed_example))
+    before = store.export_document(db, game)
+    response = client.post(f"/players/{pid(db, 'A')}/merge", data={"into": str(pid(db, 'B'))})
+    assert response.status_code == 422
+    page = text(response)
+    assert "Nothing was merged: A and B both played in the game of" in page
+    assert "they are two people, so they cannot be merged" in page
+    assert store.export_document(db, game) == before and len(players.everyone(db)) == 3
+
+
+@pytest.mark.parametrize("into, says", [("", "choose the player to merge with"), ("abc", "choose the player"),
+                                        ("999", "that player is not here any more"),
+                                        ("self", "choose two different players to merge")])
+def test_merge_bad_choices(client, db, seed_example, into, says):
+    store.import_document(db, finished_seed(seed_example))
+    a = pid(db, "A")
+    response = client.post(f"/players/{a}/merge", data={"into": str(a) if into == "self" else into})
+    assert response.status_code == 422 and says in text(response).lower()
+    assert len(players.everyone(db)) == 3
+
+
+# -- escaping ------------------------------------------------------------------------------
+
+def test_names_are_escaped_everywhere(client, table, db):
+    table.new_game([XSS, "Bob"])
+    evil = pid(db, XSS)
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt;"
+    for path in ("/players", f"/players/{evil}", "/players/head-to-head", "/games/new", "/games",
+                 f"/games?player={XSS}", f"{table.url}/sheet"):
+        html = text(client.get(path))
+        assert XSS not in html, path
+        assert escaped in html or "&lt;script" in html, path
+    response = client.post(f"/players/{pid(db, 'Bob')}/rename", data={"name": "<b>Bobby</b>"})
+    assert response.status_code == 303
+    assert "<b>Bobby</b>" not in text(client.get(response.headers["Location"]))
+    assert store.game_header(db, table.game_id)["players"] == [XSS, "<b>Bobby</b>"]
+
+
+# -- CSRF ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def csrf_client(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "test",
+                      "WTF_CSRF_ENABLED": True})
+    return app.test_client(), connect(app.config["DATABASE"])
+
+
+@pytest.mark.parametrize("action, data", [("rename", {"name": "Zed"}), ("merge", {"into": "TARGET"})])
+def test_rename_and_merge_need_the_token(csrf_client, seed_example, action, data):
+    client, db = csrf_client
+    store.import_document(db, finished_seed(seed_example))
+    store.import_document(db, gin_example(("Zoe", "Yan")))
+    a = pid(db, "A")
+    data = {k: (str(pid(db, "Zoe")) if v == "TARGET" else v) for k, v in data.items()}
+    refused = client.post(f"/players/{a}/{action}", data=data)
+    assert refused.status_code == 400 and "nothing was saved" in text(refused)
+    assert players.get(db, a).name == "A"
+    page = text(client.get(f"/players/{a}"))
+    form = page.split(f'action="/players/{a}/{action}"')[1]
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form).group(1)
+    assert client.post(f"/players/{a}/{action}", data={**data, "csrf_token": token}).status_code == 303
+
+
+# -- the score sheet ---------------------------------------------------------------------
+
+def test_score_sheet_by_either_link_shows_only_the_read_only_link(client, db, seed_example):
+    game = store.import_document(db, finished_seed(seed_example))
+    edit, view = store.secrets_of(db, game)
+    for key in (f"{game}-{edit}", f"{game}-{view}"):
+        html = text(client.get(f"/g/{key}/sheet"))
+        assert edit not in html and f"/g/{game}-{view}/sheet" in html
+        assert "read-only link" in html and "cannot change anything" in html
+        assert re.search(r'data-total="A">100<', html) and 'data-winner="A"' in html
+        assert "<svg" in html and "biggest meld 30" in html
+    assert client.get(f"/g/{game}-wrong/sheet").status_code == 404
+    assert client.post(f"/g/{game}-{view}/sheet").status_code in (403, 405)
+    assert client.post(f"/g/{game}-{edit}/sheet").status_code == 405
+
+
+def test_score_sheet_of_a_hand_count_game(client, db):
+    game = store.import_document(db, gin_example())
+    edit, _view = store.secrets_of(db, game)
+    html = text(client.get(f"/g/{game}-{edit}/sheet"))
+    assert "Gin Rummy" in html and re.search(r'data-total="A">\d+<', html) and "In progress" in html
+
+
+# Gin, classic preset: hand 1 Ann goes gin, Bob's deadwood 68: 68 + 20 = 88 to Ann; hand 2
+# Bob knocks with 3, Ann holds 1: an undercut, (3 − 1) + 10 = 12 to Ann. Ann reaches 100:
+# game bonus 100, shutout (Bob scored nothing) a further 100, a line bonus of 20 for each
+# of her 2 hands: bonuses 240, total 340.
+FINISHED_GIN = {"format": "scorekeeper/1", "variant": "gin", "rules": {}, "players": ["Ann", "Bob"], "rounds": [
+    {"knocker": "Ann", "hands": {
+        "Ann": ["S2", "S3", "S4", "S5", "H5", "H6", "H7", "D8", "D9", "D10"],
+        "Bob": ["CA", "C3", "C5", "C7", "C9", "DQ", "HJ", "SK", "D4", "H9"]}},
+    {"knocker": "Bob", "hands": {
+        "Bob": ["C2", "C3", "C4", "D5", "D6", "D7", "H8", "H9", "H10", "S3"],
+        "Ann": ["S5", "S6", "S7", "SJ", "CJ", "DJ", "CQ", "DQ", "HQ", "SA"]}},
+]}
+
+
+def test_score_sheet_of_a_finished_gin_game_shows_the_bonuses(client, db):
+    game = store.import_document(db, FINISHED_GIN)
+    _edit, view = store.secrets_of(db, game)
+    html = text(client.get(f"/g/{game}-{view}/sheet"))
+    assert re.findall(r'<td data-player="Ann">([^<]*)<', html) == ["88", "12"]
+    assert re.findall(r'<td data-player="Bob">([^<]*)<', html) == ["0", "0"]
+    assert re.search(r'data-bonus="Ann">240<', html) and re.search(r'data-bonus="Bob">0<', html)
+    assert re.search(r'data-total="Ann">340<', html) and 'data-winner="Ann"' in html
+    assert "Ann</strong>: 1 gin, 1 undercut" in html
+
+
+def test_history_links_a_finished_games_score_sheet(client, db, seed_example):
+    game = store.import_document(db, finished_seed(seed_example))
+    open_game(client, db, game)
+    html = text(client.get("/games"))
+    assert 'data-action="sheet"' in html and f"/g/{game}-" in html
+    key = open_game(client, db, game)
+    page = text(client.get(f"/g/{key}"))  # the game's own page links it too
+    assert re.search(rf'href="/g/{key}/sheet" data-action="sheet"', page)
+
+
+# -- history filters ---------------------------------------------------------------------
+
+@pytest.fixture
+def history(client, db, seed_example):
+    iceberg = store.import_document(db, finished_seed(seed_example))
+    gin = store.import_document(db, gin_example(("A", "Zoe")))
+    db.execute("UPDATE games SET created = '2026-01-02T10:00:00+00:00' WHERE id = ?", [iceberg])
+    db.execute("UPDATE games SET created = '2026-03-04T10:00:00+00:00' WHERE id = ?", [gin])
+    db.conn.commit()
+    other = store.import_document(db, gin_example(("Zoe", "Yan")))  # this phone never opened it
+    for game in (iceberg, gin):
+        open_game(client, db, game)
+    return {"iceberg": iceberg, "gin": gin, "other": other}
+
+
+@pytest.mark.parametrize("query, shown", [
+    ("", ["iceberg", "gin"]),
+    ("?variant=gin", ["gin"]),
+    ("?variant=iceberg", ["iceberg"]),
+    ("?player=zoe", ["gin"]),
+    ("?player=a", ["iceberg", "gin"]),
+    ("?player=Yan", []),  # only in a game this phone does not know
+    ("?since=2026-02-01", ["gin"]),
+    ("?until=2026-02-01", ["iceberg"]),
+    ("?since=2026-01-02&until=2026-01-02", ["iceberg"]),
+    ("?variant=gin&player=B", []),
+])
+def test_history_filters(client, history, query, shown):
+    html = text(client.get("/games" + query))
+    listed = [int(i) for i in re.findall(r'<li data-game="(\d+)"', html)]
+    assert sorted(listed) == sorted(history[k] for k in shown)
+    if not shown:
+        assert "No game matches these filters." in html
+
+
+@pytest.mark.parametrize("query, says", [("?since=yesterday", "The 'from' date must be a date like"),
+                                         ("?until=2026-13-40", "The 'to' date must be a date like"),
+                                         ("?variant=poker", "There is no such game type")])
+def test_history_filters_not_understood_are_said_and_ignored(client, history, query, says):
+    response = client.get("/games" + query)
+    assert response.status_code == 200 and says in unescape(text(response))  # ' is escaped
+    assert len(re.findall(r'<li data-game="', text(response))) == 2

@@ -10,6 +10,8 @@ import pytest
 from scorekeeper import gamefile, stats
 from scorekeeper.chart import timeline
 
+from games_data import GIN_ANN_WINS
+
 
 def record(game_id, date, doc):
     return stats.GameRecord(game_id, doc["variant"], date, doc, gamefile.score_document(doc))
@@ -57,20 +59,10 @@ ICEBERG_3 = iceberg(["Ann", "Bob"], [{
     "events": [{"type": "meld", "player": "Ann", "cards": ["S2", "S3", "S4"]}],
 }])
 
-# Gin (2026-01-03), Ann and Bob, classic preset (gin 20, undercut 10), target 100.
-#   Hand 1: Ann knocks with gin (S2-S5, H5-H7, D8-D10); Bob's ten cards make no meld:
-#   1+3+5+7+9+10+10+10+4+9 = 68 deadwood; Ann scores 68 + 20 = 88.
-#   Hand 2: Bob knocks with 3 (S3) over C2-C4, D5-D7, H8-H10; Ann holds S5-S7, three
-#   jacks, three queens and SA: deadwood 1, an undercut: (3 − 1) + 10 = 12 to Ann.
-#   Ann reaches 100: Ann wins.
-GIN = {"format": "scorekeeper/1", "variant": "gin", "rules": {}, "players": ["Ann", "Bob"], "rounds": [
-    {"knocker": "Ann", "hands": {
-        "Ann": ["S2", "S3", "S4", "S5", "H5", "H6", "H7", "D8", "D9", "D10"],
-        "Bob": ["CA", "C3", "C5", "C7", "C9", "DQ", "HJ", "SK", "D4", "H9"]}},
-    {"knocker": "Bob", "hands": {
-        "Bob": ["C2", "C3", "C4", "D5", "D6", "D7", "H8", "H9", "H10", "S3"],
-        "Ann": ["S5", "S6", "S7", "SJ", "CJ", "DJ", "CQ", "DQ", "HQ", "SA"]}},
-]}
+# Gin (2026-01-03), Ann and Bob, classic preset (gin 20, undercut 10), target 100:
+# games_data.GIN_ANN_WINS, worked out there. Hand 1: Ann goes gin, 88; hand 2: Bob
+# knocks with 3 and Ann undercuts him, 12 to Ann. Ann reaches 100: Ann wins.
+GIN = GIN_ANN_WINS
 
 # Basic Rummy with penalty scoring (2026-01-09), target 100: the lowest total wins, so
 # the best round is the lowest. Round 1: Ann out (0), Bob holds SK SQ (20).

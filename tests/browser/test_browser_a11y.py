@@ -22,6 +22,24 @@ OPTIONS = {
 }
 
 
+def axe_reports(page, name) -> list[str]:
+    """What axe finds on the page as it is, in light and then in dark (left in dark)."""
+    reports = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        results = AXE.run(page, options=OPTIONS)
+        if results.violations_count:
+            reports.append(f"--- {name}, {scheme} ---\n{results.generate_report()}")
+    return reports
+
+
+def assert_accessible(page, name):
+    """axe finds nothing on the page, in light and in dark; the page is back in light."""
+    reports = axe_reports(page, name)
+    page.emulate_media(color_scheme="light")
+    assert not reports, "\n".join(reports)
+
+
 def table_with_a_preview(phone: Phone) -> None:
     phone.goto("/table")
     expect(phone.page.locator("label:has([data-meld-number='4'])")).to_be_visible()
@@ -60,11 +78,6 @@ def test_axe_finds_no_violations(page, games, screen, screenshot):
     phone = Phone(page)
     phone.key = games.get(game)
     show(phone)
-    reports = []
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        results = AXE.run(page, options=OPTIONS)
-        if results.violations_count:
-            reports.append(f"--- {screen}, {scheme} ---\n{results.generate_report()}")
-    screenshot(page, screen)
+    reports = axe_reports(page, screen)
+    screenshot(page, screen)  # in dark, and before the assert: a failing screen is kept too
     assert not reports, "\n".join(reports)

@@ -3,6 +3,20 @@ from __future__ import annotations
 
 import re
 
+from scorekeeper import create_app
+
+
+def csrf_checking_client(tmp_path):
+    """A client of an app on its own database that checks CSRF tokens (the ``client``
+    fixture's app does not), for the tests that every POST needs one."""
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "test",
+                       "WTF_CSRF_ENABLED": True}).test_client()
+
+
+def form_token(html: str) -> str:
+    """The CSRF token of the first form on a page (the new-game form's has type="hidden" first)."""
+    return re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"', html).group(1)
+
 
 class Table:
     """A game played through the web routes, as people at the table would."""

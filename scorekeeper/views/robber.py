@@ -27,11 +27,13 @@ from ..forms import CardsField, ConfirmRoundForm, DeleteForm, HandForm, PassForm
 from ..picker import grid
 from ..transfer import cell
 from . import helpers
+from .table import picked_first
 
 bp = Blueprint("robber", __name__, url_prefix="/g/<game_key>/robber")
 
 ALREADY_SAVED = "Already saved: that was sent twice, and counts once."
-ACTIONS = ("play", "take", "renege", "out", "stock")
+ACTIONS = ("play", "check", "take", "renege", "out", "stock")
+ENDINGS = {"out": "Went out", "stock": "Stock ran out"}  # the buttons that end the hand
 
 
 class RobberPlayForm(WriteForm):
@@ -90,7 +92,7 @@ def _live_scores(state: rt.RobberState) -> list[dict]:
 
 
 def table_context(state: rt.RobberState, *, picked=None, target=None, player=None,
-                  error=None, picker=True) -> dict:
+                  error=None, picker=True, preview=None) -> dict:
     pending = state.pending_take
     if player not in state.players:
         player = pending.player if pending is not None else state.turn
@@ -99,7 +101,7 @@ def table_context(state: rt.RobberState, *, picked=None, target=None, player=Non
     return dict(
         state=state, game_id=state.log.id,
         picker=grid(store.availability(state.round), picked, aces=True) if picker and not state.over else None,
-        melds=state.melds(), target=target, player=player, error=error,
+        melds=state.melds(), target=target, player=player, error=error, preview=preview,
         lines=state.log_lines() if not state.over else [],
         earned=state.live(), sides=_live_scores(state), pending=pending,
         last=state.last_row() if not state.over else None,
@@ -141,6 +143,39 @@ def live(game_id: int):
     )
 
 
+def robber_preview(state: rt.RobberState, player: str, cards, target: int | None) -> dict | None:
+    """What the picked cards would make and score as a meld (or a lay-off on ``target``),
+    or why the rules refuse it; None with nothing picked. Nothing is saved."""
+    if not cards:
+        return None
+    kind = "layoff" if target else "meld"
+    twice = sorted({c for c in cards if list(cards).count(c) > 1})
+    if kind == "meld" and len(cards) < 3:  # still picking: not a refusal yet
+        return {"ok": False, "hint": f"{len(cards)} picked: a new meld needs three cards or more.",
+                "twice": twice}
+    try:
+        _row, after = rt.check_play(state, kind, player, cards, target)
+    except store.Refused as e:
+        return {"ok": False, "error": e.message, "cards": list(cards), "twice": twice}
+    play = after.round.plays[-1]
+    meld = after.round.melds[play.meld_number - 1]
+    value = meld.meld.value(after.rules)
+    before = state.round.melds[play.meld_number - 1].meld.value(state.rules) if kind == "layoff" else 0
+    return {"ok": True, "kind": kind, "number": play.meld_number, "meld": meld.meld,
+            "value": value, "gain": value - before, "owner": meld.owner,
+            "stolen_from": play.stolen_from, "cards": [str(c) for c in play.cards], "twice": twice}
+
+
+@bp.route("/preview")
+def preview(game_id: int):
+    """What the picked cards would make and score (the table page's script asks this)."""
+    state = _state(game_id)
+    player = request.args.get("player", state.turn)
+    shown = robber_preview(state, player, tuple(request.args.getlist("cards")),
+                           request.args.get("meld", type=int))
+    return render_template("_robber_preview.html", preview=shown, state=state)
+
+
 def _said(row: store.PlayRow, after: rt.RobberState) -> str:
     line = next((ln for ln in after.log_lines() if ln.row.id == row.id), None)
     return line.text if line else f"{row.player}: {row.type}"
@@ -154,6 +189,20 @@ def play(game_id: int):
     if not form.validate() or form.action.data not in ACTIONS:
         return table_page(_state(game_id), error="Choose who plays and what they do.", status=422, **kwargs)
     action = form.action.data
+    if action in ENDINGS and picked:  # cards not logged yet would be lost with the hand
+        state = _state(game_id)
+        try:  # a rule that refuses the ending anyway (the discard pile's card) says it first
+            rt.check_play(state, action, form.player.data)
+        except store.Refused as e:
+            return table_page(state, error=e.message, status=_status(e), **kwargs)
+        return table_page(state, error=picked_first(picked, "Meld / lay off", ENDINGS[action]),
+                          status=422, **kwargs)
+    if action == "check":  # without JavaScript: what the picked cards make, nothing saved
+        state = _state(game_id)
+        if not picked:
+            return table_page(state, error="Pick the cards first.", status=422, **kwargs)
+        shown = robber_preview(state, form.player.data, picked, form.meld.data)
+        return table_page(state, preview=shown, **kwargs)
     kind = ("layoff" if form.meld.data else "meld") if action == "play" else action
     cards = picked if kind in ("meld", "layoff", "take") else ()
     try:

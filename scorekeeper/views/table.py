@@ -16,6 +16,7 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from .. import links, store
 from ..db import get_db
 from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
+from ..games.errors import ScorekeeperError
 from ..picker import grid
 from ..replay_cache import Memo
 from .helpers import card_parts, load_state
@@ -221,13 +222,42 @@ def ace(game_id: int):
     return _back(game_id)
 
 
+def picked_first(cards, log_button: str, button: str = "Went out") -> str | None:
+    """Ending the round with cards still picked would drop them unlogged (their points
+    lost): the refusal that says so, or None when nothing is picked."""
+    if not cards:
+        return None
+    return (f"You picked {shown_cards(cards)}: log them first ({log_button}), then tap "
+            f"{button}. Nothing was saved.")
+
+
+def shown_cards(cards) -> str:
+    """Cards as people read them (K♦ K♣), whatever the form sent."""
+    words = []
+    for name in cards:
+        try:
+            parts = card_parts(name)
+            words.append(f"{parts['rank']}{parts['symbol']}")
+        except ScorekeeperError:  # not a card: shown as sent
+            words.append(str(name))
+    return " ".join(words)
+
+
 @bp.route("/out", methods=["POST"])
 def out(game_id: int):
-    """Someone went out: the round is over, and the hands are counted next."""
+    """Someone went out: the round is over, and the hands are counted next. Cards still
+    picked (a meld not logged yet) are refused: they would be lost."""
     form = OutForm()
     end = url_for("round_end.show", game_id=game_id)
     if not form.validate():
         return table_page(load_state(game_id), error=_form_error(form), status=422)
+    picked = tuple(request.form.getlist("cards"))
+    if picked:
+        state = load_state(game_id)
+        ruled = store.preview(state, "out", form.player.data, ())  # the rules' refusal first
+        return table_page(state, error=ruled.error or picked_first(picked, "Confirm"), status=422,
+                          picked=picked, target=request.form.get("meld", type=int),
+                          player=form.player.data)
     try:
         store.add_play(get_db(), game_id, form.request_id.data, "out", form.player.data)
     except store.Repeated:

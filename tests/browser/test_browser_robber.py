@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from browser_table import PHONE, number
-from test_browser_a11y import AXE, OPTIONS
+from test_browser_a11y import assert_accessible
 from test_browser_tap_targets import MEASURE, MINIMUM, TARGETS
 
 
@@ -50,17 +50,6 @@ def small_targets(page) -> list[dict]:
     targets = page.evaluate(MEASURE, TARGETS)
     assert targets
     return [t for t in targets if t["width"] < MINIMUM or t["height"] < MINIMUM]
-
-
-def assert_accessible(page, name):
-    reports = []
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        results = AXE.run(page, options=OPTIONS)
-        if results.violations_count:
-            reports.append(f"--- {name}, {scheme} ---\n{results.generate_report()}")
-    page.emulate_media(color_scheme="light")
-    assert not reports, "\n".join(reports)
 
 
 def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):

@@ -9,7 +9,9 @@ import re
 
 import pytest
 
-from scorekeeper import create_app, gamefile
+from scorekeeper import gamefile
+
+from web_table import csrf_checking_client, form_token
 
 MINUS = "\u2212"
 
@@ -285,6 +287,74 @@ def test_the_discard_pile_top_card_must_go_into_a_meld_at_once(three, db):
     assert three.log() == ["Bob took the discard pile (SK on top)", "Bob melds SJ SQ SK (meld 1)"]
 
 
+@pytest.mark.parametrize("action, button", [("out", "Went out"), ("stock", "Stock ran out")])
+def test_ending_the_hand_with_cards_still_picked_is_refused(three, db, action, button):
+    """The picked cards go with every button of the form: ending the hand with a meld
+    picked but not logged would lose its points, so it is refused and nothing saved."""
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    before = stored(db, three.game_id)
+    refused = three.act("Bob", action, "DK CK HK")
+    assert refused.status_code == 422
+    assert error(refused) == (f"You picked K♦ K♣ K♥: log them first (Meld / lay off), then tap "
+                              f"{button}. Nothing was saved.")
+    assert 'value="DK" data-card="DK" checked' in text(refused)
+    assert stored(db, three.game_id) == before
+    three.ok(three.meld("Bob", "DK CK HK"))
+    three.ok(three.act("Bob", action))
+    assert three.live_scores() == {"Ann": 15, "Bob": 30, "Cy": 0}
+
+
+def test_going_out_with_the_taken_card_still_picked_says_the_rule_first(three, db):
+    three.ok(three.act("Bob", "take", "SK"))
+    before = stored(db, three.game_id)
+    refused = three.act("Bob", "out", "SK")
+    assert refused.status_code == 422
+    assert "SK must go into a meld or lay-off by Bob" in error(refused)
+    assert stored(db, three.game_id) == before
+
+
+def preview(game, player, cards, meld=None) -> str:
+    query = [("player", player)] + [("cards", c) for c in cards.split()]
+    if meld:
+        query.append(("meld", str(game.meld_id(meld))))
+    response = game.client.get(game.url + "/preview", query_string=query)
+    assert response.status_code == 200
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", text(response))).strip()
+
+
+def test_the_preview_says_what_the_picked_cards_make_and_score(three, db):
+    before = stored(db, three.game_id)
+    assert preview(three, "Ann", "") == "Tap cards to see what they make."
+    assert preview(three, "Ann", "H9 H10 HJ") == "Sequence: 9♥ 10♥ J♥, worth 50 to Ann."
+    assert preview(three, "Ann", "SQ HQ DQ") == "Set of queens: Q♠ Q♥ Q♦, worth 30 to Ann."
+    assert preview(three, "Ann", "S9 HQ DQ").startswith("Not allowed:")
+    assert preview(three, "Ann", "SQ HQ") == "2 picked: a new meld needs three cards or more."
+    three.ok(three.meld("Ann", "H9 H10 HJ"))
+    assert preview(three, "Bob", "HQ", meld=1) == (
+        "Meld 1 becomes 9♥ 10♥ J♥ Q♥: worth 70 (+20), stolen from Ann by Bob.")
+    assert preview(three, "Ann", "H8", meld=1) == "Meld 1 becomes 8♥ 9♥ 10♥ J♥: worth 60 (+10) to Ann."
+    assert [row["type"] for row in stored(db, three.game_id)[0]] == ["meld"]  # previews save nothing
+    assert before[0] == []
+
+
+def test_after_taking_the_discard_pile_a_card_picked_twice_is_said_plainly(three, db):
+    """The taken card is picked for its taker already: a tap on it picks its second copy
+    (two decks). The page says the card is picked, and the preview says "picked twice"."""
+    three.ok(three.act("Bob", "take", "HQ"))
+    page = three.page()
+    assert 'data-taken="HQ"' in page and "is picked already: tap only the other cards" in page
+    said = preview(three, "Bob", "SQ HQ HQ DQ")
+    assert said.startswith("Picked twice (both decks’ copies): Q♥.")
+    assert "Set of queens: Q♠ Q♥ Q♥ Q♦, worth 40 to Bob." in said
+    assert "Picked twice" not in preview(three, "Bob", "SQ HQ DQ")
+    # Without JavaScript, "Check" shows the same and saves nothing.
+    before = stored(db, three.game_id)
+    checked = three.act("Bob", "check", "SQ HQ HQ DQ")
+    assert checked.status_code == 200
+    assert "Picked twice" in text(checked) and "worth <strong>40</strong> to Bob" in text(checked)
+    assert stored(db, three.game_id) == before
+
+
 def test_a_lay_off_of_the_top_card_counts_too_and_can_steal(three):
     three.ok(three.meld("Ann", "D5 D6 D7"))
     three.ok(three.act("Bob", "take", "D8"))
@@ -541,16 +611,9 @@ def test_the_read_only_link_sees_everything_and_changes_nothing(three, client, d
     assert stored(db, three.game_id) == before
 
 
-@pytest.fixture
-def csrf_client(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "test",
-                       "WTF_CSRF_ENABLED": True}).test_client()
-
-
-def test_every_post_needs_a_csrf_token(csrf_client):
-    client = csrf_client
-    token = re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"',
-                      text(client.get("/games/new?variant=robber"))).group(1)
+def test_every_post_needs_a_csrf_token(tmp_path):
+    client = csrf_checking_client(tmp_path)
+    token = form_token(text(client.get("/games/new?variant=robber")))
     made = client.post("/games", data={"variant": "robber", "seat_0": "A", "seat_1": "B", "first_dealer": "0",
                                        "partnerships": "none", "rule_ace_low": "5", "rule_renege_penalty": "100",
                                        "rule_target": "400", "csrf_token": token})
@@ -563,3 +626,12 @@ def test_every_post_needs_a_csrf_token(csrf_client):
     good = re.search(r'name="csrf_token" value="([^"]+)"', text(client.get(game))).group(1)
     assert client.post(game + "/play", data={**form, "csrf_token": good}).status_code == 303
     assert "A melds S2 S3 S4" in text(client.get(game))
+
+
+def test_the_game_page_says_who_won_in_one_sentence(client):
+    game = Robber(client, ["Wes", "Xia"], target=50)
+    game.ok(game.meld("Xia", "S9 S10 SJ"))
+    game.ok(game.act("Xia", "out"))
+    game.ok(game.end_hand({"Wes": ""}))
+    status = re.search(r'data-status>(.*?)</p>', game.page("/game"), re.S).group(1)
+    assert re.sub(r"<[^>]+>", "", status).strip() == "Xia wins with 50."

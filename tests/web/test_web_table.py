@@ -253,6 +253,23 @@ def test_went_out_leads_to_the_round_end(table):
     assert 'data-action="count"' in html and 'data-action="pass"' not in html
 
 
+def test_went_out_with_cards_still_picked_is_refused_and_keeps_them(table, db):
+    """The "Went out" button sends the picked cards too: ending the round then would
+    drop a meld that was never logged (its points lost), so it is refused in plain words."""
+    table.new_game(["A", "B"], dealer=1)
+    before = play_count(db, table.game_id)
+    response = table.post("/out", {"player": "A", "cards": ["DK", "CK", "HK"], "meld": ""}, expect=422)
+    html = response.get_data(as_text=True)
+    error = re.search(r"data-error>(.*?)<", html).group(1)
+    assert error == "You picked K♦ K♣ K♥: log them first (Confirm), then tap Went out. Nothing was saved."
+    assert play_count(db, table.game_id) == before
+    assert 'data-action="out"' in html  # still the table, the round not over
+    assert all(f'value="{c}" data-card="{c}" checked' in html for c in ("DK", "CK", "HK"))
+    table.meld("A", "DK", "CK", "HK")
+    table.out("A")
+    assert table.round_scores() == {"A": 30, "B": 0}
+
+
 def test_table_page_with_css_and_js_is_under_40_kb(table, client):
     table.new_game(["Anne", "Bertrand", "Cecilia", "Dmitri", "Eleanor", "Frederick"])  # two decks
     table.meld("Bertrand", "S7", "S8", "S9")

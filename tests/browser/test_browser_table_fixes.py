@@ -1,0 +1,120 @@
+"""The table screens at phone size, as a tester found them: the score strip with six long
+names fits 390 px (no sideways scroll), partners' shared score is said, going out with
+cards still picked keeps them, and after taking the discard pile a card tapped twice
+shows "Picked twice" in the Robber preview before anything is logged."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from browser_table import Phone, Routes
+from test_browser_a11y import assert_accessible
+from test_browser_robber import small_targets, tap_cards, who_plays
+
+LONG_NAMES = ["Margaret", "Christopher", "Alexandra", "Benjamin", "Elizabeth", "Jonathan"]
+WIDTH = 390  # browser_table.PHONE's viewport
+
+
+def robber_game(page, players, partnerships="none") -> str:
+    """A Robber Rummy game made through the new-game route; its table's URL."""
+    routes = Routes(page)
+    pairs = [("variant", "robber"), ("first_dealer", "0"), ("partnerships", partnerships)]
+    pairs += [(f"seat_{i}", name) for i, name in enumerate(players)]
+    response = routes.post("/games", pairs)
+    url = re.search(r"(/g/\d+-[^/]+/robber)$", response.url)
+    assert url, response.url
+    return url.group(1)
+
+
+def scroll_width(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+def test_the_score_strip_with_six_long_names_fits_a_phone(page):
+    routes = Routes(page)
+    routes.new_game(LONG_NAMES)
+    routes.meld("Christopher", "S7", "S8", "S9")
+    page.goto(routes.url + "/table")
+    assert scroll_width(page) <= WIDTH
+    strip = page.locator("table[data-scores]")
+    box = strip.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH
+    for name in LONG_NAMES:  # cut short on screen, whole for screen readers
+        expect(strip.get_by_role("columnheader", name=name, exact=True)).to_have_text(name)
+    cut = strip.locator("th[data-player='Christopher']")
+    assert cut.evaluate("th => th.scrollWidth > th.clientWidth")  # shown with "…"
+    expect(strip.locator("[data-round-score='Christopher']")).to_have_text("30")
+    assert small_targets(page) == []
+    assert_accessible(page, "table with six long names")
+    # The round end shows the same strip.
+    routes.out("Christopher")
+    page.goto(routes.url + "/end")
+    assert scroll_width(page) <= WIDTH
+
+
+def test_the_robber_strip_with_five_long_names_fits_a_phone(page):
+    url = robber_game(page, LONG_NAMES[:5])
+    page.goto(url)
+    assert scroll_width(page) <= WIDTH
+    expect(page.locator("[data-shared-score]")).to_have_count(0)  # no partners
+
+
+def test_partners_columns_say_they_share_one_score(page):
+    url = robber_game(page, ["Ann", "Bob", "Cy", "Dan"], partnerships="13")
+    routes = Routes(page)
+    routes.post(url + "/play", [("player", "Bob"), ("action", "play"),
+                                ("cards", "H9"), ("cards", "H10"), ("cards", "HJ")])
+    page.goto(url)
+    note = page.locator("table[data-scores] caption [data-shared-score]")
+    expect(note).to_be_visible()
+    expect(note).to_have_text("Partners share one score: Ann & Cy · Bob & Dan")
+    expect(page.locator("[data-round-score='Bob']")).to_have_text("50")
+    expect(page.locator("[data-round-score='Dan']")).to_have_text("50")
+    # Each partner's column carries the team's colour chip.
+    bob, dan = (page.locator(f"th[data-player='{p}'] i.chip").get_attribute("class") for p in ("Bob", "Dan"))
+    assert bob == dan
+    assert scroll_width(page) <= WIDTH
+    assert_accessible(page, "robber partnership strip")
+
+
+def test_went_out_with_cards_picked_keeps_them_and_logs_nothing(page):
+    phone = Phone(page)
+    phone.new_game(["Ann", "Bob"], dealer=1)
+    phone.tap_cards("DK", "CK", "HK")
+    phone.expect_preview(30)
+    phone.out()
+    expect(page.locator("[data-error]")).to_have_text(
+        "You picked K♥ K♦ K♣: log them first (Confirm), then tap Went out. Nothing was saved.")
+    expect(page.locator("[data-action=out]")).to_be_visible()  # still the table
+    for card in ("DK", "CK", "HK"):
+        expect(phone.card_input(card)).to_be_checked()
+    phone.expect_preview(30)  # asked again at once: Confirm logs them
+    phone.confirm()
+    phone.out()
+    assert page.url.endswith("/end"), page.url
+
+
+def test_robber_a_taken_card_tapped_again_shows_picked_twice(page):
+    url = robber_game(page, ["Uma", "Val"])
+    page.goto(url)
+    who_plays(page, "Val")
+    tap_cards(page, "HQ")
+    with page.expect_navigation():
+        page.locator("[data-action=take]").tap()
+    expect(page.locator("[data-taken='HQ']")).to_contain_text("is picked already")
+    expect(page.locator("input[data-card='HQ']:not([data-copy])")).to_be_checked()
+    box = page.locator("[data-preview]")
+    expect(box).to_contain_text("a new meld needs three cards or more")
+    tap_cards(page, "HQ", "SQ", "DQ")  # the tester's taps: Q♥ again makes it two copies
+    expect(box.locator("[data-twice]")).to_have_attribute("data-twice", "HQ")
+    expect(box).to_contain_text("Set of queens: Q♠ Q♥ Q♥ Q♦, worth 40 to Val.")
+    tap_cards(page, "HQ", "HQ")  # unpicked, then picked once
+    expect(box.locator("[data-twice]")).to_have_count(0)
+    expect(box.locator("[data-ok='1']")).to_have_attribute("data-points", "30")
+    expect(box).to_contain_text("Set of queens: Q♠ Q♥ Q♦, worth 30 to Val.")
+    assert small_targets(page) == []
+    assert_accessible(page, "robber preview")
+    with page.expect_navigation():
+        page.locator("[data-action=confirm]").tap()
+    expect(page.locator("[data-log] li").last).to_contain_text("Val melds SQ HQ DQ")

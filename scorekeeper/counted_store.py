@@ -41,6 +41,39 @@ ENDINGS = ("out", "rummy", "knock", "stalemate")
 STALEMATE_WORDS = {"conquian": "tableau", "gin": "void hand (no knock)"}
 
 
+def ended_words(variant: str, result: Mapping) -> str:
+    """How a scored hand-count round ended, for people: a Gin knock says what came of it
+    ("Bob went gin", "Ann knocked, Bob undercut"). The game file's own word, ``result["ended"]``
+    ("Bob knocked"), is what ``scorekeeper score`` prints and stays as it is."""
+    if result["ended"] == "stalemate":
+        return STALEMATE_WORDS.get(variant, "stalemate")
+    if variant == "gin" and result.get("finished", True):
+        roles = {d.get("role"): p for p, d in result.get("detail", {}).items()}
+        knocker, defender = roles.get("knocker"), roles.get("defender")
+        if knocker and defender:
+            if result["scores"].get(defender, 0) > 0:
+                return f"{knocker} knocked, {defender} undercut"
+            if result["detail"][knocker].get("deadwood_points") == 0:
+                return f"{knocker} went gin"
+    return result["ended"]
+
+
+def gin_bonus_words(rules: Mapping, players: list[str], rounds: list[Mapping],
+                    sums: Mapping[str, int]) -> str:
+    """The bonuses a finished Gin game gave (game.final_totals): "game", "shutout" when the
+    loser won no point, "lines" for the hands won; only those worth something."""
+    winner = max(players, key=lambda p: sums[p])
+    loser = next(p for p in players if p != winner)
+    given = []
+    if rules.get("game_bonus"):
+        given.append("game")
+    if sums[loser] == 0 and (rules.get("shutout") == "double" or rules.get("game_bonus")):
+        given.append("shutout")
+    if rules.get("line_bonus") and any(v > 0 for r in rounds for v in r["scores"].values()):
+        given.append("lines")
+    return ", ".join(given)
+
+
 def is_counted(variant: str) -> bool:
     return variant in HAND_COUNT
 
@@ -166,9 +199,12 @@ class Scored:
 
     def ended(self, result: Mapping) -> str:
         """How a scored round ended, in the game's own words (a Conquian stalemate is a tableau)."""
-        if result["ended"] == "stalemate":
-            return STALEMATE_WORDS.get(self.game.variant, "stalemate")
-        return result["ended"]
+        return ended_words(self.game.variant, result)
+
+    def bonus_words(self) -> str:
+        """Gin, once over: which bonuses the Bonuses row holds ("game, lines"), only those given."""
+        return gin_bonus_words(self.rules, self.players, self.rounds, self.round_sums()) if (
+            self.game.variant == "gin" and self.over) else ""
 
     def how_won(self) -> str:
         """Why the winner won, once the game is over: "" when the highest total wins."""

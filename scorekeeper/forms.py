@@ -178,7 +178,8 @@ class NewGameBase(FlaskForm):
         low, high = self.variant.min_players, self.variant.max_players
         if not low <= len(names) <= high:
             needs = f"{low} players" if low == high else f"{low} to {high} players"
-            raise ValidationError(f"{self.variant.name} needs {needs}; {len(names)} named.")
+            enter = f"Enter at least {low} players' names: " if len(names) < low else ""
+            raise ValidationError(f"{enter}{self.variant.name} needs {needs}; {len(names)} named.")
         seen = {}
         for name in names:
             if name.casefold() in seen:
@@ -187,6 +188,8 @@ class NewGameBase(FlaskForm):
 
     def validate_first_dealer(self, field):
         if field.data is None or field.errors:  # not one of the seats: already said so
+            return
+        if len(self.seated()) < self.variant.min_players:  # the names are missing: said so first
             return
         seats = {i for i, _n in self.seated()}
         if int(field.data) not in seats:

@@ -346,6 +346,9 @@ def filter_history(games: list[dict], args) -> tuple[list[dict], dict, list[str]
             except ValueError:
                 problems.append(f"the '{word}' date must be a date like 2026-11-22")
                 chosen[k] = ""
+    if chosen["since"] and chosen["until"] and chosen["since"] > chosen["until"]:
+        problems.append(f"the 'from' date ({chosen['since']}) is after the 'to' date "
+                        f"({chosen['until']}), so no game can match: swap them")
     key = key_of(chosen["player"])
     kept = [
         g for g in games

@@ -303,11 +303,15 @@ def round_detail(game_id: int, round_no: int):
     if not 1 <= round_no <= len(scored.game.rounds):
         return render_template("error.html", title="Not found",
                                message=f"Round {round_no} has not been recorded."), 404
+    return _detail_page(scored, round_no)
+
+
+def _detail_page(scored: counted.Scored, round_no: int, error: str | None = None, status: int = 200):
     return render_template(
-        "counted_round_detail.html", scored=scored, game_id=game_id, round_no=round_no,
+        "counted_round_detail.html", scored=scored, game_id=scored.game.id, round_no=round_no,
         variant=VARIANTS[scored.game.variant], rnd=scored.game.rounds[round_no - 1],
-        result=scored.rounds[round_no - 1], delete_form=DeleteRoundForm(),
-    )
+        result=scored.rounds[round_no - 1], error=error,
+    ), status
 
 
 @bp.route("/g/<game_key>/counted/rounds/<int:round_no>/edit")
@@ -336,6 +340,15 @@ def save_edit(game_id: int, round_no: int):
 @bp.route("/g/<game_key>/counted/rounds/<int:round_no>/delete", methods=["POST"])
 def delete_round(game_id: int, round_no: int):
     form = DeleteRoundForm()
+    if request.form.get("sure") != "y":  # a delete cannot be undone: its box must be ticked
+        scored = _scored(game_id)
+        if not 1 <= round_no <= len(scored.game.rounds):
+            flash(f"Round {round_no} is not in the game any more (deleted on another phone): "
+                  "nothing was deleted.")
+            return redirect(url_for("counted.game", game_id=game_id), 303)
+        return _detail_page(scored, round_no, status=422, error=(
+            f"Round {round_no} was not deleted: a delete cannot be undone, so tick “Yes, delete "
+            f"round {round_no} for good” and tap Delete again."))
     try:
         counted.delete_round(get_db(), game_id, form.request_id.data, round_no,
                              form.revision.data if form.validate() else None)
@@ -417,10 +430,17 @@ def knock_answer(names: list[str], limit: int) -> dict:
 @bp.route("/gin/knock")
 def knock():
     names = [v for v in request.args.getlist("cards") if v]
-    limit_text = request.args.get("knock_limit", "")
-    limit = int(limit_text) if limit_text.isdigit() and int(limit_text) <= 100 else 10
+    limit_text = request.args.get("knock_limit", "").strip()
     answer, error = None, None
-    if names:
+    if not limit_text:  # not given: the published rule's 10
+        limit = 10
+    elif re.fullmatch(r"[0-9]{1,3}", limit_text):
+        limit = int(limit_text)
+    else:  # said, never replaced silently by another number
+        limit = limit_text
+        error = (f"The knock limit must be a whole number of points, 0 or more (10 in the "
+                 f"published rule): “{limit_text[:20]}” is not one. Nothing was judged.")
+    if names and not error:
         try:
             answer = knock_answer(names, limit)
         except store.Refused as e:
@@ -429,7 +449,7 @@ def knock():
     back = back if re.fullmatch(r"/g/[A-Za-z0-9_-]+/counted", back) else None
     deck, _limit, _jokers = _deck("gin")
     return render_template("counted_knock.html", rows=grid(deck, names, aces=True, limit=1),
-                           answer=answer, error=error, limit=limit,
+                           answer=answer, error=error, limit=limit, limit_bad=not isinstance(limit, int),
                            game=back), 422 if error else 200
 
 

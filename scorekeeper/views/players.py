@@ -12,7 +12,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField, StringField
 from wtforms.validators import InputRequired, Length
 
-from .. import links, players, stats, store
+from .. import counted_store, links, players, stats, store
 from ..chart import chart, timeline
 from ..db import get_db
 from ..variants import VARIANTS
@@ -32,6 +32,7 @@ class RenameForm(FlaskForm):
 
 class MergeForm(FlaskForm):
     into = SelectField("Same person as", coerce=int, validate_choice=False)
+    # A merge cannot be undone: its box "sure" must be sent ticked ("y"), checked in merge().
 
 
 def init_app(app) -> None:
@@ -63,7 +64,7 @@ def _player_page(player_id: int, rename_form=None, merge_form=None, error=None, 
                        f"{r.date}, {stats.variant_name(r.variant)}: {'won' if r.won else 'lost'}, "
                        f"win rate so far {r.rate}%") for r in figures.results])
     rename_form = rename_form or RenameForm(formdata=None, name=player.name, expected=player.name)
-    merge_form = merge_form or MergeForm(formdata=None)
+    merge_form = merge_form or MergeForm(formdata=None, into=None)
     merge_form.into.choices = [(p.id, p.name) for p in players.everyone(db) if p.id != player_id]
     return render_template(
         "player.html", player=player, figures=figures, timeline=drawn, unread=unread,
@@ -112,6 +113,10 @@ def merge(player_id: int):
         return _player_page(player_id, error=_sorry(
             "Nothing was merged", "that player is not here any more (merged or renamed meanwhile?)"),
             status=422)
+    if target.id != source.id and request.form.get("sure") != "y":
+        return _player_page(player_id, merge_form=form, error=_sorry(
+            "Nothing was merged", f"a merge cannot be undone, so tick “Yes, {source.name} and "
+            f"{target.name} are the same person” to confirm it"), status=422)
     try:
         changed = players.merge(db, player_id, target.id)
     except store.Refused as e:
@@ -155,13 +160,25 @@ def sheet(game_id: int):
     notes = stats.highlights(stats.facts(record))
     # What the totals hold beyond the rounds' scores: Gin's game and line bonuses.
     bonuses = {p: score["totals"][p] - sum(r["scores"][p] for r in counted) for p in record.players}
+    word = "Hand" if header["variant"] == "robber" else "Round"  # as the game's own pages say
     return render_template(
         "sheet.html", game_id=game_id, header=header, score=score, record=record,
-        variant=VARIANTS.get(header["variant"]), notes=notes,
+        variant=VARIANTS.get(header["variant"]), notes=notes, word=word, played=len(counted),
+        ended=[_ended(header["variant"], r) for r in score["rounds"]],
         chart=chart(record.players, [r["scores"] for r in counted], target),
         view_url=view_url, qr=links.qr_svg(view_url, "Read-only link to this score sheet"),
         low_wins=record.low_wins, bonuses=bonuses if any(bonuses.values()) else None,
     )
+
+
+def _ended(variant: str, result: dict) -> str:
+    """How a round ended, in the words of the game's own pages: Gin's gin and undercut, a
+    Robber hand without anyone out is one whose stock ran out (the game file says neither)."""
+    if counted_store.is_counted(variant):
+        return counted_store.ended_words(variant, result)
+    if variant == "robber" and result.get("finished") and result["ended"] == "hands counted":
+        return "the stock ran out"
+    return result["ended"]
 
 
 def _games(n: int) -> str:

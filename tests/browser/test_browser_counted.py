@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_table import PHONE, Routes, number
-from test_browser_a11y import AXE, OPTIONS
+from test_browser_a11y import assert_accessible
 from test_browser_tap_targets import MEASURE, MINIMUM, TARGETS
 
 ANN = "S2 S3 S4 H9 D9 C9 SK HK DK D5".split()  # melds 2-3-4♠, 9s, Ks; deadwood 5♦
@@ -37,18 +37,6 @@ def tap_hand(page, player, cards):
         page.locator(f"[data-hand-picker='{player}'] label:has(input[data-card='{card}']:not([data-copy])) b").tap()
 
 
-def assert_accessible(page, name):
-    """axe finds nothing on the page, in light and in dark (as test_browser_a11y checks)."""
-    reports = []
-    for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)
-        results = AXE.run(page, options=OPTIONS)
-        if results.violations_count:
-            reports.append(f"--- {name}, {scheme} ---\n{results.generate_report()}")
-    page.emulate_media(color_scheme="light")
-    assert not reports, "\n".join(reports)
-
-
 def shown_scores(page, where="[data-result]"):
     cells = page.locator(f"{where} [data-score]")
     return {cells.nth(i).get_attribute("data-score"): number(cells.nth(i).inner_text())
@@ -57,7 +45,7 @@ def shown_scores(page, where="[data-result]"):
 
 def test_a_gin_hand_with_lay_offs(page, screenshot):
     new_game(page, "gin", ["Ann", "Bob"])
-    expect(page.locator("h1")).to_have_text("Round 1 is over")
+    expect(page.locator("h1")).to_have_text("Round 1")
     page.locator("label:has(input[data-ended='Ann']) > span").tap()
     tap_hand(page, "Ann", ANN)
     tap_hand(page, "Bob", BOB)
@@ -100,7 +88,7 @@ def test_a_rummy_hand(page, screenshot):
     assert shown_scores(page) == {"Ann": 38, "Bob": 0, "Cy": 0}
     assert_accessible(page, "rummy round detail")
     tap_and_wait(page, page.locator("[data-action=next-round]"))
-    expect(page.locator("h1")).to_have_text("Round 2 is over")
+    expect(page.locator("h1")).to_have_text("Round 2")
     expect(page.locator("[data-scores] [data-total='Ann']")).to_have_text("38")
     # The player who went out still holding a card: refused in plain words, nothing saved.
     page.locator("label:has(input[data-ended='Bob']) > span").tap()

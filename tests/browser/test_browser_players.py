@@ -15,7 +15,8 @@ from datetime import date, timedelta
 
 from playwright.sync_api import expect
 
-from test_browser_counted import assert_accessible
+from games_data import GIN_ANN_WINS
+from test_browser_a11y import assert_accessible
 from test_browser_tap_targets import MEASURE, MINIMUM, TARGETS
 
 # Iceberg, target 100 (RULES.md): Ann lays the ace HA, melds odds in one suit
@@ -32,18 +33,8 @@ ICEBERG = {"format": "scorekeeper/1", "variant": "iceberg", "rules": {"target": 
                ],
                "hands": {"Ann": [], "Bob": ["D5", "C9"]}}]}
 
-# Gin, classic preset (gin 20, undercut 10), target 100.
-#   Hand 1: Ann goes gin; Bob's deadwood 1+3+5+7+9+10+10+10+4+9 = 68: 68 + 20 = 88 to Ann.
-#   Hand 2: Bob knocks with 3 (S3); Ann's deadwood is 1 (SA): an undercut, (3 − 1) + 10
-#   = 12 to Ann. Ann reaches 100 and wins.
-GIN = {"format": "scorekeeper/1", "variant": "gin", "rules": {}, "players": ["Ann", "Bob"], "rounds": [
-    {"knocker": "Ann", "hands": {
-        "Ann": ["S2", "S3", "S4", "S5", "H5", "H6", "H7", "D8", "D9", "D10"],
-        "Bob": ["CA", "C3", "C5", "C7", "C9", "DQ", "HJ", "SK", "D4", "H9"]}},
-    {"knocker": "Bob", "hands": {
-        "Bob": ["C2", "C3", "C4", "D5", "D6", "D7", "H8", "H9", "H10", "S3"],
-        "Ann": ["S5", "S6", "S7", "SJ", "CJ", "DJ", "CQ", "DQ", "HQ", "SA"]}},
-]}
+# Gin: Ann 88 (gin) then 12 (an undercut): 100, Ann wins (worked out in games_data.py).
+GIN = GIN_ANN_WINS
 
 
 def with_names(doc: dict, ann: str, bob: str) -> bytes:
@@ -190,7 +181,9 @@ def test_players_history_and_statistics_at_phone_size(page, screenshot):
     page.goto("/players")
     tap_and_wait(page, page.get_by_role("link", name=annie, exact=True))
     form = page.locator("form[data-merge]")
+    expect(form.get_by_label(f"Merge {annie} into")).to_have_value("")  # nobody chosen before a tap
     form.get_by_label(f"Merge {annie} into").select_option(label=anna)
+    form.get_by_label(f"Yes, {annie} and the player chosen are the same person").check()
     tap_and_wait(page, form.locator("[data-action=merge]"))
     expect(page.locator("[data-flash]")).to_contain_text(
         f"{annie} and {anna} are one player now: {anna}, in 1 game more.")

@@ -10,7 +10,9 @@ import re
 
 import pytest
 
-from scorekeeper import create_app, gamefile
+from scorekeeper import gamefile
+
+from web_table import csrf_checking_client, form_token
 
 ANN_KNOCKS = "S2 S3 S4 H9 D9 C9 SK HK DK D5"  # melds 2-3-4♠, 9s, Ks; deadwood D5 = 5
 BOB_LAYS_OFF = "S5 S6 H10 HJ HQ C2 C3 D7 CK D4"  # S5 S6 on the run, CK on the kings: 16 left
@@ -106,6 +108,9 @@ def test_a_new_game_lands_on_its_round_screen_and_game_page(client, variant):
     assert client.get(game.url + "/end").headers["Location"].endswith("/counted/round")
     html = game.page("/counted/round")
     assert 'data-round-entry="1"' in html
+    assert re.search(r'<h1 data-round-entry="1">Round 1</h1>', html) and "is over" not in html
+    invite = re.search(r"<p data-round-invite>([^<]*)</p>", html).group(1)
+    assert invite.startswith("Play round 1; when it ends, say who ") and invite.endswith(", then save it.")
     assert html.count("data-hand-picker=") == (0 if variant == "conquian" else len(PLAYERS[variant]))
     assert 'data-ended="stalemate"' in html
     assert game.totals() == {p: 0 for p in PLAYERS[variant]}
@@ -286,6 +291,31 @@ def test_gin_bonuses_show_at_the_end_of_the_game(client):
     # 55 + game bonus 100 + shutout 100 + one line 20
     assert 'data-bonus="Ann">220<' in html and 'data-total="Ann">275<' in html
     assert 'data-winner="Ann"' in html
+    assert "<small data-bonus-words>game, shutout, lines</small>" in html
+    assert '<td class="ended">Ann went gin</td>' in html
+
+
+BOB_UNDERCUTS = "H2 H3 H4 C5 C6 C7 S10 SJ SQ CA"  # deadwood CA = 1 against Ann's 5
+
+
+def test_gin_rounds_say_gin_and_undercut_and_only_the_bonuses_given(client):
+    game = Counted(client, "gin", ["Ann", "Bob"], target=60)
+    game.record("Ann", {"Ann": ANN_KNOCKS, "Bob": BOB_LAYS_OFF})  # 11 to Ann
+    assert "data-bonuses" not in game.page()  # no bonus before the game is over
+    game.record("Ann", {"Ann": ANN_KNOCKS, "Bob": BOB_UNDERCUTS})  # 5 − 1 + 10 = 14 to Bob
+    game.record("Ann", {"Ann": GIN_HAND, "Bob": BOB_AGAINST_GIN})  # 35 + 20 = 55: 66, over
+    html = game.page()
+    ended = re.findall(r'<td class="ended">([^<]*)</td>', html)
+    assert ended == ["Ann knocked", "Ann knocked, Bob undercut", "Ann went gin"]
+    assert "<small data-bonus-words>game, lines</small>" in html  # Bob scored: no shutout
+    assert 'data-bonus="Ann">140<' in html and 'data-bonus="Bob">20<' in html  # 100 + 2 lines; 1 line
+    assert "Ann knocked, Bob undercut. Undercut: 5 − 1 + undercut bonus 10 = 14 to Bob." in game.page(
+        "/counted/rounds/2")
+    assert "Ann went gin. Gin: 35 + gin bonus 20 = 55 to Ann." in game.page("/counted/rounds/3")
+    sheet = text(client.get(game.url + "/counted/export.csv")).lstrip("\ufeff").splitlines()
+    assert sheet[1:4] == ["1,Ann knocked,11,0", "2,\"Ann knocked, Bob undercut\",0,14", "3,Ann went gin,55,0"]
+    # The game file and `scorekeeper score` keep their own word.
+    assert gamefile.score_document(game.export())["rounds"][1]["ended"] == "Ann knocked"
 
 
 # ---------------------------------------------------------------------------------------
@@ -408,16 +438,45 @@ def test_delete_a_round_and_the_later_ones_move_up(client, db):
     game.record("Ann", {"Bob": "H5"})
     html = game.page("/counted/rounds/2")
     revision = re.search(r'name="revision" value="(\d+)"', html).group(1)
-    response = client.post(game.url + "/counted/rounds/2/delete", data={"revision": revision})
+    response = client.post(game.url + "/counted/rounds/2/delete", data={"revision": revision, "sure": "y"})
     assert response.status_code == 303
     rounds = game.export()["rounds"]
     assert [r["out"] for r in rounds] == ["Ann", "Ann"]
     assert game.totals() == {"Ann": 8, "Bob": 0}
     assert client.get(game.url + "/counted/rounds/3").status_code == 404
     # Deleting it again from the old page: the round is not there any more.
-    again = client.post(game.url + "/counted/rounds/3/delete", data={"revision": revision},
+    again = client.post(game.url + "/counted/rounds/3/delete", data={"revision": revision, "sure": "y"},
                         follow_redirects=True)
     assert "not in the game any more" in text(again)
+
+
+@pytest.mark.parametrize("variant", ["gin", "rummy", "kalooki"])
+@pytest.mark.parametrize("sure", [None, "", "n"])
+def test_delete_needs_the_box_ticked_and_deletes_nothing_without_it(client, db, variant, sure):
+    game = Counted(client, variant, ["Ann", "Bob"])
+    if variant == "gin":
+        game.record("Ann", {"Ann": ANN_KNOCKS, "Bob": BOB_LAYS_OFF})
+    else:
+        game.record("Ann", {"Bob": "S3"})
+    html = game.page("/counted/rounds/1")
+    form = html.split("data-delete-round>")[1].split("</form>")[0]
+    assert re.search(r'<input type="checkbox" name="sure" value="y" required data-delete-sure><span>'
+                     r'Yes, delete round 1 for good', form)
+    before = rows(db, game.game_id)
+    revision = re.search(r'name="revision" value="(\d+)"', html).group(1)
+    data = {"revision": revision} | ({} if sure is None else {"sure": sure})
+    response = client.post(game.url + "/counted/rounds/1/delete", data=data)
+    assert response.status_code == 422
+    assert ("Round 1 was not deleted: a delete cannot be undone, so tick “Yes, delete round 1 for good” "
+            "and tap Delete again.") in text(response)
+    assert 'data-round-detail="1"' in text(response)  # the round is still shown, with its delete box
+    assert rows(db, game.game_id) == before
+    assert client.post(game.url + "/counted/rounds/1/delete", data={"revision": revision, "sure": "y"}
+                       ).status_code == 303
+    assert game.export()["rounds"] == []
+    # A round gone meanwhile (another phone): said so, nothing else deleted.
+    gone = client.post(game.url + "/counted/rounds/1/delete", data={"revision": revision}, follow_redirects=True)
+    assert "Round 1 is not in the game any more (deleted on another phone): nothing was deleted." in text(gone)
 
 
 def test_history_list_shows_hand_count_games_right(client):
@@ -470,16 +529,9 @@ def test_the_game_page_is_live_for_the_read_only_link(client):
     assert client.get("/g/999-nope/counted/live?since=0").status_code == 404
 
 
-@pytest.fixture
-def csrf_client(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "test",
-                       "WTF_CSRF_ENABLED": True}).test_client()
-
-
-def test_every_post_needs_a_csrf_token(csrf_client):
-    client = csrf_client
-    token = re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"',
-                      text(client.get("/games/new?variant=rummy"))).group(1)
+def test_every_post_needs_a_csrf_token(tmp_path):
+    client = csrf_checking_client(tmp_path)
+    token = form_token(text(client.get("/games/new?variant=rummy")))
     made = client.post("/games", data={"variant": "rummy", "seat_0": "A", "seat_1": "B",
                                        "first_dealer": "0", "csrf_token": token})
     game = made.headers["Location"].removesuffix("/table")
@@ -498,7 +550,7 @@ def test_export_redirects_and_the_csv_has_the_rounds(client):
     assert client.get(game.url + "/export").headers["Location"].endswith("/counted/export")
     assert client.get(game.url + "/export.csv").headers["Location"].endswith("/counted/export.csv")
     sheet = text(client.get(game.url + "/counted/export.csv")).lstrip("\ufeff").splitlines()
-    assert sheet == ["Round,Ended,Ann,Bob", "1,Ann knocked,55,0", "Bonuses,,220,0", "Total,,275,0"]
+    assert sheet == ["Round,Ended,Ann,Bob", "1,Ann went gin,55,0", "Bonuses,,220,0", "Total,,275,0"]
 
 
 @pytest.mark.parametrize("variant", list(PLAYERS))
@@ -564,6 +616,25 @@ def test_can_i_knock_refuses_a_hand_it_cannot_judge(client, cards, words):
     response = knock(client, cards)
     assert response.status_code == 422
     assert words.lower() in text(response).lower()
+
+
+@pytest.mark.parametrize("limit", ["-5", "abc", "1.5", "10000"])
+@pytest.mark.parametrize("cards", [ANN_KNOCKS, ""])
+def test_can_i_knock_refuses_a_bad_knock_limit(client, cards, limit):
+    response = knock(client, cards, knock_limit=limit)
+    assert response.status_code == 422
+    html = text(response)
+    assert (f"The knock limit must be a whole number of points, 0 or more (10 in the published rule): "
+            f"“{limit}” is not one. Nothing was judged.") in html
+    assert "data-knock-answer" not in html and "knock limit is 10" not in html
+    assert f'name="knock_limit" value="{limit}" min="0" max="999" inputmode="numeric" aria-invalid="true">' in html
+
+
+def test_can_i_knock_takes_any_knock_limit_of_0_or_more(client):
+    assert 'data-may-knock="0"' in text(knock(client, ANN_KNOCKS, knock_limit=0))
+    assert "the knock limit is 0: 5 too many" in text(knock(client, ANN_KNOCKS, knock_limit=0))
+    assert "the knock limit is 120)" in text(knock(client, ANN_KNOCKS, knock_limit=120))
+    assert "the knock limit is 10)" in text(knock(client, ANN_KNOCKS))  # none given: the published 10
 
 
 def test_the_knock_helper_leads_back_to_its_game_and_nowhere_else(client):

@@ -63,6 +63,18 @@ def test_a_bad_new_game_is_refused_and_says_why(client, db, data, message):
     assert db["games"].count == 0
 
 
+@pytest.mark.parametrize("variant, low", [("iceberg", 2), ("robber", 2), ("gin", 2), ("kalooki", 2)])
+@pytest.mark.parametrize("names", [{}, {"seat_0": "  ", "seat_1": ""}, {"seat_2": "Ann"}])
+def test_a_new_game_without_names_asks_for_the_names_first(client, db, variant, low, names):
+    response = client.post("/games", data={"variant": variant, "first_dealer": "0", **names})
+    assert response.status_code == 422
+    html = response.get_data(as_text=True).replace("&#39;", "'")
+    said = re.findall(r'<li[^>]*>([^<]*)</li>', html.split('data-error>')[1].split("</ul>")[0])
+    assert len(said) == 1 and said[0].startswith(f"Enter at least {low} players' names: ")
+    assert "has no player" not in html
+    assert db["games"].count == 0
+
+
 def test_seats_can_be_left_empty_and_the_dealer_follows(table):
     created = table.client.post("/games", data={"seat_1": "B", "seat_3": "D", "seat_4": "E", "first_dealer": "3"})
     table.key = created.headers["Location"].split("/")[2]

@@ -12,6 +12,7 @@ from scorekeeper import create_app, players, store
 from scorekeeper.db import connect
 
 from conftest import EXAMPLES
+from games_data import GIN_ANN_WINS
 
 XSS = "<script>alert(1)</script>"
 
@@ -208,7 +209,7 @@ def test_merge_repoints_every_game(client, db, seed_example):
     one = store.import_document(db, finished_seed(seed_example, ("Annie", "B", "C")))
     two = store.import_document(db, gin_example(("Ann", "B")))
     annie, ann = pid(db, "Annie"), pid(db, "Ann")
-    response = client.post(f"/players/{annie}/merge", data={"into": str(ann)})
+    response = client.post(f"/players/{annie}/merge", data={"into": str(ann), "sure": "y"})
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/players/{ann}")
     assert "Annie and Ann are one player now: Ann, in 1 game more." in text(client.get(response.headers["Location"]))
     assert store.game_header(db, one)["players"] == ["Ann", "B", "C"]
@@ -222,7 +223,7 @@ def test_merge_repoints_every_game(client, db, seed_example):
 def test_merge_refused_when_both_played_in_one_game(client, db, seed_example):
     game = store.import_document(db, finished_seed(seed_example))
     before = store.export_document(db, game)
-    response = client.post(f"/players/{pid(db, 'A')}/merge", data={"into": str(pid(db, 'B'))})
+    response = client.post(f"/players/{pid(db, 'A')}/merge", data={"into": str(pid(db, 'B')), "sure": "y"})
     assert response.status_code == 422
     page = text(response)
     assert "Nothing was merged: A and B both played in the game of" in page
@@ -236,9 +237,37 @@ def test_merge_refused_when_both_played_in_one_game(client, db, seed_example):
 def test_merge_bad_choices(client, db, seed_example, into, says):
     store.import_document(db, finished_seed(seed_example))
     a = pid(db, "A")
-    response = client.post(f"/players/{a}/merge", data={"into": str(a) if into == "self" else into})
+    response = client.post(f"/players/{a}/merge", data={"into": str(a) if into == "self" else into, "sure": "y"})
     assert response.status_code == 422 and says in text(response).lower()
     assert len(players.everyone(db)) == 3
+
+
+def test_merge_page_chooses_nobody_and_asks_to_confirm(client, db, seed_example):
+    store.import_document(db, finished_seed(seed_example, ("Uma", "B", "C")))
+    store.import_document(db, gin_example(("Kim", "B")))
+    page = text(client.get(f"/players/{pid(db, 'Uma')}")).split("data-merge>")[1].split("</form>")[0]
+    options = re.findall(r'<option value="([^"]*)"( selected)?>([^<]*)</option>', page)
+    assert options[0] == ("", " selected", "choose…")
+    assert not any(selected for _v, selected, _n in options[1:])
+    assert re.search(r'<input type="checkbox" name="sure" value="y" required data-merge-sure><span>Yes, Uma and the '
+                     r'player chosen are the same person', page)
+
+
+@pytest.mark.parametrize("sure", [None, "", "n"])
+def test_merge_without_the_confirmation_changes_nothing(client, db, seed_example, sure):
+    one = store.import_document(db, finished_seed(seed_example, ("Uma", "B", "C")))
+    two = store.import_document(db, gin_example(("Kim", "B")))
+    before = [store.export_document(db, g) for g in (one, two)]
+    uma, kim = pid(db, "Uma"), pid(db, "Kim")
+    data = {"into": str(kim)} if sure is None else {"into": str(kim), "sure": sure}
+    response = client.post(f"/players/{uma}/merge", data=data)
+    assert response.status_code == 422
+    page = unescape(text(response))
+    assert ("Nothing was merged: A merge cannot be undone, so tick “Yes, Uma and Kim are the same person” "
+            "to confirm it.") in page
+    assert f'<option value="{kim}" selected>Kim</option>' in page  # the choice is kept for the second try
+    assert [store.export_document(db, g) for g in (one, two)] == before
+    assert {p.name for p in players.everyone(db)} == {"Uma", "Kim", "B", "C"}
 
 
 # -- escaping ------------------------------------------------------------------------------
@@ -267,7 +296,7 @@ def csrf_client(tmp_path):
     return app.test_client(), connect(app.config["DATABASE"])
 
 
-@pytest.mark.parametrize("action, data", [("rename", {"name": "Zed"}), ("merge", {"into": "TARGET"})])
+@pytest.mark.parametrize("action, data", [("rename", {"name": "Zed"}), ("merge", {"into": "TARGET", "sure": "y"})])
 def test_rename_and_merge_need_the_token(csrf_client, seed_example, action, data):
     client, db = csrf_client
     store.import_document(db, finished_seed(seed_example))
@@ -306,22 +335,12 @@ def test_score_sheet_of_a_hand_count_game(client, db):
     assert "Gin Rummy" in html and re.search(r'data-total="A">\d+<', html) and "In progress" in html
 
 
-# Gin, classic preset: hand 1 Ann goes gin, Bob's deadwood 68: 68 + 20 = 88 to Ann; hand 2
-# Bob knocks with 3, Ann holds 1: an undercut, (3 − 1) + 10 = 12 to Ann. Ann reaches 100:
-# game bonus 100, shutout (Bob scored nothing) a further 100, a line bonus of 20 for each
-# of her 2 hands: bonuses 240, total 340.
-FINISHED_GIN = {"format": "scorekeeper/1", "variant": "gin", "rules": {}, "players": ["Ann", "Bob"], "rounds": [
-    {"knocker": "Ann", "hands": {
-        "Ann": ["S2", "S3", "S4", "S5", "H5", "H6", "H7", "D8", "D9", "D10"],
-        "Bob": ["CA", "C3", "C5", "C7", "C9", "DQ", "HJ", "SK", "D4", "H9"]}},
-    {"knocker": "Bob", "hands": {
-        "Bob": ["C2", "C3", "C4", "D5", "D6", "D7", "H8", "H9", "H10", "S3"],
-        "Ann": ["S5", "S6", "S7", "SJ", "CJ", "DJ", "CQ", "DQ", "HQ", "SA"]}},
-]}
-
-
+# Gin, classic preset (games_data.GIN_ANN_WINS): hand 1 Ann goes gin, 88 to Ann; hand 2
+# Bob knocks with 3, Ann holds 1: an undercut, 12 to Ann. Ann reaches 100: game bonus
+# 100, shutout (Bob scored nothing) a further 100, a line bonus of 20 for each of her 2
+# hands: bonuses 240, total 340.
 def test_score_sheet_of_a_finished_gin_game_shows_the_bonuses(client, db):
-    game = store.import_document(db, FINISHED_GIN)
+    game = store.import_document(db, GIN_ANN_WINS)
     _edit, view = store.secrets_of(db, game)
     html = text(client.get(f"/g/{game}-{view}/sheet"))
     assert re.findall(r'<td data-player="Ann">([^<]*)<', html) == ["88", "12"]
@@ -329,6 +348,33 @@ def test_score_sheet_of_a_finished_gin_game_shows_the_bonuses(client, db):
     assert re.search(r'data-bonus="Ann">240<', html) and re.search(r'data-bonus="Bob">0<', html)
     assert re.search(r'data-total="Ann">340<', html) and 'data-winner="Ann"' in html
     assert "Ann</strong>: 1 gin, 1 undercut" in html
+    assert re.findall(r"<small data-ended>([^<]*)</small>", html) == ["Ann went gin", "Bob knocked, Ann undercut"]
+
+
+def robber_stock_ran_out():
+    """The Robber example (hand 1: B went out) and a hand 2 whose stock ran out: unfinished."""
+    doc = json.loads((EXAMPLES / "robber-seed-chart.json").read_text())
+    doc["rounds"].append({"events": [], "hands": {"A": ["S2", "S3"], "B": ["HK"]}})
+    return doc
+
+
+def test_score_sheet_of_a_robber_game_in_progress_speaks_of_hands(client, db):
+    game = store.import_document(db, robber_stock_ran_out())
+    _edit, view = store.secrets_of(db, game)
+    html = text(client.get(f"/g/{game}-{view}/sheet"))
+    status = re.search(r"<p class=\"status\" data-status>(.*?)</p>", html, re.S).group(1)
+    assert "In progress: 2 hands played so far." in status and "in progress." not in status
+    assert '<thead><tr><th scope="col">Hand</th>' in html
+    assert re.findall(r"<small data-ended>([^<]*)</small>", html) == ["B went out", "the stock ran out"]
+    assert "hands counted" not in html
+
+
+def test_score_sheet_of_an_iceberg_game_in_progress_speaks_of_rounds(client, db, seed_example):
+    game = store.import_document(db, seed_example)
+    _edit, view = store.secrets_of(db, game)
+    html = text(client.get(f"/g/{game}-{view}/sheet"))
+    assert "In progress: 1 round played so far." in html
+    assert '<thead><tr><th scope="col">Round</th>' in html
 
 
 def test_history_links_a_finished_games_score_sheet(client, db, seed_example):
@@ -374,6 +420,19 @@ def test_history_filters(client, history, query, shown):
     assert sorted(listed) == sorted(history[k] for k in shown)
     if not shown:
         assert "No game matches these filters." in html
+
+
+def test_history_dates_the_wrong_way_round_are_said(client, history):
+    response = client.get("/games?since=2026-03-01&until=2026-01-01")
+    assert response.status_code == 200
+    html = unescape(text(response))
+    error = re.search(r'<div class="error" role="alert" data-error>(.*?)</div>', html, re.S).group(1)
+    assert ("The 'from' date (2026-03-01) is after the 'to' date (2026-01-01), so no game can match: "
+            "swap them.") in error
+    assert "<li data-game=" not in html
+    assert "No game matches" not in html and "No games yet" not in html  # the reason alone
+    # The right way round, no complaint.
+    assert "data-error" not in text(client.get("/games?since=2026-01-01&until=2026-03-01"))
 
 
 @pytest.mark.parametrize("query, says", [("?since=yesterday", "The 'from' date must be a date like"),

@@ -374,6 +374,10 @@ def test_renege_scores_minus_the_penalty_and_frees_the_table(three):
     three.ok(three.end_hand({"Ann": "S2", "Bob": "CA"}))
     assert three.totals() == {"Ann": -5, "Bob": -100, "Cy": 0}
     assert three.export()["rounds"][0]["renege"] == ["Bob"]
+    hand = three.page("/hands/1")  # the dispute view: what he holds is shown, and not counted
+    assert re.search(r'data-left="Bob">Left in hand .*?: not counted</li>', hand)
+    assert re.search(r'data-owned-meld="\d+">Meld \d+ .*?: not counted <small>', hand)
+    assert re.search(r'data-left="Ann">Left in hand .*?: −5</li>', hand)
 
 
 def test_a_renege_option_sets_the_penalty(client):

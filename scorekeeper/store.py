@@ -258,6 +258,15 @@ def _plays(conn, game_id: int, known: _Rows | None) -> list:
     return conn.execute(PLAYS + " ORDER BY round_no, seq", [game_id]).fetchall()
 
 
+def _game_row(conn, game_id: int) -> tuple:
+    """(the cursor, for its column names; the game's row), or NotFound."""
+    cursor = conn.execute("SELECT * FROM games WHERE id = ?", [game_id])
+    game = cursor.fetchone()
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
+    return cursor, game
+
+
 def load(db: Database, game_id: int) -> GameLog:
     """The game as stored, read in one transaction: its version always matches its plays.
 
@@ -279,10 +288,7 @@ def load(db: Database, game_id: int) -> GameLog:
         # The usual case: a game read before. One SELECT is a snapshot of its own; if it
         # finds the row the kept read was made from, that read stands, and no
         # transaction is needed around more reads.
-        cursor = conn.execute("SELECT * FROM games WHERE id = ?", [game_id])
-        game = cursor.fetchone()
-        if game is None:
-            raise NotFound(f"there is no game {game_id}")
+        cursor, game = _game_row(conn, game_id)
         if game != known.game:
             game = None  # changed: read it all again in one transaction
         else:
@@ -291,10 +297,7 @@ def load(db: Database, game_id: int) -> GameLog:
         conn.execute("BEGIN")
     try:
         if game is None:
-            cursor = conn.execute("SELECT * FROM games WHERE id = ?", [game_id])
-            game = cursor.fetchone()
-            if game is None:
-                raise NotFound(f"there is no game {game_id}")
+            cursor, game = _game_row(conn, game_id)
         if not (committed and known is not None and known.game == game):
             plays = _plays(conn, game_id, known)
             hands = conn.execute(
@@ -952,7 +955,7 @@ def preview(state: GameState, kind: str, player: str, cards: Iterable[str],
     return Preview(row, played, last_ace=after.ending and not state.ending)
 
 
-def _before_the_lock(check: Callable[[], object]) -> None:
+def _before_the_lock(db: Database, game_id: int, check: Callable[[GameLog], object]) -> tuple | None:
     """A write's reading and checking, done once before it takes the write lock.
 
     Writers take turns (``db.write``, writelock.py), and every other writer waits while
@@ -964,13 +967,27 @@ def _before_the_lock(check: Callable[[], object]) -> None:
     version) and the replays (``replay`` keeps them by content). If another phone
     changed the game meanwhile, the write simply does the work under the lock.
 
-    Returns ``check()``'s answer (None if it raised): a write whose read under the lock
-    is the very read it checked here (``_same_read``) takes that answer as it is.
+    Returns (the log read, ``check``'s answer), or None if either raised: a write whose
+    read under the lock is the very read it checked here takes that answer as it is
+    (``_under_the_lock``).
     """
     try:
-        return check()
+        log = load(db, game_id)
+        return log, check(log)
     except Exception:  # noqa: BLE001 - refusals and all: the checks under the lock decide
         return None
+
+
+def _under_the_lock(db: Database, game_id: int, request_id: str | None, early: tuple | None,
+                    check: Callable[[GameLog], object]) -> tuple:
+    """A write's reading and checking under the write lock: the game as it is now, the
+    request id claimed (a repeat is refused), and (the log, ``check``'s answer) — the
+    answer found before the lock when it was made from this very read (``_same_read``)."""
+    log = load(db, game_id)
+    _once(db, game_id, request_id)
+    if _same_read(early, log):
+        return early
+    return log, check(log)
 
 
 def _same_read(early: tuple | None, log: GameLog) -> bool:
@@ -1014,18 +1031,9 @@ def add_play(db: Database, game_id: int, request_id: str | None, kind: str, play
         log.plays.append(row)
         return row, replay(log, row)
 
-    def first() -> tuple:
-        log = load(db, game_id)
-        return log, check(log)
-
-    early = _before_the_lock(first)
+    early = _before_the_lock(db, game_id, check)
     with write(db):
-        log = load(db, game_id)
-        _once(db, game_id, request_id)
-        if _same_read(early, log):  # checked already, on this very read
-            log, (row, after) = early
-        else:
-            row, after = check(log)
+        log, (row, after) = _under_the_lock(db, game_id, request_id, early, check)
         row.id = _insert_play(db, game_id, row)
         state = _save_cache(db, log, after)
         fresh = _read_after(db, log)
@@ -1040,18 +1048,9 @@ def pass_turn(db: Database, game_id: int, request_id: str | None = None,
     ``turn``: whose turn the phone showed; if another phone passed it on meanwhile,
     this pass is refused rather than skipping a player.
     """
-    def first() -> tuple:
-        log = load(db, game_id)
-        return log, replay(log)
-
-    early = _before_the_lock(first)
+    early = _before_the_lock(db, game_id, replay)
     with write(db):
-        log = load(db, game_id)
-        _once(db, game_id, request_id)
-        if _same_read(early, log):  # replayed already, from this very read
-            log, state = early
-        else:
-            state = replay(log)
+        log, state = _under_the_lock(db, game_id, request_id, early, replay)
         _playable(state)
         if state.ended:
             raise Refused(f"the round is over ({state.round.end_reason()}): count the hands")

@@ -34,6 +34,7 @@ from .gamefile import FORMAT, HAND_COUNT, score_document
 from .games.cards import parse_card, sort_key
 from .games.errors import GameFileError, ScorekeeperError
 from .links import new_secret
+from .stats import low_wins
 
 VARIANTS = tuple(HAND_COUNT)  # rummy, gin, kalooki, conquian, manipulation
 ENDINGS = ("out", "rummy", "knock", "stalemate")
@@ -194,8 +195,7 @@ class Scored:
     @property
     def lowest_wins(self) -> bool:
         """Penalty games: Manipulation, Kalooki's elimination, Rummy with penalty scoring."""
-        return self.game.variant in ("manipulation", "kalooki") or (
-            self.game.variant == "rummy" and self.rules.get("scoring") == "penalty")
+        return low_wins(self.game.variant, self.rules)
 
     def ended(self, result: Mapping) -> str:
         """How a scored round ended, in the game's own words (a Conquian stalemate is a tableau)."""
@@ -214,15 +214,19 @@ class Scored:
             return "the last player left"
         return "lowest total" if self.lowest_wins else ""
 
-    def eliminated(self) -> list[str]:
-        """Kalooki: the players whose total went above the elimination limit."""
-        if not self.rounds:
+    def eliminated(self, before: int | None = None) -> list[str]:
+        """Kalooki: the players whose total went above the elimination limit (by the end
+        of the rounds before round ``before``; of every round scored if None). Rounds are
+        scored in order: the first rounds of a game score as they would alone."""
+        rounds = self.rounds if before is None else self.rounds[:before - 1]
+        if not rounds:
             return []
-        last = self.rounds[-1]["detail"]
+        last = rounds[-1]["detail"]
         return [p for p in self.players if last.get(p, {}).get("eliminated")]
 
-    def in_play(self) -> list[str]:
-        out = set(self.eliminated())
+    def in_play(self, before: int | None = None) -> list[str]:
+        """Who still plays (in round ``before``; after every round scored if None)."""
+        out = set(self.eliminated(before))
         return [p for p in self.players if p not in out]
 
     def dealer(self, round_no: int | None = None) -> str:
@@ -248,10 +252,7 @@ def load(db: Database, game_id: int) -> CountedGame:
     if snapshot:
         conn.execute("BEGIN")
     try:
-        cursor = conn.execute("SELECT * FROM games WHERE id = ?", [game_id])
-        row = cursor.fetchone()
-        if row is None:
-            raise store.NotFound(f"there is no game {game_id}")
+        cursor, row = store._game_row(conn, game_id)
         game = dict(zip([c[0] for c in cursor.description], row))
         plays = conn.execute(
             "SELECT id, round_no, type, player, revision FROM plays WHERE game = ? "
@@ -305,10 +306,6 @@ def _refusal(error: GameFileError, changed: int | None, count: int) -> store.Ref
         return store.Refused(f"that would end the game before round {round_no}, which was "
                              "played after it: delete the later rounds first")
     return store.Refused(f"that would make round {round_no} illegal: {here}")
-
-
-def load_scored(db: Database, game_id: int) -> Scored:
-    return score(load(db, game_id))
 
 
 # ---------------------------------------------------------------------------------------

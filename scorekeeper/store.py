@@ -894,11 +894,8 @@ def _seat_players(conn, game_id: int, names: list[str]) -> None:
 def game_header(db: Database, game_id: int) -> dict:
     """A game's row without its plays: variant, players, rules, teams, first dealer, and
     the cached status (never replayed here)."""
-    row = db.execute("SELECT * FROM games WHERE id = ?", [game_id]).fetchone()
-    if row is None:
-        raise NotFound(game_id)
-    columns = [d[0] for d in db.execute("SELECT * FROM games LIMIT 0").description]
-    game = dict(zip(columns, row))
+    cursor, row = _game_row(db.conn, game_id)
+    game = dict(zip([c[0] for c in cursor.description], row))
     for name in ("players", "rules", "totals"):
         game[name] = json.loads(game[name] or "{}")
     game["teams"] = json.loads(game["teams"]) if game.get("teams") else None
@@ -1301,9 +1298,9 @@ def export_document(db: Database, game_id: int) -> dict:
     """The game file of a game: what ``scorekeeper score`` and an import read back."""
     from . import counted_store
 
-    log = load(db, game_id)
-    if counted_store.is_counted(log.variant):  # hand-count rummies: rounds, not plays
+    if counted_store.is_counted(game_header(db, game_id)["variant"]):  # rounds, not plays
         return counted_store.export_document(db, game_id)
+    log = load(db, game_id)
     if log.variant == "robber":  # its own rows (take, renege, stock): robber_table.py
         from . import robber_table
 

@@ -62,8 +62,13 @@ class DeleteRoundForm(WriteForm):
 
 
 def _scored(game_id: int) -> counted.Scored:
+    return counted.score(_game(game_id))
+
+
+def _game(game_id: int) -> counted.CountedGame:
+    """The game as stored, not scored (what needs no score: its version, its file)."""
     try:
-        return counted.load_scored(get_db(), game_id)
+        return counted.load(get_db(), game_id)
     except store.NotFound:
         abort(404)
     except ValueError:  # another variant's game: its own pages
@@ -143,8 +148,7 @@ def _round_page(scored: counted.Scored, round_no: int, form: RoundForm, *, picke
                 ended=None, rummy=False, preview=None, error=None, status=200, editing=None):
     """The round-end screen: how the round ended, the hands, and the scores once checked."""
     game = scored.game
-    before = counted.score(game, game.rounds[:round_no - 1]) if round_no > 1 else counted.score(game, [])
-    in_play = before.in_play()
+    in_play = scored.in_play(round_no)
     return render_template(
         "counted_round.html", scored=scored, game_id=game.id, variant=VARIANTS[game.variant],
         round_no=round_no, form=form, dealer=scored.dealer(round_no), in_play=in_play,
@@ -222,8 +226,8 @@ def live(game_id: int):
             return "", 204
     except store.NotFound:
         abort(404)
-    scored = _scored(game_id)
-    return jsonify(version=scored.game.version, screen="counted", round=len(scored.game.rounds),
+    game = _game(game_id)  # its version and rounds: nothing to score
+    return jsonify(version=game.version, screen="counted", round=len(game.rounds),
                    url=url_for("counted.game", game_id=game_id), regions={}, cards={})
 
 
@@ -242,8 +246,7 @@ def new_round(game_id: int):
 def _check_or_save(scored: counted.Scored, form: RoundForm, round_no: int, editing):
     """Check (score, save nothing) or save a round entered on the round-end screen."""
     game_id = scored.game.id
-    before = counted.score(scored.game, scored.game.rounds[:round_no - 1])
-    in_play = before.in_play()
+    in_play = scored.in_play(round_no)
     picked = _hands(scored.players, in_play)
     again = dict(form=form, picked=picked, ended=form.ended.data, rummy=bool(form.rummy.data),
                  editing=editing)
@@ -370,10 +373,10 @@ def delete_round(game_id: int, round_no: int):
 @bp.route("/g/<game_key>/counted/export")
 def export(game_id: int) -> Response:
     """The game file (CONTRACT.md): ``scorekeeper score`` recomputes every score from it."""
-    scored = _scored(game_id)
-    body = json.dumps(scored.game.document(), indent=2, ensure_ascii=False)
+    game = _game(game_id)  # the file as kept: nothing to score
+    body = json.dumps(game.document(), indent=2, ensure_ascii=False)
     return Response(body, mimetype="application/json", headers={
-        "Content-Disposition": f'attachment; filename="{scored.game.variant}-game-{game_id}.json"'})
+        "Content-Disposition": f'attachment; filename="{game.variant}-game-{game_id}.json"'})
 
 
 @bp.route("/g/<game_key>/counted/export.csv")

@@ -360,14 +360,9 @@ def load(db: Database, game_id: int, with_drafts: bool = False) -> RobberState:
 
 
 def _save_cache(db: Database, log: GameLog, state: RobberState | None = None) -> RobberState:
-    state = state or replay(log)
-    db.conn.execute(
-        "UPDATE games SET updated = ?, version = ?, over = ?, status = ?, round_no = ?, "
-        "totals = ? WHERE id = ?",
-        [store.now(), log.version + 1, int(state.over), state.status(), state.round_no,
-         json.dumps(state.scored["totals"]), log.id],
-    )
-    return state
+    """The games row's summary, as ``store._save_cache`` keeps it (a Robber state answers
+    what it reads: over, status, hand number, totals)."""
+    return store._save_cache(db, log, state or replay(log))
 
 
 def _playing(state: RobberState) -> None:
@@ -457,7 +452,7 @@ def add_play(db: Database, game_id: int, request_id: str | None, kind: str, play
         row, after = check_play(state, kind, player, cards, target)
         row.id = store._insert_play(db, game_id, row)
         log.plays.append(row)
-        return row, _save_cache(db, log)
+        return row, _save_cache(db, log, after)
 
 
 def undo(db: Database, game_id: int, request_id: str | None = None,
@@ -479,9 +474,9 @@ def undo(db: Database, game_id: int, request_id: str | None = None,
         if rows:
             row = rows[-1]
             log.plays.remove(row)
-            replay(log)
+            after = replay(log)  # what is left still scores: else nothing is deleted
             db.conn.execute("DELETE FROM plays WHERE id = ?", [row.id])
-            _save_cache(db, log)
+            _save_cache(db, log, after)
             return f"took back {play_words(row)}"
         if not log.hands:
             raise Refused("there is nothing to undo yet")

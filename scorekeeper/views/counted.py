@@ -221,11 +221,8 @@ def live(game_id: int):
     """For the game page's script (app.js, live table): 204 while ``?since=<version>`` is
     still the game's version, else the new version and round count; the page reloads.
     Read-only links get it too: viewers watch the totals change."""
-    try:
-        if request.args.get("since", type=int) == store.version_of(get_db(), game_id):
-            return "", 204
-    except store.NotFound:
-        abort(404)
+    if helpers.unchanged(game_id):
+        return "", 204
     game = _game(game_id)  # its version and rounds: nothing to score
     return jsonify(version=game.version, screen="counted", round=len(game.rounds),
                    url=url_for("counted.game", game_id=game_id), regions={}, cards={})

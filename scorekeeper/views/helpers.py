@@ -141,6 +141,12 @@ def server_error(_error):
     ), 500
 
 
+def unchanged(game_id: int) -> bool:
+    """A live poll's ``?since=<version>`` is still the game's version (answer 204). A game
+    that is not there raises store.NotFound: the 404 page below."""
+    return request.args.get("since", type=int) == store.version_of(get_db(), game_id)
+
+
 @bp.app_errorhandler(store.NotFound)
 @bp.app_errorhandler(404)
 def not_found(_error):

@@ -27,11 +27,10 @@ from ..forms import CardsField, ConfirmRoundForm, DeleteForm, HandForm, PassForm
 from ..picker import grid
 from ..transfer import cell
 from . import helpers
-from .table import picked_first
+from .table import ALREADY_SAVED, _status, picked_first
 
 bp = Blueprint("robber", __name__, url_prefix="/g/<game_key>/robber")
 
-ALREADY_SAVED = "Already saved: that was sent twice, and counts once."
 ACTIONS = ("play", "check", "take", "renege", "out", "stock")
 ENDINGS = {"out": "Went out", "stock": "Stock ran out"}  # the buttons that end the hand
 
@@ -69,10 +68,6 @@ def screen_url(state: rt.RobberState) -> str:
     return {"over": url_for("robber.game", game_id=game_id),
             "end": url_for("robber.end", game_id=game_id)}.get(
         screen(state), url_for("robber.table", game_id=game_id))
-
-
-def _status(refusal: store.Refused) -> int:
-    return 409 if isinstance(refusal, store.Stale) else 422
 
 
 def _live_scores(state: rt.RobberState) -> list[dict]:
@@ -125,11 +120,8 @@ REGIONS = {"scores": "_scores.html", "turn": "_robber_turn.html", "board": "_rob
 @bp.route("/live")
 def live(game_id: int):
     """What changed since ``?since=<version>`` (static/app.js): 204, or the fresh regions."""
-    try:
-        if request.args.get("since", type=int) == store.version_of(get_db(), game_id):
-            return "", 204
-    except store.NotFound:
-        abort(404)
+    if helpers.unchanged(game_id):
+        return "", 204
     state = _state(game_id)
     context = table_context(state, picker=False)
     parts = dict(REGIONS)

@@ -19,6 +19,7 @@ from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, 
 from ..games.errors import ScorekeeperError
 from ..picker import grid
 from ..replay_cache import Memo
+from . import helpers
 from .helpers import card_parts, load_state
 
 bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
@@ -128,11 +129,8 @@ def live(game_id: int):
     each region of the table page (data-region) and how many copies of each card are left
     to pick. Read-only links get it too: viewers watch the live table.
     """
-    try:
-        if request.args.get("since", type=int) == store.version_of(get_db(), game_id):
-            return "", 204
-    except store.NotFound:
-        abort(404)
+    if helpers.unchanged(game_id):
+        return "", 204
     state = load_state(game_id)
     context = table_context(state, picker=False)
     parts = {"scores": "_scores.html"}

@@ -57,8 +57,9 @@ def _find_or_add(conn, name: str, taken: set[int]) -> int:
 def seat_players(conn, game_id: int, names: Iterable[str]) -> None:
     """Record who sits in each seat of a game (a game already seated is left alone).
 
-    The hook every new game goes through (``store.create_game``); :func:`seat_all`
-    catches games added any other way (imports, the command line, older code).
+    The hook every new game goes through, in the transaction that adds it
+    (``store.create_game`` and the imports of every variant); migration m004 seated the
+    games made before players existed.
     """
     if conn.execute("SELECT 1 FROM seats WHERE game = ? LIMIT 1", [game_id]).fetchone():
         return
@@ -68,21 +69,6 @@ def seat_players(conn, game_id: int, names: Iterable[str]) -> None:
         taken.add(player_id)
         conn.execute("INSERT INTO seats (game, seat, player) VALUES (?, ?, ?)",
                      [game_id, seat, player_id])
-
-
-def _unseated(db: Database) -> list[tuple[int, str]]:
-    return db.execute(
-        "SELECT id, players FROM games WHERE id NOT IN (SELECT game FROM seats) ORDER BY id"
-    ).fetchall()
-
-
-def seat_all(db: Database) -> None:
-    """Seat every game that has no seats yet (one transaction, only when there is one)."""
-    if not _unseated(db):
-        return
-    with write(db):
-        for game_id, names in _unseated(db):
-            seat_players(db.conn, game_id, json.loads(names))
 
 
 # ---------------------------------------------------------------------------------------
@@ -99,7 +85,6 @@ class Player:
 
 def everyone(db: Database) -> list[Player]:
     """Every player, the most recently played first."""
-    seat_all(db)
     rows = db.execute(
         "SELECT p.id, p.name, count(s.game), coalesce(max(g.updated), '') FROM players p "
         "LEFT JOIN seats s ON s.player = p.id LEFT JOIN games g ON g.id = s.game "
@@ -235,7 +220,6 @@ def rename(db: Database, player_id: int, new_name: str, expected: str | None = N
     meanwhile, this rename is refused (:class:`store.Stale`) rather than applied over it.
     """
     new_name = check_name(new_name)
-    seat_all(db)
     with write(db):
         conn = db.conn
         name, _key = _current(conn, player_id)
@@ -263,7 +247,6 @@ def merge(db: Database, source_id: int, target_id: int) -> list[int]:
     ``source`` is gone. Refused when both played in the same game."""
     if source_id == target_id:
         raise store.Refused("choose two different players to merge")
-    seat_all(db)
     with write(db):
         conn = db.conn
         source, _ = _current(conn, source_id)
@@ -296,7 +279,6 @@ def records(db: Database, ids: Iterable[int] | None = None):
     from .gamefile import score_document
     from .stats import GameRecord
 
-    seat_all(db)
     seats = seat_map(db)
     query = "SELECT id, variant, created FROM games"
     rows = db.execute(query + " ORDER BY created, id").fetchall()

@@ -11,7 +11,7 @@ import pytest
 from scorekeeper import create_app, players, store
 from scorekeeper.db import connect
 
-from conftest import EXAMPLES
+from tests.conftest import EXAMPLES
 from games_data import GIN_ANN_WINS
 
 XSS = "<script>alert(1)</script>"

@@ -132,15 +132,6 @@ def check_name(name: str) -> str:
     return name
 
 
-def _game_row(conn, game_id: int) -> dict:
-    row = conn.execute("SELECT variant, players, teams, totals, status, created FROM games "
-                       "WHERE id = ?", [game_id]).fetchone()
-    variant, players, teams, totals, status, created = row
-    return {"variant": variant, "players": json.loads(players),
-            "teams": json.loads(teams) if teams else None, "totals": json.loads(totals or "{}"),
-            "status": status or "", "created": created}
-
-
 def _describe(game: dict) -> str:
     return f"the game of {game['created'][:10]} ({', '.join(game['players'])})"
 
@@ -148,7 +139,7 @@ def _describe(game: dict) -> str:
 def _rename_in_game(db: Database, game_id: int, seat: int, new: str) -> None:
     """One seat's name becomes ``new`` in every row of the game; caches refreshed."""
     conn = db.conn
-    game = _game_row(conn, game_id)
+    game = store.game_header(db, game_id)
     old = game["players"][seat]
     if old == new:
         return
@@ -170,15 +161,13 @@ def _rename_in_game(db: Database, game_id: int, seat: int, new: str) -> None:
     conn.execute("UPDATE plays SET player = ?, revision = revision + 1 WHERE game = ? AND player = ?",
                  [new, game_id, old])
     conn.execute("UPDATE hands SET player = ? WHERE game = ? AND player = ?", [new, game_id, old])
-    _refresh(db, game_id, game["variant"], old, new)
+    _refresh(db, game_id, game["variant"])
 
 
-def _refresh(db: Database, game_id: int, variant: str, old: str, new: str) -> None:
+def _refresh(db: Database, game_id: int, variant: str) -> None:
     """Recompute the history list's cache (status, totals) and bump the game's version."""
     from . import counted_store
-    from .gamefile import score_document
 
-    conn = db.conn
     if variant == store.VARIANT:
         store._save_cache(db, store.load(db, game_id))
         return
@@ -186,19 +175,9 @@ def _refresh(db: Database, game_id: int, variant: str, old: str, new: str) -> No
         game = counted_store.load(db, game_id)
         counted_store._save_cache(db, counted_store.score(game), game.version)
         return
-    try:  # another variant (Robber Rummy): scored from its game file
-        result = score_document(store.export_document(db, game_id))
-        status, totals = result["status"], result["totals"]
-    except Exception:  # its store not able to say yet: the names in the cache renamed
-        game = _game_row(conn, game_id)
-        status = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", new, game["status"])
-        totals = game["totals"]
-        result = None
-    conn.execute(
-        "UPDATE games SET updated = ?, version = version + 1, status = ?, totals = ?"
-        + (", over = ?" if result is not None else "") + " WHERE id = ?",
-        [store.now(), status, json.dumps(totals, ensure_ascii=False)]
-        + ([int(bool(result["winners"]))] if result is not None else []) + [game_id])
+    from . import robber_table  # the one variant left: Robber Rummy
+
+    robber_table._save_cache(db, store.load(db, game_id))
 
 
 def _seats_of(conn, player_id: int) -> list[tuple[int, int]]:
@@ -255,7 +234,7 @@ def merge(db: Database, source_id: int, target_id: int) -> list[int]:
             "SELECT game FROM seats WHERE player = ? INTERSECT SELECT game FROM seats WHERE player = ?",
             [source_id, target_id]).fetchall()
         if both:
-            games = [_describe(_game_row(conn, g)) for (g,) in both[:3]]
+            games = [_describe(store.game_header(db, g)) for (g,) in both[:3]]
             raise store.Refused(
                 f"{source} and {target} both played in {' and in '.join(games)}"
                 f"{' and more' if len(both) > 3 else ''}: they are two people, so they "

@@ -160,6 +160,19 @@ def test_rename_rewrites_every_past_game(client, table, db, seed_example):
     assert [p.name for p in players.everyone(db)].count("Alice") == 1
 
 
+def test_rename_rewrites_a_robber_game_and_its_cached_summary(client, db):
+    game = store.import_document(db, json.loads((EXAMPLES / "robber-seed-chart.json").read_text()))
+    before = store.game_header(db, game)
+    assert before["totals"] == {"A": -5, "B": 135}
+    response = client.post(f"/players/{pid(db, 'B')}/rename", data={"name": "Bea", "expected": "B"})
+    assert response.status_code == 303
+    doc = store.export_document(db, game)
+    assert doc["players"] == ["A", "Bea"]
+    header = store.game_header(db, game)
+    assert header["totals"] == {"A": -5, "Bea": 135} and header["version"] > before["version"]
+    assert header["status"] == before["status"].replace("B", "Bea")
+
+
 def test_rename_of_a_game_being_played_keeps_it_playable(client, table, db):
     table.new_game(["Ann", "Bob"])
     table.client.post(table.url + "/plays", data={"player": "Ann", "cards": ["S2", "H2"], "confirm": "1"})

@@ -74,16 +74,7 @@ class Meld:
     variant: str
     date: str
     round_no: int
-
-
-@dataclass(frozen=True)
-class Special:
-    title: str
-    cards: tuple[str, ...]
-    points: int
-    game: int
-    date: str
-    round_no: int
+    title: str | None = None  # a special meld's name (Iceberg): "odds in one suit …"
 
 
 @dataclass
@@ -95,12 +86,15 @@ class Facts:
     won: bool = False
     over: bool = False
     melds: list[Meld] = field(default_factory=list)
-    specials: list[Special] = field(default_factory=list)
     playable_penalty: int = 0
     aces: int = 0
     steals: int = 0
     gins: int = 0
     undercuts: int = 0
+
+    @property
+    def specials(self) -> list[Meld]:
+        return [m for m in self.melds if m.title]
 
 
 def _iceberg(record: GameRecord, facts: dict[str, Facts]) -> None:
@@ -118,11 +112,9 @@ def _iceberg(record: GameRecord, facts: dict[str, Facts]) -> None:
                 if event["type"] != "meld":
                     continue
                 cards = tuple(play["cards"])
-                f.melds.append(Meld(play["points"], cards, record.id, record.variant, record.date, n))
                 special = find_special([parse_card(c) for c in cards], rules) if len(cards) == 6 else None
-                if special is not None:
-                    f.specials.append(Special(special.title, cards, play["points"], record.id,
-                                              record.date, n))
+                f.melds.append(Meld(play["points"], cards, record.id, record.variant, record.date, n,
+                                    special.title if special is not None else None))
 
 
 def _robber(record: GameRecord, facts: dict[str, Facts]) -> None:
@@ -224,7 +216,7 @@ class PlayerStats:
     lines: list[Line]  # one per game type played, in the registry's order
     overall: Line
     biggest_meld: Meld | None
-    specials: list[Special]
+    specials: list[Meld]  # those with a title
     playable_penalty: int
     aces: int
     steals: int

@@ -67,10 +67,9 @@ def _round_data(log: GameLog, rows: list[PlayRow], hands: Mapping | None) -> dic
     return data
 
 
-def document(log: GameLog, extra_hands: Mapping[int, Mapping] | None = None) -> dict:
-    """The CONTRACT.md game file of this log (``extra_hands``: hands being entered)."""
+def document(log: GameLog) -> dict:
+    """The CONTRACT.md game file of this log."""
     hands = dict(log.hands)
-    hands.update(extra_hands or {})
     last = max([p.round_no for p in log.plays] + list(hands), default=0)
     rounds = [_round_data(log, log.rows(r), hands.get(r)) for r in range(1, last + 1)]
     return {"format": FORMAT, "variant": VARIANT, "rules": dict(log.rules),
@@ -192,18 +191,13 @@ class RobberState:
         return "" if row is None else ended_words(row)
 
     @property
-    def reneged(self) -> list[str]:
-        return [r.player for r in self.rows() if r.type == "renege"]
-
-    @property
     def pending_take(self) -> PlayRow | None:
         """A discard pile taken whose top card has not gone into a meld yet."""
         pending = None
         for row in self.rows():
             if row.type == "take":
                 pending = row
-            elif pending is not None and row.player == pending.player and (
-                    row.type == "renege" or (row.type in ("meld", "layoff") and pending.cards[0] in row.cards)):
+            elif pending is not None and _settles(pending, row):
                 pending = None
         return pending
 
@@ -218,9 +212,6 @@ class RobberState:
     @property
     def current_in_doc(self) -> bool:
         return len(self.scored["rounds"]) >= self.round_no and not self.over
-
-    def round_earned(self) -> dict:  # _scores.html's "Round" row
-        return self.live()
 
     def melds(self) -> list[TableMeld]:
         pids = [r.id for r in self.rows() if r.type == "meld"]
@@ -372,6 +363,13 @@ def _playing(state: RobberState) -> None:
         raise Refused(f"the hand is over ({state.end_reason()}): count the hands")
 
 
+def _settles(take: PlayRow, row: PlayRow) -> bool:
+    """``row`` settles the discard pile ``take``: its taker puts the top card into a meld or
+    lay-off, or reneges."""
+    return row.player == take.player and (
+        row.type == "renege" or (row.type in ("meld", "layoff") and take.cards[0] in row.cards))
+
+
 def check_order(rows: Iterable[PlayRow], penalty: int) -> None:
     """The table's order of play that the game file does not record: the discard pile's
     top card goes at once into a meld or lay-off by whoever took it (or that player
@@ -388,7 +386,7 @@ def check_order(rows: Iterable[PlayRow], penalty: int) -> None:
         if pending is not None and not (row.type == "renege" and row.player != pending.player):
             top = pending.cards[0]
             mine = row.player == pending.player
-            if not (mine and (row.type == "renege" or (row.type in ("meld", "layoff") and top in row.cards))):
+            if not _settles(pending, row):
                 why = (f": {' '.join(row.cards)} does not include {top}"
                        if mine and row.type in ("meld", "layoff") else "")
                 raise Refused(f"{pending.player} took the discard pile: its top card {top} must "
@@ -629,7 +627,3 @@ def import_document(db: Database, doc: Mapping) -> int:
                     store._upsert_hand(db, game_id, round_no, player, cards, 1)
         _save_cache(db, store.load(db, game_id))
     return game_id
-
-
-def card_words(cards: Iterable[str]) -> str:
-    return card_names([parse_card(c) for c in cards])

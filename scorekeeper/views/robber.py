@@ -77,13 +77,7 @@ def _live_scores(state: rt.RobberState) -> list[dict]:
     # A hand with no play yet is not in the game file: every side has 0 so far.
     detail = (state.scored["rounds"][-1]["detail"] if state.current_in_doc
               else {p: {"story": ["no melds yet: score 0"]} for p in state.players})
-    scores = state.live()
-    sides = []
-    for index, side in enumerate(state.sides):
-        members = [p for p in state.players if state.side(p) == side]
-        sides.append({"side": side, "colour": index, "score": scores[members[0]],
-                      "members": [{"player": p, "story": detail[p]["story"]} for p in members]})
-    return sides
+    return _sides_of(state, {"scores": state.live(), "detail": detail})
 
 
 def table_context(state: rt.RobberState, *, picked=None, target=None, player=None,

@@ -32,14 +32,21 @@ def score_sheet(state: store.GameState) -> str:
     game page shows what it has earned so far). Scores are plain integers (``-120``), so
     a spreadsheet can add them up; the Total row is the game's totals.
     """
+    rows = [(round_no, state.dealer(round_no), result.scores)
+            for round_no, result in enumerate(state.result.rounds, 1) if result.finished]
+    return sheet_csv(("Round", "Dealer"), state.players, rows, state.result.totals)
+
+
+def sheet_csv(head: tuple[str, str], players: list[str], rows, totals) -> str:
+    """A score sheet as CSV (every game's): two leading columns named by ``head`` (the
+    round and what it says of it: dealer, how it ended), a column per player; ``rows``
+    are (first, second, scores by player) — a label row such as Bonuses too; then Total."""
     out = io.StringIO()
     sheet = csv.writer(out, lineterminator="\r\n")  # RFC 4180
-    sheet.writerow(["Round", "Dealer", *(cell(p) for p in state.players)])
-    for round_no, result in enumerate(state.result.rounds, 1):
-        if result.finished:
-            sheet.writerow([round_no, cell(state.dealer(round_no)),
-                            *(result.scores[p] for p in state.players)])
-    sheet.writerow(["Total", "", *(state.result.totals[p] for p in state.players)])
+    sheet.writerow([*head, *(cell(p) for p in players)])
+    for first, second, scores in rows:
+        sheet.writerow([first, cell(second), *(scores[p] for p in players)])
+    sheet.writerow(["Total", "", *(totals[p] for p in players)])
     return out.getvalue()
 
 

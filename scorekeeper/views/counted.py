@@ -11,8 +11,6 @@ the game file with gamefile's scoring); nothing here knows a rule.
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 from collections import Counter
@@ -29,7 +27,7 @@ from ..games import gin
 from ..games.cards import Card, full_deck, parse_card
 from ..games.errors import ScorekeeperError
 from ..picker import grid
-from ..transfer import cell
+from ..transfer import sheet_csv
 from ..variants import VARIANTS
 from . import helpers
 
@@ -380,16 +378,12 @@ def export(game_id: int) -> Response:
 def export_csv(game_id: int) -> Response:
     """The score sheet: a row per round, a column per player, bonuses (Gin), the totals."""
     scored = _scored(game_id)
-    out = io.StringIO()
-    sheet = csv.writer(out, lineterminator="\r\n")
-    sheet.writerow(["Round", "Ended", *(cell(p) for p in scored.players)])
-    for round_no, r in enumerate(scored.rounds, 1):
-        sheet.writerow([round_no, cell(scored.ended(r)), *(r["scores"][p] for p in scored.players)])
+    rows = [(n, scored.ended(r), r["scores"]) for n, r in enumerate(scored.rounds, 1)]
     bonuses = scored.bonuses()
     if any(bonuses.values()):
-        sheet.writerow(["Bonuses", "", *(bonuses[p] for p in scored.players)])
-    sheet.writerow(["Total", "", *(scored.totals[p] for p in scored.players)])
-    return Response("\ufeff" + out.getvalue(), mimetype="text/csv", headers={
+        rows.append(("Bonuses", "", bonuses))
+    body = sheet_csv(("Round", "Ended"), scored.players, rows, scored.totals)
+    return Response("\ufeff" + body, mimetype="text/csv", headers={
         "Content-Disposition":
             f'attachment; filename="{scored.game.variant}-game-{game_id}-scores.csv"'})
 

@@ -12,8 +12,6 @@ scores the game file with gamefile's scoring); nothing here knows a rule.
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -25,7 +23,7 @@ from ..chart import chart
 from ..db import get_db
 from ..forms import CardsField, ConfirmRoundForm, DeleteForm, HandForm, PassForm, UndoForm, WriteForm
 from ..picker import grid
-from ..transfer import cell
+from ..transfer import sheet_csv
 from . import helpers
 from .table import ALREADY_SAVED, _status, picked_first
 
@@ -380,14 +378,10 @@ def export(game_id: int) -> Response:
 def export_csv(game_id: int) -> Response:
     """The score sheet: a row per counted hand, a column per player, then the totals."""
     state = _state(game_id)
-    out = io.StringIO()
-    sheet = csv.writer(out, lineterminator="\r\n")
-    sheet.writerow(["Hand", "Dealer", *(cell(p) for p in state.players)])
-    for n, r in enumerate(state.scored["rounds"], 1):
-        if r["finished"]:
-            sheet.writerow([n, cell(state.dealer(n)), *(r["scores"][p] for p in state.players)])
-    sheet.writerow(["Total", "", *(state.scored["totals"][p] for p in state.players)])
-    return Response("\ufeff" + out.getvalue(), mimetype="text/csv", headers={
+    rows = [(n, state.dealer(n), r["scores"]) for n, r in enumerate(state.scored["rounds"], 1)
+            if r["finished"]]
+    body = sheet_csv(("Hand", "Dealer"), state.players, rows, state.scored["totals"])
+    return Response("\ufeff" + body, mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="robber-game-{game_id}-scores.csv"'})
 
 

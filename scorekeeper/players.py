@@ -22,7 +22,7 @@ from typing import Iterable
 
 from sqlite_utils import Database
 
-from . import store
+from . import replay_cache, store
 from .db import write
 
 NAME_LENGTH = 40  # as the new-game form's seats (forms.NAME_LENGTH)
@@ -253,22 +253,33 @@ def merge(db: Database, source_id: int, target_id: int) -> list[int]:
 # Games for the statistics: each scored from its game file (gamefile.score_document).
 
 
+_scored_files = replay_cache.Memo(1024)  # (db, game, created, updated, version) → (doc, score)
+
+
 def records(db: Database, ids: Iterable[int] | None = None):
     """(stats.GameRecord for each game that scores, ids of games that could not be read)."""
     from .gamefile import score_document
     from .stats import GameRecord
 
     seats = seat_map(db)
-    query = "SELECT id, variant, created FROM games"
+    query = "SELECT id, variant, created, updated, version FROM games"
     rows = db.execute(query + " ORDER BY created, id").fetchall()
     wanted = set(ids) if ids is not None else None
+    path = getattr(db.conn, "path", "")
     found, unread = [], []
-    for game_id, variant, created in rows:
+    for game_id, variant, created, updated, version in rows:
         if wanted is not None and game_id not in wanted:
             continue
-        try:
+
+        def scored(game_id=game_id):
             doc = store.export_document(db, game_id)
-            score = score_document(doc)
+            return doc, score_document(doc)
+
+        try:
+            # Every change to a game bumps its version: a game file scored at a version is
+            # kept for it (read, never changed) and not scored again by the next page.
+            doc, score = (_scored_files.get((path, game_id, created, updated, version), scored)
+                          if path else scored())
         except Exception:  # a variant whose store cannot export yet: left out, and said so
             unread.append(game_id)
             continue

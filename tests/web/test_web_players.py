@@ -173,6 +173,17 @@ def test_rename_rewrites_a_robber_game_and_its_cached_summary(client, db):
     assert header["status"] == before["status"].replace("B", "Bea")
 
 
+def test_a_players_figures_follow_a_change_to_a_game_already_counted(client, db, seed_example):
+    """The scored game files are kept per game version: a rename (a new version) is
+    scored again, never answered from the file as it was."""
+    store.import_document(db, finished_seed(seed_example))
+    page = text(client.get(f"/players/{pid(db, 'A')}"))
+    assert 'data-won>1<' in page
+    client.post(f"/players/{pid(db, 'A')}/rename", data={"name": "Alice", "expected": "A"})
+    page = text(client.get(f"/players/{pid(db, 'Alice')}"))
+    assert 'data-won>1<' in page and "data-best>100<" in page
+
+
 def test_rename_of_a_game_being_played_keeps_it_playable(client, table, db):
     table.new_game(["Ann", "Bob"])
     table.client.post(table.url + "/plays", data={"player": "Ann", "cards": ["S2", "H2"], "confirm": "1"})

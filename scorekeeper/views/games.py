@@ -214,9 +214,8 @@ def import_game():
         game_id = transfer.import_upload(get_db(), form.game_file.data.read())
     except store.Refused as e:
         return _import_refused(form, e.message)
-    edit_secret, _view = store.secrets_of(get_db(), game_id)
-    links.remember(game_id, links.make_key(game_id, edit_secret), links.EDIT)
     header = store.game_header(get_db(), game_id)
+    links.remember(game_id, links.make_key(game_id, header["edit_token"]), links.EDIT)
     status = (load_state(game_id).result.status() if header["variant"] == store.VARIANT
               else header["status"])  # another variant's cached status (its own store keeps it)
     flash(f"Imported: {', '.join(header['players'])} — {status}. "

@@ -155,8 +155,8 @@ def sheet(game_id: int):
     record = stats.GameRecord(game_id, header["variant"], header["created"][:10], doc, score)
     counted = [r for _n, r in record.counted()]
     target = score["rules"].get("target") or 10**9
-    _edit, view = store.secrets_of(db, game_id)
-    view_url = url_for("players.sheet", game_key=links.make_key(game_id, view), _external=True)
+    view_url = url_for("players.sheet", game_key=links.make_key(game_id, header["view_token"]),
+                       _external=True)
     notes = stats.highlights(stats.facts(record))
     # What the totals hold beyond the rounds' scores: Gin's game and line bonuses.
     bonuses = {p: score["totals"][p] - sum(r["scores"][p] for r in counted) for p in record.players}

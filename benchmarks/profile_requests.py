@@ -42,7 +42,7 @@ READS = ("page", "live", "open")
 
 
 class _Response:
-    """What http.client's response offers the phones, from a test-client response."""
+    """What ``phones.Response`` offers the phones, from a test-client response."""
 
     def __init__(self, response) -> None:
         self.status = response.status_code
@@ -72,7 +72,7 @@ def _reference() -> float:
 
 
 class _Connection:
-    """A stand-in for ``http.client.HTTPConnection``: requests go to the app in-process."""
+    """A stand-in for ``phones.Connection``: requests go to the app in-process."""
 
     timings: dict = defaultdict(list)  # kind of request → CPU seconds the app took (this thread's)
     reference: list = []  # CPU seconds of _reference(), measured every 20 requests
@@ -134,8 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         app = create_app()
 
         # The phones send their requests to the app itself.
-        original = phones.http.client.HTTPConnection
-        phones.http.client.HTTPConnection = lambda host, port, timeout=None: _Connection(app)
+        original = phones.Connection
+        phones.Connection = lambda host, port, timeout=None: _Connection(app)
         send = phones.Table._send
 
         def timed_send(self, phone, kind, method, path, fields=None, expect=200, keep_cookie=True):
@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                 _Connection.only = tuple(args.only)
             table.run(threading.Event(), max_writes=args.warmup + args.writes, keep_going=False)
         finally:
-            phones.http.client.HTTPConnection = original
+            phones.Connection = original
             phones.Table._send = send
             phones.Table._live = live_original
         if table.errors:

@@ -28,8 +28,9 @@ bp.add_app_template_global(new_request_id, "request_id")
 ALREADY_SAVED = "Already saved: that was sent twice, and counts once."
 
 
-def _back(game_id: int):
-    return redirect(url_for("table.show", game_id=game_id), 303)
+def _back(game_id: int, saved: int | None = None):
+    """Back to the table; ``saved``: the play just logged, which the page then describes."""
+    return redirect(url_for("table.show", game_id=game_id, saved=saved), 303)
 
 
 def _already_saved(url: str):
@@ -90,8 +91,37 @@ def _grid(round_, picked):
     return _of_round(round_, "grid", lambda r: grid(_availability(r), picked), picked)
 
 
+def saved_words(state: store.GameState, play_id: int | None) -> list[str]:
+    """What a play this phone has just logged did, in words, read from the log.
+
+    A logged play, ace or pass sends the phone back to the table with ``?saved=<play id>``
+    and the page says what it did, as a flash message would, but nothing travels in the
+    session: a play's answer sets no cookie, and the page after it reads the phone's
+    session as it was (a changed session is signed again, sent back and checked anew on
+    the next request: twice per play). Only a play of the round being played is told.
+    """
+    if play_id is None or state.over:
+        return []
+    rows = state.plays(state.round_no)
+    for tp in rows:
+        row = tp.row
+        if row.id != play_id:
+            continue
+        if row.type == "pass":
+            return [f"{tp.passed_to}'s turn."]
+        if row.type == "ace":
+            words = [f"{row.player}: the {card_parts(row.cards[0])['label']} face up."]
+            last_ace = [r.row for r in rows if r.row.type == "ace"][-1]
+            if state.ending and last_ace is row:
+                words.append(f"That was the last ace: the round ends after {row.player}'s turn.")
+            return words
+        if tp.play is not None and row.type in ("meld", "layoff"):
+            return [f"{row.player}: {tp.play.describe(points=False)}, {tp.play.points} points."]
+    return []
+
+
 def table_context(state: store.GameState, *, picked=(), target=None, player=None,
-                  preview=None, error=None, picker=True) -> dict:
+                  preview=None, error=None, picker=True, notices=()) -> dict:
     """What the table screen and its live regions are drawn from (``picker``: False for
     the live regions, which have no card picker: only how many of each card are left)."""
     return dict(
@@ -103,6 +133,7 @@ def table_context(state: store.GameState, *, picked=(), target=None, player=None
         player=player if player in state.players else state.turn,
         preview=preview,
         error=error,
+        notices=list(notices),
         plays=state.plays(state.round_no) if not state.over else [],
         earned=state.round_earned(),
         last=state.last_row() if not state.over else None,
@@ -118,7 +149,8 @@ def table_page(state: store.GameState, *, status=200, **kwargs):
 
 @bp.route("/table")
 def show(game_id: int):
-    return table_page(load_state(game_id))
+    state = load_state(game_id)
+    return table_page(state, notices=saved_words(state, request.args.get("saved", type=int)))
 
 
 @bp.route("/live")
@@ -185,18 +217,14 @@ def play(game_id: int):
         shown = store.preview(state, kind, form.player.data, picked, form.meld.data)
         return table_page(state, preview=shown, **kwargs)
     try:
-        row, after = store.add_play(get_db(), game_id, form.request_id.data, kind,
-                                    form.player.data, picked, form.meld.data)
+        row, _after = store.add_play(get_db(), game_id, form.request_id.data, kind,
+                                     form.player.data, picked, form.meld.data)
     except store.Repeated:
         return _already_saved(url_for("table.show", game_id=game_id))
     except store.Refused as e:
         # Drawn from the log as it is now: another phone's play may be why.
         return table_page(load_state(game_id), error=e.message, status=_status(e), **kwargs)
-    # The new play is the last of its round: the engine's last play is what it made
-    # (not the round's whole log made into rows, as a page draws it).
-    played = after.round_result(row.round_no).round.plays[-1]
-    flash(f"{row.player}: {played.describe(points=False)}, {played.points} points.")
-    return _back(game_id)
+    return _back(game_id, saved=row.id)
 
 
 @bp.route("/aces", methods=["POST"])
@@ -206,18 +234,14 @@ def ace(game_id: int):
     if not form.validate():
         return table_page(load_state(game_id), error=_form_error(form), status=422)
     try:
-        _row, after = store.add_play(get_db(), game_id, form.request_id.data, "ace",
+        row, _after = store.add_play(get_db(), game_id, form.request_id.data, "ace",
                                      form.player.data, [form.card.data])
     except store.Repeated:
         return _already_saved(url_for("table.show", game_id=game_id))
     except store.Refused as e:
         return table_page(load_state(game_id), error=e.message, status=_status(e),
                           player=form.player.data)
-    parts = card_parts(form.card.data)
-    flash(f"{form.player.data}: the {parts['label']} face up.")
-    if after.ending:
-        flash(f"That was the last ace: the round ends after {after.round.last_ace_by}'s turn.")
-    return _back(game_id)
+    return _back(game_id, saved=row.id)
 
 
 def picked_first(cards, log_button: str, button: str = "Went out") -> str | None:
@@ -278,8 +302,7 @@ def pass_turn(game_id: int):
         return _already_saved(url_for("table.show", game_id=game_id))
     except store.Refused as e:
         return table_page(load_state(game_id), error=e.message, status=_status(e))
-    flash(f"{after.turn}'s turn.")
-    return _back(game_id)
+    return _back(game_id, saved=after.last_row().id)
 
 
 @bp.route("/undo", methods=["POST"])

@@ -292,3 +292,63 @@ def test_export_is_the_game_file(table, client):
     doc = json.loads(client.get(f"{table.url}/export").data)
     assert doc["format"] == "scorekeeper/1" and doc["players"] == ["A", "B"]
     assert doc["rounds"] == [{"events": [{"type": "meld", "player": "A", "cards": ["S7", "S8", "S9"]}]}]
+
+
+def _told(client, response) -> list[str]:
+    """The messages the page a write leads to shows (data-flash), as people read them."""
+    html = client.get(response.headers["Location"]).get_data(as_text=True)
+    box = re.search(r"<div class=\"flash\"[^>]*>(.*?)</div>", html, re.S)
+    return [re.sub(r"<[^>]+>", "", p).replace("&#39;", "'") for p in re.findall(r"<p>(.*?)</p>", box.group(1))] if box else []
+
+
+def test_each_play_is_told_on_the_page_it_leads_to_and_sets_no_cookie(table):
+    """A meld, a lay-off, an ace and a pass lead back to the table (``?saved=<play id>``),
+    which says what they did, read from the log: no message travels in the session, so
+    their answers set no cookie (a changed session is signed, sent and checked again)."""
+    table.new_game(["A", "B"], dealer=1)
+    table.page()  # the new game's own message (a flash) is shown and gone
+    told = {}
+    for what, write in (("meld", lambda: table.meld("A", "S7", "S8", "S9")),
+                        ("lay-off", lambda: table.lay_off("A", 1, "S10")),
+                        ("ace", lambda: table.ace("A", "SA")),
+                        ("pass", table.pass_turn)):
+        response = write()
+        assert "Set-Cookie" not in response.headers, what
+        assert re.fullmatch(rf"{table.url}/table\?saved=\d+", response.headers["Location"]), what
+        told[what] = _told(table.client, response)
+    assert told == {
+        "meld": ["A: new run of spades: S7 S8 S9 (meld 1), 30 points."],
+        "lay-off": ["A: on meld 1 (S7 S8 S9): S10 as 4th card 40, 40 points."],
+        "ace": ["A: the ace of spades face up."],
+        "pass": ["B's turn."],
+    }
+
+
+def test_the_last_ace_is_told_as_the_end_of_the_round(table):
+    table.new_game(["A", "B"], dealer=1)
+    table.page()
+    for player, card in (("A", "SA"), ("B", "HA"), ("A", "DA")):
+        assert _told(table.client, table.ace(player, card)) == [
+            f"{player}: the ace of {dict(S='spades', H='hearts', D='diamonds')[card[0]]} face up."]
+    assert _told(table.client, table.ace("B", "CA")) == [
+        "B: the ace of clubs face up.", "That was the last ace: the round ends after B's turn."]
+
+
+@pytest.mark.parametrize("saved", ["999999", "abc", "", "-1"])
+def test_a_saved_play_not_in_the_round_is_not_told(table, saved):
+    table.new_game(["A", "B"], dealer=1)
+    table.page()
+    table.meld("A", "S7", "S8", "S9")
+    response = table.client.get(f"{table.url}/table?saved={saved}")
+    assert response.status_code == 200 and "data-flash" not in response.get_data(as_text=True)
+
+
+def test_a_play_of_a_round_already_counted_is_not_told(table):
+    table.new_game(["A", "B"], dealer=1)
+    table.page()
+    location = table.meld("A", "S7", "S8", "S9").headers["Location"]
+    table.out("A")
+    table.hand("B", "H2", round_no=1)
+    table.confirm_round(1)
+    table.page()  # the round end's own messages (flashes) are shown and gone
+    assert "data-flash" not in table.client.get(location).get_data(as_text=True)

@@ -54,12 +54,18 @@ class Card(NamedTuple):
 
 
 JOKER = Card(JOKER_RANK, "")
+# Every card by its canonical name: the spelling stored, sent by the pages and read most.
+_CANONICAL = {str(card): card for card in
+              [Card(rank, suit) for suit in SUITS for rank in range(1, 14)] + [JOKER]}
 
 
 def parse_card(text: object) -> Card:
     """Read one card in any accepted spelling; raise CardError naming the text otherwise."""
     if not isinstance(text, str):
         raise CardError(f"{text!r} is not a card (expected text such as 'S9')")
+    card = _CANONICAL.get(text)
+    if card is not None:
+        return card
     raw = text.strip()
     # Only the spellings CONTRACT.md lists: ASCII ranks and suits, or the suit symbols.
     # (Upper-casing other text first would turn e.g. the long s "ſ" into "S".)

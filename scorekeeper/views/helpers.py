@@ -1,6 +1,10 @@
 """What every page shares: template filters for cards and scores, error pages, the manifest."""
 from __future__ import annotations
 
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Mapping
+
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 
@@ -16,18 +20,24 @@ bp = Blueprint("app", __name__)
 THEME_LIGHT, THEME_DARK = "#0b4f6c", "#0d1b24"
 
 
-def card_parts(name) -> dict:
+def card_parts(name) -> Mapping[str, str]:
     """A card name (S9) as the pieces a template prints: rank, suit symbol, colour, words."""
-    card = parse_card(str(name))
+    return _card_parts(str(name))
+
+
+@lru_cache(maxsize=256)  # every card of the decks, each spelling, worked out once (read-only)
+def _card_parts(name: str) -> Mapping[str, str]:
+    card = parse_card(name)
     if card.is_joker:  # Kalooki's jokers
-        return {"rank": "JK", "symbol": "", "suit": "", "colour": "joker", "label": "joker"}
-    return {
+        return MappingProxyType({"rank": "JK", "symbol": "", "suit": "", "colour": "joker",
+                                 "label": "joker"})
+    return MappingProxyType({
         "rank": card.rank_label,
         "symbol": SYMBOLS[card.suit],
         "suit": card.suit,
         "colour": card.colour,
         "label": card_label(card),
-    }
+    })
 
 
 class OtherVariant(Exception):
@@ -98,7 +108,7 @@ def ordinal_filter(n: int) -> str:
 
 
 @bp.app_template_global("card_parts")
-def card_parts_global(name) -> dict:
+def card_parts_global(name) -> Mapping[str, str]:
     return card_parts(name)
 
 

@@ -34,7 +34,7 @@ def create_app(test_config: dict | None = None):
     from flask import Flask
     from flask_wtf.csrf import CSRFProtect
 
-    from . import db, fragments, links, security
+    from . import db, fragments, links, security, urls
     from .views import games, helpers, round_end, table
 
     app = Flask(
@@ -71,6 +71,7 @@ def create_app(test_config: dict | None = None):
     links.init_app(app)
     security.init_app(app)
     fragments.init_app(app)
+    urls.init_app(app)
     app.register_blueprint(helpers.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(table.bp)

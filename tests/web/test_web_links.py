@@ -95,3 +95,21 @@ def test_player_names_are_escaped_everywhere(table, client, name):
         assert name not in html, path
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in client.get(table.url + "/table").get_data(as_text=True) \
         or "&#34;&gt;&lt;img" in client.get(table.url + "/table").get_data(as_text=True)
+
+
+def test_urls_kept_for_one_link_never_reach_another(table, client, links):
+    """The templates' URLs are kept once built (scorekeeper/urls.py), by the game's key:
+    the editor's pages, drawn first, lend none of their URLs to a watcher's page or to
+    another game's."""
+    table.meld("A", "S7", "S8", "S9")
+    for path in ("/table", "/live?since=-1", ""):
+        client.get(table.url + path)  # every URL of these pages made with the edit key
+    watcher = client.application.test_client()
+    for path in ("/table", "/live?since=-1", ""):
+        html = watcher.get(links["view"] + path).get_data(as_text=True)
+        assert links["edit"].split("-", 1)[1] not in html, path
+    assert f'data-live="{links["view"]}/live"' in watcher.get(links["view"] + "/table").get_data(as_text=True)
+    first = table.url
+    table.new_game(["D", "E"])
+    html = client.get(table.url + "/table").get_data(as_text=True)
+    assert first.split("-", 1)[1] not in html and f'data-live="{table.url}/live"' in html

@@ -1,0 +1,41 @@
+"""The templates' ``url_for``: each URL built once and kept, by everything it is built from.
+
+A table page names some twenty URLs (its forms, the aces' buttons, the Edit link of each
+new row of the log, the style sheet and script), and the live regions a few more, on
+every request; building one through Flask (its URL defaults, which turn a game's id into
+its link: ``links.game_link``, and werkzeug's URL map) cost a few percent of every page.
+A URL depends only on the endpoint, the values given, the game's key the id stands for
+and where the app is mounted (``SCRIPT_NAME``); so it is kept by exactly those. A call
+with any of ``url_for``'s own options (``_external``, ``_anchor``…), a relative endpoint
+or a value that cannot be a key is simply built by Flask.
+"""
+from __future__ import annotations
+
+from flask import Flask, current_app, request, url_for
+
+from . import links
+from .replay_cache import Memo
+
+KEPT = 8192  # URLs per app: a few dozen per game being played
+
+
+def kept_url_for(endpoint: str, **values) -> str:
+    if endpoint.startswith(".") or any(name.startswith("_") for name in values):
+        return url_for(endpoint, **values)
+    app = current_app
+    if "game_id" in values and app.url_map.is_endpoint_expecting(endpoint, "game_key"):
+        # What links.game_link puts in its place (a game this phone has no link to raises
+        # LookupError there as here).
+        values = dict(values)
+        values["game_key"] = links.key_for(values.pop("game_id"))
+    try:
+        key = (request.script_root, endpoint, tuple(sorted(values.items())))
+        hash(key)
+    except TypeError:  # a value that is no key (a list of query values): built each time
+        return url_for(endpoint, **values)
+    return app.extensions["kept_urls"].get(key, lambda: url_for(endpoint, **values))
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["kept_urls"] = Memo(KEPT)
+    app.jinja_env.globals["url_for"] = kept_url_for

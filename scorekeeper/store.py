@@ -587,8 +587,11 @@ class GameState:
     def round(self) -> iceberg.Round:
         """The table of the round being played (an empty one before its first play)."""
         result = self.round_result(self.round_no)
-        if result is None:
-            return iceberg.Round(self.players, self.rules)
+        if result is None:  # made once: a page asks for it a dozen times
+            empty = self.__dict__.get("_empty_round")
+            if empty is None:
+                empty = self.__dict__["_empty_round"] = iceberg.Round(self.players, self.rules)
+            return empty
         return result.round
 
     def dealer(self, round_no: int | None = None) -> str:

@@ -15,6 +15,8 @@ from wtforms.validators import InputRequired, Length
 from .. import counted_store, links, players, stats, store
 from ..chart import chart, timeline
 from ..db import get_db
+from ..gamefile import score_document
+from ..games.errors import ScorekeeperError
 from ..variants import VARIANTS
 
 bp = Blueprint("players", __name__)
@@ -145,10 +147,8 @@ def sheet(game_id: int):
     header = store.game_header(db, game_id)
     try:
         doc = store.export_document(db, game_id)
-        from ..gamefile import score_document
-
         score = score_document(doc)
-    except Exception:
+    except (store.Refused, ScorekeeperError):  # a round still being played, say
         return render_template("error.html", title="Score sheet",
                                message="This game's score sheet cannot be made yet: open its game "
                                        "page instead."), 409

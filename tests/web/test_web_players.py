@@ -352,6 +352,18 @@ def test_score_sheet_by_either_link_shows_only_the_read_only_link(client, db, se
     assert client.post(f"/g/{game}-{edit}/sheet").status_code == 405
 
 
+def test_score_sheet_of_a_game_whose_log_no_longer_scores_says_so(table, client, db):
+    """A log that does not replay (a play changed in the database by hand) gives a plain
+    409 page, not a sheet and not a server error."""
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    db.execute("UPDATE plays SET cards = ? WHERE game = ?", ['["S7", "H9"]', table.game_id])
+    db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [table.game_id])
+    db.conn.commit()
+    response = client.get(f"{table.url}/sheet")
+    assert response.status_code == 409 and "cannot be made yet" in text(response)
+
+
 def test_score_sheet_of_a_hand_count_game(client, db):
     game = store.import_document(db, gin_example())
     edit, _view = store.secrets_of(db, game)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Mapping
 
+from .gamefile import HAND_COUNT
 from .games import robber
 from .games.cards import parse_card
 from .games.iceberg_melds import find_special
@@ -56,9 +57,14 @@ class GameRecord:
 
 
 def low_wins(variant: str, rules: Mapping) -> bool:
-    """Whether the lowest total wins (penalty games): then the lowest round is the best."""
-    return variant in ("kalooki", "manipulation") or (
-        variant == "rummy" and rules.get("scoring") == "penalty")
+    """Whether the lowest total wins (penalty games): then the lowest round is the best.
+
+    Each game's module says so (``lowest_total_wins``: the hand-count games with penalty
+    scoring); one that does not is won by the highest total (standings.highest_wins).
+    """
+    module = HAND_COUNT.get(variant)
+    says = getattr(module, "lowest_total_wins", None)
+    return bool(says(rules)) if says is not None else False
 
 
 def variant_name(key: str) -> str:

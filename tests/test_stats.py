@@ -223,3 +223,14 @@ def test_score_sheet_highlights_in_words(records):
     assert notes == {"Ann": ["biggest meld 700", "1 special meld", "1 ace"],
                      "Bob": ["biggest meld 30", "40 paid for playable cards"]}
     assert dict(stats.highlights(stats.facts(records[3]))) == {"Ann": ["1 gin", "1 undercut"]}
+
+
+@pytest.mark.parametrize("variant, rules, lowest", [
+    ("iceberg", {}, False), ("robber", {}, False), ("gin", {}, False), ("conquian", {}, False),
+    ("rummy", {"scoring": "winner_takes_all"}, False), ("rummy", {"scoring": "penalty"}, True),
+    ("kalooki", {}, True), ("manipulation", {}, True),
+])
+def test_the_lowest_total_wins_the_penalty_games_as_their_rules_say(variant, rules, lowest):
+    # RULES.md: Rummy's penalty variation, Kalooki's elimination and Manipulation's
+    # penalties are won by the lowest total; every other game by the highest.
+    assert stats.low_wins(variant, rules) is lowest

@@ -34,6 +34,11 @@ def resolve_rules(overrides: object, players: int) -> Rules:
     return RULES.resolve(overrides, players)
 
 
+def lowest_total_wins(rules: Mapping) -> bool:
+    """Penalty points: the best round, and the best total, is the lowest."""
+    return True
+
+
 def dealt(players: int) -> int:
     """Cards dealt to each player still in the game: 15 for two to four, 13 for five, 11 for six."""
     return {5: 13, 6: 11}.get(players, 15)

@@ -6,6 +6,7 @@ others 5. Penalties accumulate; once someone reaches ``target`` the lowest total
 """
 from __future__ import annotations
 
+from typing import Mapping
 
 from .cards import ACE, Card
 from .handcount import CountedGame, HandRound, RoundScore, check_out, hand_detail, lowest_wins
@@ -27,6 +28,11 @@ RULES = RuleBook(
 
 def resolve_rules(overrides: object, players: int) -> Rules:
     return RULES.resolve(overrides, players)
+
+
+def lowest_total_wins(rules: Mapping) -> bool:
+    """Penalties: the best round, and the best total, is the lowest."""
+    return True
 
 
 def card_value(card: Card) -> int:

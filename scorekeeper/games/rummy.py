@@ -54,6 +54,11 @@ def resolve_rules(overrides: object, players: int) -> Rules:
     return RULES.resolve(overrides, players)
 
 
+def lowest_total_wins(rules: Mapping) -> bool:
+    """With penalty scoring each player's own hand counts against him: lowest wins."""
+    return rules.get("scoring") == "penalty"
+
+
 def dealt(players: int) -> int:
     """Cards dealt to each player: 10 for two players, 7 for three or four (seeds/002)."""
     return 10 if players == 2 else 7

@@ -98,25 +98,26 @@ def saved_words(state: store.GameState, play_id: int | None) -> list[str]:
     and the page says what it did, as a flash message would, but nothing travels in the
     session: a play's answer sets no cookie, and the page after it reads the phone's
     session as it was (a changed session is signed again, sent back and checked anew on
-    the next request: twice per play). Only a play of the round being played is told.
+    the next request: twice per play). It is told only while that play is the last one of
+    the round: once anything else is logged (or it is undone) the page, reloaded or gone
+    back to, says nothing of it rather than what is no longer so ("B's turn.").
     """
     if play_id is None or state.over:
         return []
     rows = state.plays(state.round_no)
-    for tp in rows:
-        row = tp.row
-        if row.id != play_id:
-            continue
-        if row.type == "pass":
-            return [f"{tp.passed_to}'s turn."]
-        if row.type == "ace":
-            words = [f"{row.player}: the {card_parts(row.cards[0])['label']} face up."]
-            last_ace = [r.row for r in rows if r.row.type == "ace"][-1]
-            if state.ending and last_ace is row:
-                words.append(f"That was the last ace: the round ends after {row.player}'s turn.")
-            return words
-        if tp.play is not None and row.type in ("meld", "layoff"):
-            return [f"{row.player}: {tp.play.describe(points=False)}, {tp.play.points} points."]
+    if not rows or rows[-1].row.id != play_id:
+        return []
+    tp = rows[-1]
+    row = tp.row
+    if row.type == "pass":
+        return [f"{tp.passed_to}'s turn."]
+    if row.type == "ace":
+        words = [f"{row.player}: the {card_parts(row.cards[0])['label']} face up."]
+        if state.ending:  # this ace was the last: no other play followed it
+            words.append(f"That was the last ace: the round ends after {row.player}'s turn.")
+        return words
+    if tp.play is not None and row.type in ("meld", "layoff"):
+        return [f"{row.player}: {tp.play.describe(points=False)}, {tp.play.points} points."]
     return []
 
 

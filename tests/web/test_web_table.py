@@ -296,7 +296,11 @@ def test_export_is_the_game_file(table, client):
 
 def _told(client, response) -> list[str]:
     """The messages the page a write leads to shows (data-flash), as people read them."""
-    html = client.get(response.headers["Location"]).get_data(as_text=True)
+    return _told_at(client, response.headers["Location"])
+
+
+def _told_at(client, url) -> list[str]:
+    html = client.get(url).get_data(as_text=True)
     box = re.search(r"<div class=\"flash\"[^>]*>(.*?)</div>", html, re.S)
     return [re.sub(r"<[^>]+>", "", p).replace("&#39;", "'") for p in re.findall(r"<p>(.*?)</p>", box.group(1))] if box else []
 
@@ -352,3 +356,17 @@ def test_a_play_of_a_round_already_counted_is_not_told(table):
     table.confirm_round(1)
     table.page()  # the round end's own messages (flashes) are shown and gone
     assert "data-flash" not in table.client.get(location).get_data(as_text=True)
+
+
+def test_a_play_is_told_only_while_it_is_the_last_of_the_round(table):
+    """Reloaded, or gone back to, the page of a play says nothing of it once another play
+    followed or it was undone: never "B's turn." when the turn has moved on."""
+    table.new_game(["A", "B", "C"], dealer=2)
+    table.page()
+    passed = table.pass_turn().headers["Location"]
+    assert _told(table.client, table.client.post(f"{table.url}/pass")) == ["C's turn."]
+    assert _told_at(table.client, passed) == [] and table.turn() == "C"
+    melded = table.meld("C", "S7", "S8", "S9").headers["Location"]
+    table.undo()
+    table.page()  # the undo's own message (a flash) is shown and gone
+    assert _told_at(table.client, melded) == []

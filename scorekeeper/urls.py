@@ -29,7 +29,9 @@ def kept_url_for(endpoint: str, **values) -> str:
         values = dict(values)
         values["game_key"] = links.key_for(values.pop("game_id"))
     try:
-        key = (request.script_root, endpoint, tuple(sorted(values.items())))
+        # Each value with its type: True and 1 are equal keys, but not the same URL.
+        key = (request.script_root, endpoint,
+               tuple([(name, value, type(value)) for name, value in sorted(values.items())]))
         hash(key)
     except TypeError:  # a value that is no key (a list of query values): built each time
         return url_for(endpoint, **values)

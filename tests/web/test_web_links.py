@@ -113,3 +113,15 @@ def test_urls_kept_for_one_link_never_reach_another(table, client, links):
     table.new_game(["D", "E"])
     html = client.get(table.url + "/table").get_data(as_text=True)
     assert first.split("-", 1)[1] not in html and f'data-live="{table.url}/live"' in html
+
+
+def test_a_kept_url_is_the_url_flask_builds_for_the_very_values(client):
+    """Values equal as keys but not as text (True and 1) are kept apart."""
+    from flask import url_for
+
+    from scorekeeper.urls import kept_url_for
+
+    with client.application.test_request_context("/"):
+        for value in (1, True, "1", 1.0):
+            assert kept_url_for("games.rules", variant="iceberg", n=value) == \
+                url_for("games.rules", variant="iceberg", n=value)

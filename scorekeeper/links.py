@@ -95,6 +95,14 @@ def key_for(game_id: int) -> str:
     return known[0]
 
 
+def put_key(url_map, endpoint: str, values: dict) -> None:
+    """A game URL names its game by key: ``game_id`` in ``values`` becomes this phone's
+    ``game_key`` for it, where the endpoint is under ``/g/<game_key>`` (raises LookupError
+    for a game this phone has no link to)."""
+    if "game_id" in values and url_map.is_endpoint_expecting(endpoint, "game_key"):
+        values["game_key"] = key_for(values.pop("game_id"))
+
+
 def qr_svg(url: str, title: str) -> str:
     """The link as a QR code, inline SVG drawn on the server (segno), dark on white."""
     import segno
@@ -216,8 +224,7 @@ def init_app(app: Flask) -> None:
 
     @app.url_defaults
     def game_link(endpoint, values) -> None:
-        if "game_id" in values and app.url_map.is_endpoint_expecting(endpoint, "game_key"):
-            values["game_key"] = key_for(values.pop("game_id"))
+        put_key(app.url_map, endpoint, values)
 
     @app.before_request
     def read_only_refuses_changes() -> None:

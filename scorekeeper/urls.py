@@ -23,11 +23,7 @@ def kept_url_for(endpoint: str, **values) -> str:
     if endpoint.startswith(".") or any(name.startswith("_") for name in values):
         return url_for(endpoint, **values)
     app = current_app
-    if "game_id" in values and app.url_map.is_endpoint_expecting(endpoint, "game_key"):
-        # What links.game_link puts in its place (a game this phone has no link to raises
-        # LookupError there as here).
-        values = dict(values)
-        values["game_key"] = links.key_for(values.pop("game_id"))
+    links.put_key(app.url_map, endpoint, values)  # as links.game_link does for Flask
     try:
         # Each value with its type: True and 1 are equal keys, but not the same URL.
         key = (request.script_root, endpoint,

@@ -102,12 +102,10 @@ def saved_words(state: store.GameState, play_id: int | None) -> list[str]:
     the round: once anything else is logged (or it is undone) the page, reloaded or gone
     back to, says nothing of it rather than what is no longer so ("B's turn.").
     """
-    if play_id is None or state.over:
+    last = state.last_row() if play_id is not None and not state.over else None
+    if last is None or last.id != play_id:  # checked before the round's rows are made
         return []
-    rows = state.plays(state.round_no)
-    if not rows or rows[-1].row.id != play_id:
-        return []
-    tp = rows[-1]
+    tp = state.plays(state.round_no)[-1]
     row = tp.row
     if row.type == "pass":
         return [f"{tp.passed_to}'s turn."]

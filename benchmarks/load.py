@@ -22,7 +22,8 @@ not playing asks for live updates as the page's script does (``/live``, 200 or 2
 phones at one table take turns, so a table has one request in flight at a time: ten
 tables, at most ten at once, as fast as the server answers (a closed loop). With
 ``--follow`` every phone loads the page every 303 names, as a browser without the
-live script does.
+live script does; with ``--no-pages`` none (writes and live updates only: a phone takes
+a meld's id from the ``?saved=<play id>`` its 303 names).
 
 Everything the phones send counts: an answer other than the expected one, or none, is
 an error. The first ``--warmup`` seconds are not measured. It prints the plays per
@@ -70,10 +71,10 @@ def ms(seconds: float) -> str:
 
 
 def run_tables(port: int, process, *, tables: int, players: int, seconds: float,
-               warmup: float, follow: bool, watch: float, seed: int) -> dict:
+               warmup: float, follow: bool, meld_pages: bool, watch: float, seed: int) -> dict:
     """Tables playing for ``warmup + seconds``; what the measured part did and cost."""
     drivers = [Table(server.HOST, port, seed=seed + i, players=players, follow=follow,
-                     watch=watch) for i in range(tables)]
+                     meld_pages=meld_pages, watch=watch) for i in range(tables)]
     stop = threading.Event()
     threads = [threading.Thread(target=t.run, args=(stop,), daemon=True) for t in drivers]
     started = time.perf_counter()
@@ -155,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
                              f"{server.WAITRESS_THREADS} for waitress)")
     parser.add_argument("--follow", action="store_true",
                         help="every phone loads the page each 303 names (no live script)")
+    parser.add_argument("--no-pages", action="store_true",
+                        help="no page loads at all: a meld's id from its 303 (?saved=)")
     parser.add_argument("--watch", type=float, default=1.0,
                         help="seconds between live updates of a phone not playing (0: none)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the one-table run")
@@ -163,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args(argv)
     seconds = args.seconds or (5.0 if args.quick else 30.0)
+    if args.follow and args.no_pages:
+        parser.error("--follow and --no-pages: one or the other")
     if not 2 <= args.players <= 6:
         parser.error("--players: Iceberg is played by 2 to 6")
 
@@ -175,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
              if args.server == "gunicorn" else f"waitress, {threads} threads")
     print(f"Server: {setup}, serving {args.src}")
     print(f"Phones: {args.tables} tables × {args.players} phones = {args.tables * args.players}, "
-          f"{'following every redirect' if args.follow else 'table page after each meld'}"
+          f"{'following every redirect' if args.follow else 'no page loads' if args.no_pages else 'table page after each meld'}"
           f"{f', live updates every {args.watch:g} s' if args.watch else ''}; "
           f"{seconds:g} s measured after {args.warmup:g} s of warm-up\n")
 
@@ -187,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
                                worker_class=args.worker_class)
         try:
             server.wait_ready(port, process)
-            common = dict(players=args.players, follow=args.follow, watch=args.watch)
+            common = dict(players=args.players, follow=args.follow, meld_pages=not args.no_pages,
+                          watch=args.watch)
             if not args.no_baseline:
                 alone = run_tables(port, process, tables=1, seconds=min(5.0, seconds), warmup=1.0,
                                    seed=args.seed + 1000, **common)

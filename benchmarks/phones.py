@@ -7,7 +7,8 @@ game and the phones around it: one phone per player, each sending its own player
 plays from :mod:`benchmarks.table_script` in turn; the dealer's phone counts the
 round, and when the game is over the first phone starts a new one. A phone loads the
 page a 303 names after each of its melds (``follow``: after every write, as a browser
-without the page's script does), and the phones not playing can ask for live updates
+without the page's script does; ``meld_pages`` False: never, the meld's id read from
+the 303's ``?saved=``), and the phones not playing can ask for live updates
 (``watch``), as the page's script does.
 
 Everything is recorded per request (what, status, when, seconds), and every write that
@@ -31,6 +32,7 @@ from benchmarks.table_script import PLAYERS, script_round
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"|name="csrf_token"[^>]*value="([^"]+)"')
 VERSION = re.compile(r'data-version="(\d+)"')
 MELD = re.compile(r'data-meld="(\d+)" data-meld-number="(\d+)"')
+SAVED = re.compile(r"[?&]saved=(\d+)")  # the play a table play's 303 names: a meld's id
 KEY = re.compile(r"/g/([^/]+)/table")
 
 
@@ -149,7 +151,7 @@ class Phone:
 
     def request(self, method: str, path: str, fields: list | None = None,
                 keep_cookie: bool = True) -> tuple[int, str, str]:
-        """(status, Location path, body). Never sent twice: a failure is the caller's to count.
+        """(status, Location (path and query), body). Never sent twice: a failure is the caller's to count.
 
         ``keep_cookie``: take the session cookie the answer sets (a browser always does).
         """
@@ -167,7 +169,8 @@ class Phone:
             self.cookie = cookie.split(";", 1)[0]
         if response.getheader("Connection", "").lower() == "close":
             self.close()
-        location = urlsplit(response.getheader("Location") or "").path
+        where = urlsplit(response.getheader("Location") or "")
+        location = f"{where.path}?{where.query}" if where.query else where.path
         return response.status, location, text
 
     def remember_token(self, page: str) -> None:
@@ -188,6 +191,7 @@ class Table:
     seed: int
     players: int = 5
     follow: bool = True  # load the page a 303 names, as a browser does
+    meld_pages: bool = True  # False: no page after a meld either (its id: the 303's ?saved=)
     watch: float = 0.0  # > 0: the phones not playing ask for live updates this often (s)
     timeout: float = 10.0
     phones: list[Phone] = field(default_factory=list)
@@ -229,7 +233,8 @@ class Table:
     def _write(self, phone: Phone, kind: str, path: str, fields: list, step: tuple) -> str:
         """A form sent (CSRF token, a fresh request id), 303 expected; then the page it
         names is loaded, as a browser does: after every write with ``follow``, else only
-        after a meld (the phones lay off on it by its id on the table page).
+        after a meld (the phones lay off on it by its id on the table page), and with
+        ``meld_pages`` False not even then (the id is the play the 303 names).
 
         Without ``follow`` the session cookie a write's answer sets is not kept: it only
         adds that write's flash message, which the page load skipped would have shown
@@ -240,7 +245,9 @@ class Table:
         location, _text = self._send(phone, kind, "POST", path, fields, expect=303,
                                      keep_cookie=self.follow)
         self.acked.append((self.key, step))
-        if location and (self.follow or kind == "meld"):
+        if kind == "meld" and not (self.follow or self.meld_pages):
+            self.melds[len(self.melds) + 1] = int(SAVED.search(location).group(1))
+        elif location and (self.follow or kind == "meld"):
             page = self._page(phone, location)
             if kind == "meld":
                 self.melds.update({int(n): int(i) for i, n in MELD.findall(page)})

@@ -15,8 +15,9 @@ by id or version:
   per event: the caller's, or the event's JSON) and its hands: a counted round is not
   replayed again until a play or hand in it changes;
 - a round's table by its plays so far: one more play (or the hands at its end) is
-  applied to a copy of the table as it was before, instead of replaying the round
-  from its first play;
+  applied to a copy of the table as it was before — or the few plays another process
+  logged, to the table this one last built — instead of replaying the round from its
+  first play;
 - a whole game (``games``, used by ``store.replay``) by what its document is made of:
   the same log replayed twice costs one replay; and the rules, resolved once.
 
@@ -53,6 +54,7 @@ from .gamefile import (
 ROUNDS_KEPT = 2048  # counted rounds: a table plays ~10 a game
 TABLES_KEPT = 512  # rounds being played, as their plays so far left them
 GAMES_KEPT = 256  # whole games: the tables being played right now
+LOOK_BACK = 16  # plays back a round's table is looked for (_built_on_earlier)
 
 
 class Memo:
@@ -156,26 +158,44 @@ def _events(data: Any) -> list | None:
 def _table(table: str, round_no: int, events: list, key: tuple,
            private: bool) -> iceberg.Round | None:
     """The round's table after ``events`` (``key``: one key per event), from the memo: the
-    table after all of them, or one built on (a copy of) the table before the last.
+    table after all of them, or one built on (a copy of) a table known before them.
 
     A table in the memo is never changed: ``private`` asks for a copy the caller may
     change (the hands at the end of the round are taken from its decks). None when
-    neither is known, or the last play is refused: the round is then replayed in full,
-    so every refusal says what ``gamefile.replay_iceberg`` says, with the same event
-    number.
+    neither is known, or a play is refused: the round is then replayed in full, so every
+    refusal says what ``gamefile.replay_iceberg`` says, with the same event number.
     """
     round_ = tables.peek((table, round_no, key))
     if round_ is None and events:
-        before = tables.peek((table, round_no, key[:-1]))
-        round_ = _copy_round(before) if before is not None else None
-        if round_ is not None:
-            try:
-                apply_event(round_, events[-1])
-            except ScorekeeperError:
-                return None
-            tables.put((table, round_no, key), round_)
+        round_ = _built_on_earlier(table, round_no, events, key)
     if round_ is not None and private:
         return _copy_round(round_)
+    return round_
+
+
+def _built_on_earlier(table: str, round_no: int, events: list,
+                      key: tuple) -> iceberg.Round | None:
+    """The table after ``events``, built on a copy of the latest table known before them.
+
+    Usually that is the table before the last play. But the plays another process (a
+    second gunicorn worker) logged never passed through this one's memo: it looks back up
+    to ``LOOK_BACK`` plays for the table it last built, and applies the plays since.
+    """
+    for back in range(1, min(len(events), LOOK_BACK) + 1):
+        before = tables.peek((table, round_no, key[:-back]))
+        if before is not None:
+            break
+    else:
+        return None
+    round_ = _copy_round(before)
+    if round_ is None:
+        return None
+    try:
+        for event in events[-back:]:
+            apply_event(round_, event)
+    except ScorekeeperError:
+        return None
+    tables.put((table, round_no, key), round_)
     return round_
 
 

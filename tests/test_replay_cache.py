@@ -131,3 +131,44 @@ def test_refusals_say_what_the_plain_replay_says():
         # and after the good prefix of the same game sits in the memos
         same(doc)
         same(variant)
+
+
+def test_plays_logged_by_another_process_are_applied_to_the_table_built_before_them(monkeypatch):
+    # A second gunicorn worker logged the last few plays: this process built the table
+    # a few plays back, never the ones in between. It builds on that table (no replay
+    # of the round from its first play) and scores as the plain replay; a refused play
+    # among those few is refused in the plain replay's words.
+    doc = {"format": gamefile.FORMAT, "variant": "iceberg", "rules": {},
+           "players": list(PLAYERS[:5]), "teams": None, "rounds": [{"events": []}]}
+    events, _hands = next(scripted_game(3, rounds=1))
+    assert len(events) > 12
+    doc["rounds"][0]["events"] = events[:6]
+    same(doc)
+    full = []
+    real = replay_cache.replay_round
+    monkeypatch.setattr(replay_cache, "replay_round", lambda *a: full.append(1) or real(*a))
+    for n in (9, 10, 14):  # three plays on, then one, then four
+        doc["rounds"][0]["events"] = events[:n]
+        same(doc)
+    assert full == []
+    refused = copy.deepcopy(events[:17])
+    refused[15]["cards"] = ["XX"]  # no such card, two plays from the end
+    doc["rounds"][0]["events"] = refused
+    plain = outcome(gamefile.replay_iceberg, copy.deepcopy(doc))
+    assert plain[0] == "refused" and "event 16" in plain[2]
+    same(doc)
+    assert full  # refused on the way: the round was replayed in full, for its words
+
+
+def test_a_table_further_back_than_the_look_back_is_not_searched_for(monkeypatch):
+    doc = {"format": gamefile.FORMAT, "variant": "iceberg", "rules": {},
+           "players": list(PLAYERS[:5]), "teams": None, "rounds": [{"events": []}]}
+    events, _hands = next(scripted_game(3, rounds=1))
+    doc["rounds"][0]["events"] = events[:2]
+    same(doc)
+    full = []
+    real = replay_cache.replay_round
+    monkeypatch.setattr(replay_cache, "replay_round", lambda *a: full.append(1) or real(*a))
+    doc["rounds"][0]["events"] = events[:2 + replay_cache.LOOK_BACK + 1]
+    same(doc)
+    assert full  # too far back: replayed from the round's first play, same result

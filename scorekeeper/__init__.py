@@ -31,13 +31,12 @@ def _secret_key(instance: Path) -> str:
 
 def create_app(test_config: dict | None = None):
     """The web app: configuration, database, CSRF protection, security headers, blueprints."""
-    from flask import Flask
     from flask_wtf.csrf import CSRFProtect
 
     from . import db, fragments, links, security, urls
     from .views import games, helpers, round_end, table
 
-    app = Flask(
+    app = urls.App(
         __name__,
         instance_relative_config=True,
         template_folder=str(ROOT / "templates"),

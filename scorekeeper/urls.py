@@ -1,4 +1,5 @@
-"""The templates' ``url_for``: each URL built once and kept, by everything it is built from.
+"""The app's URLs: the templates' ``url_for``, each URL built once and kept, by everything
+it is built from; and redirects without a body (:class:`App`).
 
 A table page names some twenty URLs (its forms, the aces' buttons, the Edit link of each
 new row of the log, the style sheet and script), and the live regions a few more, on
@@ -12,6 +13,7 @@ or a value that cannot be a key is simply built by Flask.
 from __future__ import annotations
 
 from flask import Flask, current_app, request, url_for
+from werkzeug.urls import iri_to_uri
 
 from . import links
 from .replay_cache import Memo
@@ -32,6 +34,20 @@ def kept_url_for(endpoint: str, **values) -> str:
     except TypeError:  # a value that is no key (a list of query values): built each time
         return url_for(endpoint, **values)
     return app.extensions["kept_urls"].get(key, lambda: url_for(endpoint, **values))
+
+
+class App(Flask):
+    """Flask, whose redirects carry no body.
+
+    Every play a phone logs is answered with a redirect (303) to the page that shows it.
+    Flask's redirect carries a small HTML page ("Redirecting…") for clients that do not
+    follow it; every browser does. gunicorn writes a response's headers and its body
+    with two writes to the socket, and the phone's side is woken for each: an empty body
+    (``Content-Length: 0``) goes out with the headers, in one.
+    """
+
+    def redirect(self, location: str, code: int = 302):
+        return self.response_class(b"", status=code, headers={"Location": iri_to_uri(location)})
 
 
 def init_app(app: Flask) -> None:

@@ -19,7 +19,7 @@ run: $(BIN)/.installed
 # as the load benchmark runs it (benchmarks/README.md).
 serve: $(BIN)/.installed
 	$(BIN)/gunicorn --config python:scorekeeper.serving --bind 0.0.0.0:$(PORT) --workers 2 \
-	  --worker-class gthread --threads 1 --preload 'scorekeeper:create_app()'
+	  --worker-class scorekeeper.serving.Worker --threads 1 --preload 'scorekeeper:create_app()'
 
 # Browser tests drive Debian's Chromium (a Playwright browser download does not work here).
 chromium:

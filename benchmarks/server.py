@@ -21,7 +21,9 @@ BIN = Path(sys.executable).parent
 HOST = "127.0.0.1"
 
 # The settings the load benchmark chose (benchmarks/README.md says why).
-GUNICORN_CLASS = "gthread"  # keeps connections alive (the sync worker closes each one)
+# gthread, whose one thread is its main thread (scorekeeper/serving.py); keeps connections
+# alive (the sync worker closes each one). A checkout older than it is served by gthread.
+GUNICORN_CLASS = "scorekeeper.serving.Worker"
 GUNICORN_WORKERS = 2  # one per core
 GUNICORN_THREADS = 1  # per worker: no second thread to take the GIL from a write in progress
 WAITRESS_THREADS = 8
@@ -64,7 +66,11 @@ def start(server: str, port: int, database: Path, log: Path, *, src: Path = ROOT
         "PYTHONPATH": str(src),  # the checkout served, before the installed package
     }
     with open(log, "ab") as out:
-        config = (Path(src) / "scorekeeper" / "serving.py").exists()
+        serving = Path(src) / "scorekeeper" / "serving.py"
+        config = serving.exists()
+        if worker_class == GUNICORN_CLASS and "class Worker" not in (
+                serving.read_text() if config else ""):
+            worker_class = "gthread"
         return subprocess.Popen(
             command(server, port, workers=workers, threads=threads, worker_class=worker_class,
                     config=config),

@@ -30,7 +30,7 @@ runs, the main thread, woken by each request that arrives on another connection,
 the interpreter's lock from it at every SQLite call. :class:`Worker` is ``gthread`` whose
 pool of one runs each request at once on the main thread: the same worker otherwise
 (the same connections kept alive, the same timeouts). In ``benchmarks/load.py`` it made
-four times fewer context switches, 15% less CPU per request and a quarter more plays per
+a third of the context switches, 15% less CPU per request and a quarter more plays per
 second (benchmarks/README.md). While a request runs, the worker does not tell gunicorn's
 arbiter it is alive: one that takes longer than gunicorn's ``timeout`` (30 s) gets the
 worker restarted, where the pool's thread would have kept the others waiting behind it

@@ -66,11 +66,10 @@ document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
   else if (confirm) confirm.disabled = true;
 });
 
-/* Live table: every second, ask whether another phone changed the game. If so, replace
-   the parts of the page it changes (data-region) and keep what this phone has picked:
-   the chosen meld stays chosen, a picked card stays picked (its preview says if it is
-   gone), and who plays follows the turn unless someone chose a player. When the round
-   or the game ends, go to that screen. */
+/* Live table: every second, ask whether another phone changed the game; if so, replace
+   its regions (data-region), keeping the meld, cards and player picked here. When the
+   round or the game ends, go to that screen, unless this page is sending a form (until
+   it is shown again from the back button's cache). */
 (function () {
   var body = document.body, url = body.getAttribute("data-live");
   if (!url || !window.fetch) return;
@@ -96,6 +95,8 @@ document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
   var own = form && chosen("player") !== turn();
   if (form) form.addEventListener("change", function (e) { if (e.target.name === "player") own = true; });
   if (hand) hand.addEventListener("change", function () { dirty = true; });
+  document.addEventListener("submit", function () { leaving = true; });
+  addEventListener("pageshow", function (e) { if (e.persisted) { leaving = false; poll(); } });
 
   function update(data) {
     if (data.screen !== body.getAttribute("data-screen") || String(data.round) !== body.getAttribute("data-round")) {
@@ -128,7 +129,7 @@ document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
     busy = true;
     fetch(url + "?since=" + version, {credentials: "same-origin"})
       .then(function (r) { return r.status === 200 ? r.json() : null; })
-      .then(function (data) { if (data) { version = data.version; update(data); } })
+      .then(function (data) { if (data && !leaving) { version = data.version; update(data); } })
       .catch(function () {})
       .then(function () { busy = false; if (!leaving) timer = setTimeout(poll, 1000); });
   }

@@ -66,10 +66,9 @@ document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
   else if (confirm) confirm.disabled = true;
 });
 
-/* Live table: every second, ask whether another phone changed the game; if so, replace
-   its regions (data-region), keeping the meld, cards and player picked here. When the
-   round or the game ends, go to that screen, unless this page is sending a form (until
-   it is shown again from the back button's cache). */
+/* Live table: every second, ask if another phone changed the game; if so, replace its
+   regions (data-region), keeping what is picked here. When the round or game ends, go
+   to that screen. Not while this page sends a form (unless still here 9 s on). */
 (function () {
   var body = document.body, url = body.getAttribute("data-live");
   if (!url || !window.fetch) return;
@@ -95,8 +94,10 @@ document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
   var own = form && chosen("player") !== turn();
   if (form) form.addEventListener("change", function (e) { if (e.target.name === "player") own = true; });
   if (hand) hand.addEventListener("change", function () { dirty = true; });
-  document.addEventListener("submit", function () { leaving = true; });
-  addEventListener("pageshow", function (e) { if (e.persisted) { leaving = false; poll(); } });
+  function resume() { leaving = false; poll(); }
+  document.addEventListener("submit", function (e) {
+    if (!e.defaultPrevented) { leaving = true; timer = setTimeout(resume, 9000); }
+  });
 
   function update(data) {
     if (data.screen !== body.getAttribute("data-screen") || String(data.round) !== body.getAttribute("data-round")) {

@@ -68,7 +68,7 @@ document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
 
 /* Live table: every second, ask if another phone changed the game; if so, replace its
    regions (data-region), keeping what is picked here. When the round or game ends, go
-   to that screen. Not while this page sends a form (unless still here 9 s on). */
+   to that screen. Not while this page sends a form (unless still here 30 s on). */
 (function () {
   var body = document.body, url = body.getAttribute("data-live");
   if (!url || !window.fetch) return;
@@ -96,7 +96,7 @@ document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
   if (hand) hand.addEventListener("change", function () { dirty = true; });
   function resume() { leaving = false; poll(); }
   document.addEventListener("submit", function (e) {
-    if (!e.defaultPrevented) { leaving = true; timer = setTimeout(resume, 9000); }
+    if (!e.defaultPrevented) { leaving = true; timer = setTimeout(resume, 30000); }
   });
 
   function update(data) {

@@ -31,10 +31,16 @@ the interpreter's lock from it at every SQLite call. :class:`Worker` is ``gthrea
 pool of one runs each request at once on the main thread: the same worker otherwise
 (the same connections kept alive, the same timeouts). In ``benchmarks/load.py`` it made
 a third of the context switches, 15% less CPU per request and a quarter more plays per
-second (benchmarks/README.md). While a request runs, the worker does not tell gunicorn's
-arbiter it is alive: one that takes longer than gunicorn's ``timeout`` (30 s) gets the
-worker restarted, where the pool's thread would have kept the others waiting behind it
-as long. No request of this app comes near that.
+second (benchmarks/README.md). What changes besides: the worker tells gunicorn's
+arbiter it is alive only between requests, and reading a request now happens on the
+main thread too. A phone that stalls half way through sending one (its wifi lost)
+used to hold the pool's one thread for as long as it stalled, every other phone of
+that worker waiting behind it; now after gunicorn's ``timeout`` (30 s) the arbiter
+restarts the worker (its kept-alive connections are dropped, the phones reconnect, its
+memos start empty). The app's own work never comes near 30 s. A new connection that
+sends nothing holds the worker up to 5 s either way (gthread waits that long for its
+first bytes). And a stop signal (SIGINT, SIGQUIT) that lands while a response is being
+sent ends the worker after that request rather than at once.
 """
 from __future__ import annotations
 

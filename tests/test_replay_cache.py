@@ -141,7 +141,7 @@ def test_plays_logged_by_another_process_are_applied_to_the_table_built_before_t
     doc = {"format": gamefile.FORMAT, "variant": "iceberg", "rules": {},
            "players": list(PLAYERS[:5]), "teams": None, "rounds": [{"events": []}]}
     events, _hands = next(scripted_game(3, rounds=1))
-    assert len(events) > 12
+    assert len(events) >= 17
     doc["rounds"][0]["events"] = events[:6]
     same(doc)
     full = []
@@ -160,15 +160,19 @@ def test_plays_logged_by_another_process_are_applied_to_the_table_built_before_t
     assert full  # refused on the way: the round was replayed in full, for its words
 
 
-def test_a_table_further_back_than_the_look_back_is_not_searched_for(monkeypatch):
+@pytest.mark.parametrize("back, replayed", [(replay_cache.LOOK_BACK, False),
+                                             (replay_cache.LOOK_BACK + 1, True)])
+def test_a_table_is_looked_for_as_far_back_as_the_look_back_and_no_further(
+        monkeypatch, back, replayed):
     doc = {"format": gamefile.FORMAT, "variant": "iceberg", "rules": {},
            "players": list(PLAYERS[:5]), "teams": None, "rounds": [{"events": []}]}
     events, _hands = next(scripted_game(3, rounds=1))
+    assert len(events) >= 2 + back
     doc["rounds"][0]["events"] = events[:2]
     same(doc)
     full = []
     real = replay_cache.replay_round
     monkeypatch.setattr(replay_cache, "replay_round", lambda *a: full.append(1) or real(*a))
-    doc["rounds"][0]["events"] = events[:2 + replay_cache.LOOK_BACK + 1]
-    same(doc)
-    assert full  # too far back: replayed from the round's first play, same result
+    doc["rounds"][0]["events"] = events[:2 + back]
+    same(doc)  # built on the table of two plays, or replayed from the first: the same
+    assert bool(full) is replayed

@@ -96,7 +96,7 @@ document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
   if (hand) hand.addEventListener("change", function () { dirty = true; });
   function resume() { leaving = false; poll(); }
   document.addEventListener("submit", function (e) {
-    if (!e.defaultPrevented) { leaving = true; timer = setTimeout(resume, 30000); }
+    if (!e.defaultPrevented) { clearTimeout(timer); leaving = true; timer = setTimeout(resume, 30000); }
   });
 
   function update(data) {
@@ -125,8 +125,9 @@ document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
     if (form.querySelector("[data-picker] input:checked")) form.dispatchEvent(new Event("change"));
   }
   function poll() {
+    if (leaving) return;  /* its timer, if any, is resume's */
     clearTimeout(timer);
-    if (busy || leaving || document.hidden) return;
+    if (busy || document.hidden) return;
     busy = true;
     fetch(url + "?since=" + version, {credentials: "same-origin"})
       .then(function (r) { return r.status === 200 ? r.json() : null; })

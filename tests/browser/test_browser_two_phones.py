@@ -155,3 +155,20 @@ def test_a_phone_sending_a_form_is_not_moved_on_by_a_live_update(phones):
     assert two.page.url.endswith(f"/g/{one.key}/pass")
     expect(two.page.locator("[data-error][role=alert]")).to_contain_text(
         "The round is over (A went out): count the hands.")
+
+
+def test_a_page_whose_form_got_no_answer_is_live_again_30_seconds_on(phones):
+    """The form was sent but the page stayed (its answer never came to replace it): the
+    live updates it stopped for the form come back after 30 s, not never."""
+    one, two = phones
+    two.page.clock.install()  # its timers on a clock the test moves
+    two.goto("/table")
+    # The Pass is answered "204 No Content": the browser stays on the page it sent it from.
+    two.page.route(re.compile(r"/pass$"), lambda route: route.fulfill(status=204))
+    two.page.locator("[data-action=pass]").tap()
+    one.pass_turn()  # A's turn passed on by the other phone
+    two.page.clock.run_for(5_000)  # the polls this page would have made: none
+    two.page.wait_for_timeout(500)
+    expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "A")
+    two.page.clock.run_for(26_000)  # 30 s after the form: live again
+    expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "B", timeout=LIVE)

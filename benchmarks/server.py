@@ -16,16 +16,18 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from scorekeeper import serving
+
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 HOST = "127.0.0.1"
 
-# The settings the load benchmark chose (benchmarks/README.md says why).
-# gthread, whose one thread is its main thread (scorekeeper/serving.py); keeps connections
-# alive (the sync worker closes each one). A checkout older than it is served by gthread.
-GUNICORN_CLASS = "scorekeeper.serving.Worker"
-GUNICORN_WORKERS = 2  # one per core
-GUNICORN_THREADS = 1  # per worker: no second thread to take the GIL from a write in progress
+# The settings the load benchmark chose (benchmarks/README.md says why), as `make serve`
+# has them: scorekeeper/serving.py. Given on the command line too, so that another
+# checkout (--src) is served the same way; one older than serving.py's Worker by gthread.
+GUNICORN_CLASS = serving.worker_class
+GUNICORN_WORKERS = serving.workers
+GUNICORN_THREADS = serving.threads
 WAITRESS_THREADS = 8
 
 

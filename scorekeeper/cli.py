@@ -7,10 +7,8 @@ import sys
 import click
 
 from . import gamefile
-from .games import iceberg, robber
+from .games import registry
 from .games.errors import ScorekeeperError
-
-RULEBOOKS = {"iceberg": iceberg.RULES, "robber": robber.RULES, **{v: m.RULES for v, m in gamefile.HAND_COUNT.items()}}
 
 
 def fail(message: str) -> None:
@@ -62,17 +60,16 @@ def format_rulebook(book) -> str:
 @click.argument("variant")
 def rules(variant: str) -> None:
     """List a variant's rule options with their defaults, sources and house values."""
-    if variant not in gamefile.VARIANTS:
-        fail(f"unknown variant {variant!r} (expected one of: {', '.join(gamefile.VARIANTS)})")
-    if variant not in RULEBOOKS:
-        fail(f"variant {variant} is not supported yet")
-    click.echo(format_rulebook(RULEBOOKS[variant]))
+    found = registry.get(variant)
+    if found is None:
+        fail(f"unknown variant {variant!r} (expected one of: {', '.join(registry.VARIANTS)})")
+    click.echo(format_rulebook(found.rules))
 
 
 def _database(path: str | None):
     """The app's database: --database, else SCOREKEEPER_DATABASE, else the instance folder's."""
     from . import create_app
-    from .db import connect
+    from .storage.db import connect
 
     config = {"DATABASE": path} if path else None
     app = create_app(config) if config else create_app()
@@ -90,7 +87,8 @@ DATABASE_OPTION = click.option(
 @DATABASE_OPTION
 def import_(file: str, database: str | None) -> None:
     """Add a game from a game file (FILE, or - for standard input) to the app."""
-    from .store import Refused, import_document
+    from .storage.games import import_document
+    from .storage.kernel import Refused
 
     try:
         text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()
@@ -109,7 +107,7 @@ def import_(file: str, database: str | None) -> None:
 
 
 def _edit_path(database: str | None, game_id: int) -> str:
-    from .store import secrets_of
+    from .storage.kernel import secrets_of
 
     db = _database(database)
     try:
@@ -122,7 +120,7 @@ def _edit_path(database: str | None, game_id: int) -> str:
 @DATABASE_OPTION
 def games(database: str | None) -> None:
     """List the games in the app's database with their edit and read-only links."""
-    from .store import list_games, secrets_of
+    from .storage.kernel import list_games, secrets_of
 
     db = _database(database)
     try:
@@ -141,7 +139,8 @@ def games(database: str | None) -> None:
 @DATABASE_OPTION
 def export(game_id: int, database: str | None) -> None:
     """Print a game's game file (the format scorekeeper score reads)."""
-    from .store import NotFound, export_document
+    from .storage.games import export_document
+    from .storage.kernel import NotFound
 
     db = _database(database)
     try:
@@ -158,7 +157,7 @@ def export(game_id: int, database: str | None) -> None:
 @DATABASE_OPTION
 def backup(path: str, database: str | None) -> None:
     """Copy the whole database to PATH, consistently, even while the server runs."""
-    from .store import backup as backup_database
+    from .storage.kernel import backup as backup_database
 
     db = _database(database)
     try:

@@ -1,26 +1,31 @@
 """The game file (CONTRACT.md): read it, check it, replay it, and score it.
 
 One JSON document describes a whole game: seating, rules and every round. The app
-exports and imports it, and ``scorekeeper score`` recomputes every score from it. It
-is a public format: anything not understood is refused with one sentence naming the
-round, the event and what is wrong. This module is pure (no Flask, no database).
+exports and imports it, ``scorekeeper score`` recomputes every score from it, the web
+pages and the statistics are drawn from its replay: :func:`replay` is the one place a
+game is scored. It is a public format: anything not understood is refused with one
+sentence naming the round, the event and what is wrong.
+
+What a game's rounds hold is said by the game (its ``VARIANT``, games/variant.py): a
+log of plays (:func:`replay_log`) or hands counted at the end (:func:`replay_counted`).
+This module knows those two shapes, never a game by name. It is pure: no Flask, no
+database.
 """
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .games import conquian, gin, iceberg, kalooki, manipulation, robber, rummy
-from .games.cards import Supply
-from .games.handcount import HandRound
-from .games.standings import highest_wins
-from .games.cards import Card, CardError, parse_cards
+from .games import registry
+from .games.cards import Card, CardError, Supply, parse_cards
 from .games.errors import GameFileError, ScorekeeperError
+from .games.handcount import RUMMY, HandRound
+from .games.variant import COUNT, LOG, CountVariant, LogVariant, Variant
 
 FORMAT = "scorekeeper/1"
-VARIANTS = ("iceberg", "robber", "rummy", "gin", "kalooki", "conquian", "manipulation")
 TOP_KEYS = {"format", "variant", "rules", "players", "teams", "rounds"}
-EVENT_TYPES = ("ace", "meld", "layoff", "out")
+HAND_ROUND_KEYS = {"out", RUMMY, "hands", "stalemate", "knocker"}
 
 
 def parse_json(text: str) -> Any:
@@ -32,20 +37,8 @@ def parse_json(text: str) -> Any:
         raise GameFileError("not a game file: the JSON is nested too deeply") from None
 
 
-def _check_players(doc: Mapping, low: int, high: int, game: str) -> list[str]:
-    players = doc.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise GameFileError("players must be a list of names")
-    if len(set(players)) != len(players):
-        twice = next(p for p in players if players.count(p) > 1)
-        raise GameFileError(f"players: '{twice}' is listed twice; names must be unique")
-    if not low <= len(players) <= high:
-        raise GameFileError(f"{game} is played by {low} to {high} players, not {len(players)}")
-    return players
-
-
-def read_header(doc: Any) -> tuple[str, list]:
-    """The checks every game file gets, whatever its variant."""
+def read_header(doc: Any) -> tuple[Variant, list]:
+    """The checks every game file gets, whatever its variant: (its variant, its rounds)."""
     if not isinstance(doc, dict):
         raise GameFileError("not a game file: the document must be a JSON object")
     unknown = sorted(set(doc) - TOP_KEYS)
@@ -54,20 +47,29 @@ def read_header(doc: Any) -> tuple[str, list]:
     if doc.get("format", FORMAT) != FORMAT:
         raise GameFileError(f"format {doc.get('format')!r} is not supported (expected '{FORMAT}')")
     variant = doc.get("variant")
-    if variant not in VARIANTS:
-        raise GameFileError(f"unknown variant {variant!r} (expected one of: {', '.join(VARIANTS)})")
+    if not isinstance(variant, str) or registry.get(variant) is None:
+        known = ", ".join(registry.VARIANTS)
+        raise GameFileError(f"unknown variant {variant!r} (expected one of: {known})")
     rounds = doc.get("rounds", [])
     if not isinstance(rounds, list):
         raise GameFileError("rounds must be a list")
-    return variant, rounds
+    return registry.get(variant), rounds
+
+
+def replay(doc: Any):
+    """The whole game a document describes, replayed and scored (or GameFileError).
+
+    A log game (:class:`LogGame`) or a counted one (:class:`CountGame`): each has the
+    players, rules, rounds (``scores``, ``finished``, ``ended``), totals, winners and
+    ``as_json()``, the output of ``scorekeeper score``.
+    """
+    variant, _rounds = read_header(doc)
+    return REPLAYS[variant.recording](variant, doc)
 
 
 def score_document(doc: Any) -> dict:
     """The ``scorekeeper score`` output for a parsed game document."""
-    variant, _rounds = read_header(doc)
-    if variant not in SCORERS:
-        raise GameFileError(f"variant {variant} is not supported yet")
-    return SCORERS[variant](doc)
+    return replay(doc).as_json()
 
 
 def score_text(text: str) -> dict:
@@ -75,30 +77,100 @@ def score_text(text: str) -> dict:
 
 
 # ---------------------------------------------------------------------------------------
-# Iceberg: rounds are logs of plays.
+# What every game file is checked for.
 
 
 def _where(round_no: int, event_no: int | None = None) -> str:
     return f"round {round_no}" + (f", event {event_no}" if event_no else "")
 
 
-def _located(error: ScorekeeperError | str, round_no: int, event_no: int | None = None,
-             place: str = "") -> GameFileError:
+def located(error: ScorekeeperError | str, round_no: int, event_no: int | None = None,
+            place: str = "") -> GameFileError:
     """The error with its place in the file; ``.reason`` keeps the plain sentence.
 
     ``place`` names a part of the round more closely ("hands of Bob").
     """
     where = _where(round_no, event_no) + (f", {place}" if place else "")
-    located = GameFileError(f"{where}: {error}")
-    located.reason, located.round_no, located.event_no = str(error), round_no, event_no
-    return located
+    found = GameFileError(f"{where}: {error}")
+    found.reason, found.round_no, found.event_no = str(error), round_no, event_no
+    return found
 
 
-def _cards(value: Any, what: str) -> list[Card]:
+def check_players(doc: Mapping, variant: Variant) -> list[str]:
+    players = doc.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        raise GameFileError("players must be a list of names")
+    if len(set(players)) != len(players):
+        twice = next(p for p in players if players.count(p) > 1)
+        raise GameFileError(f"players: '{twice}' is listed twice; names must be unique")
+    low, high = variant.min_players, variant.max_players
+    if not low <= len(players) <= high:
+        raise GameFileError(f"{variant.name} is played by {low} to {high} players, not {len(players)}")
+    return players
+
+
+def check_teams(doc: Mapping, players: list[str], variant: Variant) -> dict[str, str]:
+    """Partnerships, where the game has them: 4 players in two teams of two (RULES.md);
+    player → team name ("Ann & Cy"). Empty without partnerships."""
+    teams = doc.get("teams")
+    if teams is None:
+        return {}
+    if not variant.partnerships:
+        raise GameFileError(f"teams: {variant.name} is played without partnerships (teams must be null)")
+    if (
+        not isinstance(teams, list)
+        or not all(isinstance(t, list) and t and all(isinstance(p, str) for p in t) for t in teams)
+    ):
+        raise GameFileError("teams must be null or a list of lists of player names")
+    named = [p for t in teams for p in t]
+    for p in named:
+        if p not in players:
+            raise GameFileError(f"teams: unknown player {p!r}")
+    if sorted(named) != sorted(players):
+        raise GameFileError("teams: every player must be in exactly one team")
+    if len(players) != 4 or len(teams) != 2 or any(len(t) != 2 for t in teams):
+        raise GameFileError("teams: partnership play is 4 players in two teams of two")
+    return {p: " & ".join(t) for t in teams for p in t}
+
+
+def resolve_rules(doc: Mapping, variant: Variant, players: list[str]):
+    try:
+        return variant.rules.resolve(doc.get("rules"), len(players))
+    except ScorekeeperError as e:
+        raise GameFileError(f"rules: {e}") from None
+
+
+def _check_not_over(round_no: int, over: bool) -> None:
+    if over:
+        raise located(f"the game was already over after round {round_no - 1}", round_no)
+
+
+def _check_finished(round_no: int, rounds: list, finished: bool) -> None:
+    if not finished and round_no < len(rounds):
+        raise located("has no hands, but only the last round may be unfinished", round_no)
+
+
+def _read_cards(value: Any, what: str) -> list[Card]:
     return parse_cards(value, what)
 
 
-def apply_event(round_: Any, event: Any, types: tuple[str, ...] = EVENT_TYPES) -> None:
+def _check_hand(supply: Supply, player: str, cards: Any, round_no: int) -> list[Card]:
+    """One player's cards left in hand, counted against the decks like the table's."""
+    if not isinstance(cards, list):
+        raise located("must be a list of cards", round_no, place=f"hands of {player}")
+    try:
+        parsed = parse_cards(cards, "cards") if cards else []
+        supply.take(parsed)
+    except CardError as e:
+        raise located(e, round_no, place=f"hands of {player}") from None
+    return parsed
+
+
+# ---------------------------------------------------------------------------------------
+# A log of plays: Iceberg, Robber Rummy.
+
+
+def apply_event(round_: Any, event: Any, types: tuple[str, ...]) -> None:
     """Apply one logged event to the round; a bad event raises and changes nothing."""
     if not isinstance(event, dict):
         raise GameFileError("an event must be an object with a type and a player")
@@ -117,7 +189,7 @@ def apply_event(round_: Any, event: Any, types: tuple[str, ...] = EVENT_TYPES) -
     if kind == "out":
         round_.go_out(player)
         return
-    cards = _cards(event.get("cards"), f"the {kind}'s cards")
+    cards = _read_cards(event.get("cards"), f"the {kind}'s cards")
     if kind == "ace":
         round_.ace(player, cards)
     elif kind == "meld":
@@ -129,285 +201,199 @@ def apply_event(round_: Any, event: Any, types: tuple[str, ...] = EVENT_TYPES) -
         round_.lay_off(player, number, cards)
 
 
-def read_hands(round_: Any, hands: Any, round_no: int) -> dict[str, list[Card]]:
-    """The cards left in each hand; they count against the decks like the table's."""
-    if not isinstance(hands, dict):
-        raise _located("hands must be an object of player names and cards", round_no)
-    result = {}
-    for player, cards in hands.items():
-        if player not in round_.players:
-            raise _located(f"unknown player {player!r}", round_no, place="hands")
-        if not isinstance(cards, list):
-            raise _located("must be a list of cards", round_no, place=f"hands of {player}")
-        try:
-            parsed = [c for c in (parse_cards(cards, "cards") if cards else [])]
-            round_.supply.take(parsed)
-        except CardError as e:
-            raise _located(e, round_no, place=f"hands of {player}") from None
-        result[player] = parsed
-    return result
+def _round_lists(variant: LogVariant, data: Any, players: list[str], round_no: int) -> dict:
+    """The round's lists of players (Robber Rummy: who reneged), each checked."""
+    lists = {}
+    for key in variant.round_lists:
+        names = data.get(key, []) if isinstance(data, dict) else []
+        if not isinstance(names, list) or any(p not in players for p in names):
+            raise located(f"{key} must be a list of player names", round_no)
+        lists[key] = names
+    return lists
 
 
-def replay_round(round_: Any, data: Any, round_no: int, types: tuple[str, ...] = EVENT_TYPES,
-                 extra_keys: tuple[str, ...] = ()):
-    """Replay one round's log of plays onto ``round_``; returns (round, hands or None)."""
+def replay_round(variant: LogVariant, round_: Any, data: Any, round_no: int):
+    """Replay one round's log onto ``round_``; (round, hands or None)."""
     if not isinstance(data, dict):
-        raise _located("a round must be an object with events (and hands)", round_no)
-    extra = sorted(set(data) - {"events", "hands", *extra_keys})
+        raise located("a round must be an object with events (and hands)", round_no)
+    extra = sorted(set(data) - {"events", "hands", *variant.round_lists})
     if extra:
-        raise _located(f"unknown field '{extra[0]}' in a round", round_no)
+        raise located(f"unknown field '{extra[0]}' in a round", round_no)
     events = data.get("events", [])
     if not isinstance(events, list):
-        raise _located("events must be a list", round_no)
+        raise located("events must be a list", round_no)
     for event_no, event in enumerate(events, 1):
         try:
-            apply_event(round_, event, types)
+            apply_event(round_, event, variant.events)
         except ScorekeeperError as e:
-            raise _located(e, round_no, event_no) from None
-    hands = read_hands(round_, data["hands"], round_no) if "hands" in data else None
+            raise located(e, round_no, event_no) from None
+    if "hands" not in data:
+        return round_, None
+    hands_data = data["hands"]
+    if not isinstance(hands_data, dict):
+        raise located("hands must be an object of player names and cards", round_no)
+    hands = {}
+    for player, cards in hands_data.items():
+        if player not in round_.players:
+            raise located(f"unknown player {player!r}", round_no, place="hands")
+        hands[player] = _check_hand(round_.supply, player, cards, round_no)
     return round_, hands
 
 
-def _rules(module: Any, doc: Mapping, players: list[str]):
-    try:
-        return module.resolve_rules(doc.get("rules"), len(players))
-    except ScorekeeperError as e:
-        raise GameFileError(f"rules: {e}") from None
+@dataclass
+class LogGame:
+    """A game of logged rounds, replayed: each round's table, plays and scores."""
+
+    variant: LogVariant
+    players: list[str]
+    rules: Mapping
+    teams: dict[str, str]  # player → team name (empty without partnerships)
+    teams_listed: Any  # the game file's ``teams``, as it was
+    rounds: list  # the variant's round results: scores, finished, ended, round, as_json()
+    totals: dict[str, int]
+    winners: list[str]
+    over: bool
+    tied_at_target: bool = False
+
+    def status(self) -> str:
+        if self.winners:
+            return " & ".join(self.winners) + (" wins" if len(self.winners) == 1 else " win")
+        if self.tied_at_target:
+            return (f"tie at the top at {self.rules['target']} or more: play another "
+                    f"{self.variant.round_word}")
+        return "in progress"
+
+    def as_json(self) -> dict:
+        out = {"variant": self.variant.key, "rules": dict(self.rules)}
+        if self.variant.partnerships:
+            out["teams"] = self.teams_listed
+        out.update(rounds=[r.as_json() for r in self.rounds], totals=self.totals,
+                   winners=self.winners, status=self.status())
+        return out
 
 
-def _no_teams(doc: Mapping, game: str) -> None:
-    if doc.get("teams") is not None:
-        raise GameFileError(f"teams: {game} is played without partnerships (teams must be null)")
-
-
-def _rounds(doc: Mapping) -> list:
-    return doc.get("rounds", [])
-
-
-def _check_not_over(round_no: int, over: bool) -> None:
-    if over:
-        raise _located(f"the game was already over after round {round_no - 1}", round_no)
-
-
-def _check_finished(round_no: int, rounds: list, finished: bool) -> None:
-    if not finished and round_no < len(rounds):
-        raise _located("has no hands, but only the last round may be unfinished", round_no)
-
-
-def replay_iceberg(doc: Mapping) -> iceberg.GameResult:
-    """Replay a whole Iceberg game file: every round's table, plays and scores."""
-    players = _check_players(doc, iceberg.MIN_PLAYERS, iceberg.MAX_PLAYERS, iceberg.NAME)
-    _no_teams(doc, iceberg.NAME)
-    rules = _rules(iceberg, doc, players)
-    rounds = _rounds(doc)
+def replay_log(variant: LogVariant, doc: Mapping) -> LogGame:
+    players = check_players(doc, variant)
+    teams = check_teams(doc, players, variant)
+    rules = resolve_rules(doc, variant, players)
+    rounds = doc.get("rounds", [])
     results = []
-    over = False
+    totals = {p: 0 for p in players}
+    over, winners, tied = False, [], False
     for round_no, data in enumerate(rounds, 1):
         _check_not_over(round_no, over)
-        round_, hands = replay_round(iceberg.Round(players, rules), data, round_no)
+        lists = _round_lists(variant, data, players, round_no)
+        round_, hands = replay_round(variant, variant.new_round(players, rules, teams), data, round_no)
         _check_finished(round_no, rounds, hands is not None)
         try:
-            result = iceberg.score_round(round_, hands)
+            result = variant.score_round(round_, hands, lists)
         except ScorekeeperError as e:
-            raise _located(e, round_no) from None
+            raise located(e, round_no, place=e.place) from None
         results.append(result)
         if result.finished:
-            over = iceberg.game_state(players, rules, iceberg.total_scores(players, results))[0]
-    totals = iceberg.total_scores(players, results)
-    over, winners, tied = iceberg.game_state(players, rules, totals)
-    return iceberg.GameResult(players, rules, results, totals, winners, over, tied)
-
-
-def score_iceberg(doc: Mapping) -> dict:
-    game = replay_iceberg(doc)
-    return {
-        "variant": "iceberg",
-        "rules": dict(game.rules),
-        "rounds": [
-            {
-                "scores": result.scores,
-                "finished": result.finished,
-                "ended": result.round.end_reason() or ("hands counted" if result.finished else "in progress"),
-                "detail": {p: r.as_detail() for p, r in result.players.items()},
-            }
-            for result in game.rounds
-        ],
-        "totals": game.totals,
-        "winners": game.winners,
-        "status": game.status(),
-    }
-
-
-# ---------------------------------------------------------------------------------------
-# Robber Rummy: rounds are logs of plays too, and melds change hands.
-
-ROBBER_EVENTS = ("meld", "layoff", "out")
-
-
-def _check_teams(doc: Mapping, players: list[str]) -> dict[str, str]:
-    """Partnerships: 4 players in two teams of two (RULES.md); player → team name."""
-    teams = doc.get("teams")
-    if teams is None:
-        return {}
-    if (
-        not isinstance(teams, list)
-        or not all(isinstance(t, list) and t and all(isinstance(p, str) for p in t) for t in teams)
-    ):
-        raise GameFileError("teams must be null or a list of lists of player names")
-    named = [p for t in teams for p in t]
-    for p in named:
-        if p not in players:
-            raise GameFileError(f"teams: unknown player {p!r}")
-    if sorted(named) != sorted(players):
-        raise GameFileError("teams: every player must be in exactly one team")
-    if len(players) != 4 or len(teams) != 2 or any(len(t) != 2 for t in teams):
-        raise GameFileError("teams: partnership play is 4 players in two teams of two")
-    return {p: " & ".join(t) for t in teams for p in t}
-
-
-def _renege(data: Any, players: list[str], round_no: int) -> list[str]:
-    renege = data.get("renege", []) if isinstance(data, dict) else []
-    if not isinstance(renege, list) or any(p not in players for p in renege):
-        raise _located("renege must be a list of player names", round_no)
-    return renege
-
-
-def score_robber(doc: Mapping) -> dict:
-    players = _check_players(doc, robber.MIN_PLAYERS, robber.MAX_PLAYERS, robber.NAME)
-    teams = _check_teams(doc, players)
-    rules = _rules(robber, doc, players)
-    rounds = _rounds(doc)
-    out_rounds = []
-    totals = {p: 0 for p in players}
-    over = False
-    winners: list[str] = []
-    tied = False
-    for round_no, data in enumerate(rounds, 1):
-        _check_not_over(round_no, over)
-        renege = _renege(data, players, round_no)
-        round_, hands = replay_round(
-            robber.Round(players, rules, teams), data, round_no, ROBBER_EVENTS, ("renege",)
-        )
-        finished = hands is not None
-        _check_finished(round_no, rounds, finished)
-        if finished and round_.out and hands.get(round_.out):
-            raise _located(f"{round_.out} went out, so holds no cards", round_no, place="hands")
-        own = {
-            p: robber.score_player(round_, p, hands.get(p, []) if finished else None, p in renege)
-            for p in players
-        }
-        scores = robber.side_scores(players, {p: r.score for p, r in own.items()}, teams)
-        if finished:
-            totals = {p: totals[p] + scores[p] for p in players}
-            over, winners, tied = highest_wins(players, totals, rules["target"], teams)
-        out_rounds.append({
-            "scores": scores,
-            "finished": finished,
-            "ended": round_.end_reason() or ("hands counted" if finished else "in progress"),
-            "detail": {
-                p: {
-                    "melds": [
-                        {"meld": m.number, "cards": [str(c) for c in m.meld.cards],
-                         "value": m.meld.value(rules), "history": m.history,
-                         "locked": m.meld.locked}
-                        for m in r.melds
-                    ],
-                    "meld_points": r.meld_points,
-                    "hand": [str(c) for c in r.hand] if r.hand is not None else None,
-                    "hand_points": r.hand_points,
-                    "reneged": r.reneged,
-                    "own_score": r.score,
-                    "story": r.story(rules),
-                }
-                for p, r in own.items()
-            },
-        })
-    return {
-        "variant": "robber",
-        "rules": dict(rules),
-        "teams": doc.get("teams"),
-        "rounds": out_rounds,
-        "totals": totals,
-        "winners": winners,
-        "status": f"{' & '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else (
-            f"tie at the top at {rules['target']} or more: play another hand" if tied else "in progress"),
-    }
+            totals = {p: totals[p] + result.scores[p] for p in players}
+            over, winners, tied = variant.standing(players, rules, totals, teams)
+    return LogGame(variant, players, rules, teams, doc.get("teams"), results, totals, winners,
+                   over, tied)
 
 
 # ---------------------------------------------------------------------------------------
 # Hand-count rummies: a round says how it ended and what was left in hands.
 
-HAND_COUNT = {"rummy": rummy, "gin": gin, "kalooki": kalooki, "conquian": conquian,
-              "manipulation": manipulation}
-HAND_ROUND_KEYS = {"out", "rummy", "hands", "stalemate", "knocker"}
 
-
-def read_hand_round(module: Any, data: Any, players: list[str], round_no: int) -> HandRound:
+def read_hand_round(variant: CountVariant, data: Any, players: list[str], round_no: int) -> HandRound:
     """One hand-count round, checked: who ended it and how, and the cards left in hands."""
     if not isinstance(data, dict):
-        raise _located("a round must be an object (out/knocker/stalemate and hands)", round_no)
+        raise located("a round must be an object (out/knocker/stalemate and hands)", round_no)
     extra = sorted(set(data) - HAND_ROUND_KEYS)
     if extra:
-        raise _located(f"unknown field '{extra[0]}' in a round", round_no)
+        raise located(f"unknown field '{extra[0]}' in a round", round_no)
     for key in ("out", "knocker"):
         if key in data and data[key] is not None and data[key] not in players:
-            raise _located(f"{key}: unknown player {data[key]!r}", round_no)
-    for key in ("stalemate", "rummy"):
+            raise located(f"{key}: unknown player {data[key]!r}", round_no)
+    for key in ("stalemate", RUMMY):
         if key in data and not isinstance(data[key], bool):
-            raise _located(f"{key} must be true or false", round_no)
-    if data.get("rummy") and not data.get("out"):
-        raise _located("rummy is true but no one went out", round_no)
+            raise located(f"{key} must be true or false", round_no)
+    if data.get(RUMMY) and not data.get("out"):
+        raise located("rummy is true but no one went out", round_no)
     hands_data = data.get("hands", {})
     if not isinstance(hands_data, dict):
-        raise _located("hands must be an object of player names and cards", round_no)
-    supply = Supply(module.DECKS, module.JOKERS, getattr(module, "WITHOUT_RANKS", ()))
+        raise located("hands must be an object of player names and cards", round_no)
+    supply = Supply(variant.decks, variant.jokers, variant.without_ranks)
     hands = {}
     for player, cards in hands_data.items():
         if player not in players:
-            raise _located(f"unknown player {player!r}", round_no, place="hands")
-        if not isinstance(cards, list):
-            raise _located("must be a list of cards", round_no, place=f"hands of {player}")
-        try:
-            parsed = tuple(parse_cards(cards, "cards")) if cards else ()
-            supply.take(parsed)
-        except CardError as e:
-            raise _located(f"{e}", round_no, place=f"hands of {player}") from None
-        hands[player] = parsed
+            raise located(f"unknown player {player!r}", round_no, place="hands")
+        hands[player] = tuple(_check_hand(supply, player, cards, round_no))
     return HandRound(
         out=data.get("out"), knocker=data.get("knocker"), stalemate=data.get("stalemate", False),
-        rummy=data.get("rummy", False), hands=hands, has_hands="hands" in data,
+        rummy=data.get(RUMMY, False), hands=hands, has_hands="hands" in data,
     )
 
 
-def score_hand_count(doc: Mapping) -> dict:
-    variant = doc["variant"]
-    module = HAND_COUNT[variant]
-    players = _check_players(doc, module.MIN_PLAYERS, module.MAX_PLAYERS, module.NAME)
-    _no_teams(doc, module.NAME)
-    rules = _rules(module, doc, players)
-    rounds = _rounds(doc)
-    game = module.Game(players, rules)
-    out_rounds = []
+@dataclass(frozen=True)
+class CountedRound:
+    """One hand-count round as scored: ``ended`` in the game file's words ("Ann knocked"),
+    ``words`` as the table says it ("Ann went gin", "tableau")."""
+
+    scores: dict[str, int]
+    detail: dict[str, dict]
+    finished: bool
+    ended: str
+    words: str
+    how: str = ""  # what came of it, where the game says ("gin", "undercut", "knock")
+
+    def as_json(self) -> dict:
+        return {"scores": self.scores, "finished": self.finished, "ended": self.ended,
+                "detail": self.detail}
+
+
+@dataclass
+class CountGame:
+    """A hand-count game, replayed: each round's scores and why, the totals, the winner."""
+
+    variant: CountVariant
+    players: list[str]
+    rules: Mapping
+    rounds: list[CountedRound]
+    totals: dict[str, int]
+    winners: list[str]
+    bonuses: dict[str, list[tuple[str, int]]]  # bonuses the totals add to the rounds (Gin)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.winners)
+
+    def status(self) -> str:
+        if not self.winners:
+            return "in progress"
+        return " and ".join(self.winners) + (" win" if len(self.winners) > 1 else " wins")
+
+    def as_json(self) -> dict:
+        return {"variant": self.variant.key, "rules": dict(self.rules),
+                "rounds": [r.as_json() for r in self.rounds], "totals": self.totals,
+                "winners": self.winners, "status": self.status()}
+
+
+def replay_counted(variant: CountVariant, doc: Mapping) -> CountGame:
+    players = check_players(doc, variant)
+    check_teams(doc, players, variant)
+    rules = resolve_rules(doc, variant, players)
+    rounds = doc.get("rounds", [])
+    game = variant.new_game(players, rules)
+    results = []
     for round_no, data in enumerate(rounds, 1):
         _check_not_over(round_no, game.over)
-        rnd = read_hand_round(module, data, players, round_no)
+        rnd = read_hand_round(variant, data, players, round_no)
         _check_finished(round_no, rounds, rnd.finished)
         try:
             result = game.play(rnd)
         except ScorekeeperError as e:
-            raise _located(e, round_no) from None
-        out_rounds.append({"scores": result.scores, "finished": rnd.finished, "ended": rnd.ended(),
-                           "detail": result.detail})
-    return {
-        "variant": variant,
-        "rules": dict(rules),
-        "rounds": out_rounds,
-        "totals": game.final_totals(),
-        "winners": list(game.winners),
-        "status": (" and ".join(game.winners) + (" win" if len(game.winners) > 1 else " wins"))
-        if game.winners else "in progress",
-    }
+            raise located(e, round_no) from None
+        results.append(CountedRound(result.scores, result.detail, rnd.finished, rnd.ended(),
+                                    result.words or rnd.ended(), result.how))
+    return CountGame(variant, players, rules, results, game.final_totals(), list(game.winners),
+                     game.bonuses())
 
 
-SCORERS = {"iceberg": score_iceberg, "robber": score_robber, **{v: score_hand_count for v in HAND_COUNT}}
-REPLAYERS = {"iceberg": replay_iceberg}
+REPLAYS = {LOG: replay_log, COUNT: replay_counted}

@@ -1,45 +1,53 @@
-"""Statistics of players over many games, computed from the games' own documents.
+"""Statistics of players over many games, computed from the games' own replays.
 
-Pure (no Flask, no database): each game comes as a :class:`GameRecord` — its game file
-(CONTRACT.md) and what :func:`scorekeeper.gamefile.score_document` makes of it — and
-every figure is derived from those, never stored a second time.
+Pure (no Flask, no database): each game comes as a :class:`GameRecord`, its replay by
+:func:`scorekeeper.gamefile.replay` (the same scores as its pages and ``scorekeeper
+score``), and every figure is derived from that, never stored a second time.
 
 Figures count the *counted* rounds (those whose hands were entered) and, for games
 played and won, the finished games. Per game type: games played and won, win rate,
 average and best round (best is the lowest in the games where the lowest total wins).
-Card-level records: the biggest meld (the most points one new meld scored: Iceberg, or
-the most one meld was worth at a round's end in Robber Rummy), special melds made
-(Iceberg), penalties paid for playable cards and aces collected (Iceberg), steals
-(Robber Rummy), gins and undercuts (Gin).
+Card-level records are what each game offers (its ``card_stats``, read by its
+``card_facts``): the biggest meld, special melds, penalties paid for playable cards,
+aces collected, steals, gins and undercuts.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Mapping
+from typing import Any, Hashable, Iterable, Mapping
 
-from .gamefile import HAND_COUNT
-from .games import robber
-from .games.cards import parse_card
-from .games.iceberg_melds import find_special
-from .variants import VARIANTS
+from .games import registry
+from .games.variant import COUNTED_AS, Variant
 
 
 @dataclass(frozen=True)
 class GameRecord:
     id: int
-    variant: str
+    variant: Variant
     date: str  # YYYY-MM-DD
-    doc: Mapping  # the game file
-    score: Mapping  # gamefile.score_document(doc)
+    game: Any  # its replay: gamefile.LogGame or gamefile.CountGame
     who: Mapping[str, Hashable] = field(default_factory=dict)  # name in the game → player key
 
     @property
     def players(self) -> list[str]:
-        return list(self.doc["players"])
+        return list(self.game.players)
 
     @property
     def over(self) -> bool:
-        return bool(self.score["winners"])
+        return bool(self.game.winners)
+
+    @property
+    def totals(self) -> Mapping[str, int]:
+        return self.game.totals
+
+    @property
+    def winners(self) -> list[str]:
+        return self.game.winners
+
+    @property
+    def score(self) -> dict:
+        """What ``scorekeeper score`` says of the game."""
+        return self.game.as_json()
 
     def key(self, name: str) -> Hashable:
         return self.who.get(name, name)
@@ -49,26 +57,20 @@ class GameRecord:
 
     @property
     def low_wins(self) -> bool:
-        return low_wins(self.variant, self.score["rules"])
+        return self.variant.lowest_total_wins(self.game.rules)
 
-    def counted(self) -> list[tuple[int, Mapping]]:
+    def counted(self) -> list[tuple[int, Any]]:
         """(round number, round) of the counted rounds."""
-        return [(n, r) for n, r in enumerate(self.score["rounds"], 1) if r["finished"]]
+        return [(n, r) for n, r in enumerate(self.game.rounds, 1) if r.finished]
 
 
-def low_wins(variant: str, rules: Mapping) -> bool:
-    """Whether the lowest total wins (penalty games): then the lowest round is the best.
-
-    Each game's module says so (``lowest_total_wins``: the hand-count games with penalty
-    scoring); one that does not is won by the highest total (standings.highest_wins).
-    """
-    module = HAND_COUNT.get(variant)
-    says = getattr(module, "lowest_total_wins", None)
-    return bool(says(rules)) if says is not None else False
+def low_wins(key: str, rules: Mapping) -> bool:
+    """Whether the lowest total wins the game ``key`` is (its module says, by its rules)."""
+    return registry.get(key).lowest_total_wins(rules)
 
 
 def variant_name(key: str) -> str:
-    v = VARIANTS.get(key)
+    v = registry.get(key)
     return v.name if v else key
 
 
@@ -87,7 +89,7 @@ class Meld:
 class Facts:
     """One player in one game."""
 
-    rounds: list[int] = field(default_factory=list)  # his score in each counted round
+    rounds: list[int] = field(default_factory=list)  # their score in each counted round
     total: int = 0
     won: bool = False
     over: bool = False
@@ -103,68 +105,24 @@ class Facts:
         return [m for m in self.melds if m.title]
 
 
-def _iceberg(record: GameRecord, facts: dict[str, Facts]) -> None:
-    rules = record.score["rules"]
-    for n, rnd in record.counted():
-        events = record.doc["rounds"][n - 1].get("events", [])
-        for player, f in facts.items():
-            detail = rnd["detail"][player]
-            f.playable_penalty -= detail.get("playable_penalty", 0)  # a penalty: paid as points
-            f.aces += len(detail.get("aces", []))
-            # The detail lists the player's melds and lay-offs in the order he made them,
-            # as the log does: the log says which of them were new melds.
-            own = [e for e in events if e.get("player") == player and e["type"] in ("meld", "layoff")]
-            for event, play in zip(own, detail.get("plays", [])):
-                if event["type"] != "meld":
-                    continue
-                cards = tuple(play["cards"])
-                special = find_special([parse_card(c) for c in cards], rules) if len(cards) == 6 else None
-                f.melds.append(Meld(play["points"], cards, record.id, record.variant, record.date, n,
-                                    special.title if special is not None else None))
-
-
-def _robber(record: GameRecord, facts: dict[str, Facts]) -> None:
-    from .gamefile import ROBBER_EVENTS, _check_teams, _rules, replay_round
-
-    players = record.players
-    rules = _rules(robber, record.doc, players)
-    teams = _check_teams(record.doc, players)
-    for n, rnd in record.counted():
-        round_, _hands = replay_round(robber.Round(players, rules, teams), record.doc["rounds"][n - 1],
-                                      n, ROBBER_EVENTS, ("renege",))
-        for play in round_.plays:
-            if play.kind == "layoff" and play.stolen_from:
-                facts[play.player].steals += 1
-        for player, f in facts.items():
-            for meld in rnd["detail"][player].get("melds", []):
-                f.melds.append(Meld(meld["value"], tuple(meld["cards"]), record.id, record.variant,
-                                    record.date, n))
-
-
-def _gin(record: GameRecord, facts: dict[str, Facts]) -> None:
-    for _n, rnd in record.counted():
-        for player, f in facts.items():
-            detail = rnd["detail"][player]
-            # Gin: the knocker has no deadwood. Undercut: the only way a defender scores.
-            if detail.get("role") == "knocker" and detail.get("deadwood_points") == 0:
-                f.gins += 1
-            if detail.get("role") == "defender" and detail.get("score", 0) > 0:
-                f.undercuts += 1
-
-
-CARD_LEVEL = {"iceberg": _iceberg, "robber": _robber, "gin": _gin}
-
-
 def facts(record: GameRecord) -> dict[str, Facts]:
-    """Each player's figures in one game, by his name in that game."""
+    """Each player's figures in one game, by their name in that game."""
     over = record.over
     result = {
-        p: Facts(rounds=[rnd["scores"][p] for _n, rnd in record.counted()],
-                 total=record.score["totals"][p], won=p in record.score["winners"], over=over)
+        p: Facts(rounds=[rnd.scores[p] for _n, rnd in record.counted()],
+                 total=record.totals[p], won=p in record.winners, over=over)
         for p in record.players
     }
-    if record.variant in CARD_LEVEL:
-        CARD_LEVEL[record.variant](record, result)
+    if record.variant.card_facts is not None:
+        for player, found in record.variant.card_facts(record.game).items():
+            mine = result[player]
+            for name, value in found.items():
+                if name == "melds":
+                    mine.melds += [Meld(points, cards, record.id, record.variant.key, record.date,
+                                        round_no, title)
+                                   for points, cards, round_no, title in value]
+                else:
+                    setattr(mine, name, getattr(mine, name) + value)
     return result
 
 
@@ -229,8 +187,8 @@ class PlayerStats:
     gins: int
     undercuts: int
     results: list[Result]  # finished games, oldest first
-    games: list[tuple[GameRecord, Facts]]  # every game he played, newest first
-    card_level: set[str]  # the game types with card-level records he played
+    games: list[tuple[GameRecord, Facts]]  # every game they played, newest first
+    card_level: set[str]  # the card-level records of the game types they played
 
 
 def player_stats(key: Hashable, records: Iterable[GameRecord]) -> PlayerStats:
@@ -244,8 +202,8 @@ def player_stats(key: Hashable, records: Iterable[GameRecord]) -> PlayerStats:
             continue
         f = facts(record)[name]
         mine.append((record, f))
-        line = lines.setdefault(record.variant, Line(record.variant, variant_name(record.variant),
-                                                     low_wins=record.low_wins))
+        kind = record.variant.key
+        line = lines.setdefault(kind, Line(kind, record.variant.name, low_wins=record.low_wins))
         line.rounds += f.rounds
         for each in (line, overall):
             if f.over:
@@ -258,9 +216,9 @@ def player_stats(key: Hashable, records: Iterable[GameRecord]) -> PlayerStats:
     for record, f in mine:
         if f.over:
             wins += f.won
-            results.append(Result(record.id, record.variant, record.date, f.won, f.total, wins,
+            results.append(Result(record.id, record.variant.key, record.date, f.won, f.total, wins,
                                   len(results) + 1))
-    order = list(VARIANTS)
+    order = list(registry.VARIANTS)
     return PlayerStats(
         lines=sorted(lines.values(), key=lambda l: order.index(l.variant) if l.variant in order else 99),
         overall=overall,
@@ -273,7 +231,7 @@ def player_stats(key: Hashable, records: Iterable[GameRecord]) -> PlayerStats:
         undercuts=sum(f.undercuts for _r, f in mine),
         results=results,
         games=list(reversed(mine)),
-        card_level={r.variant for r, _f in mine if r.variant in CARD_LEVEL},
+        card_level={stat for r, _f in mine for stat in r.variant.card_stats},
     )
 
 
@@ -299,10 +257,10 @@ def ahead(record: GameRecord, a: str, b: str) -> int:
 
     A winner is ahead of a player who did not win; otherwise the better total is ahead
     (the lower one in the games where the lowest total wins)."""
-    winners = record.score["winners"]
+    winners = record.winners
     if (a in winners) != (b in winners):
         return 1 if a in winners else -1
-    ta, tb = record.score["totals"][a], record.score["totals"][b]
+    ta, tb = record.totals[a], record.totals[b]
     if ta == tb:
         return 0
     return 1 if (ta < tb) == record.low_wins else -1
@@ -343,17 +301,16 @@ def highlights(facts_by_name: Mapping[str, Facts]) -> list[tuple[str, list[str]]
         if f.melds:
             bits.append(f"biggest meld {max(m.points for m in f.melds)}")
         if f.specials:
-            bits.append(_count(len(f.specials), "special meld"))
+            bits.append(_count(len(f.specials), COUNTED_AS["specials"]))
         if f.aces:
-            bits.append(_count(f.aces, "ace"))
+            bits.append(_count(f.aces, COUNTED_AS["aces"]))
         if f.playable_penalty:
             bits.append(f"{f.playable_penalty} paid for playable cards")
         if f.steals:
             bits.append(_count(f.steals, "meld") + " stolen")
-        if f.gins:
-            bits.append(_count(f.gins, "gin"))
-        if f.undercuts:
-            bits.append(_count(f.undercuts, "undercut"))
+        for record in ("gins", "undercuts"):
+            if getattr(f, record):
+                bits.append(_count(getattr(f, record), COUNTED_AS[record]))
         if bits:
             notes.append((player, bits))
     return notes

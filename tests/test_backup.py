@@ -9,8 +9,10 @@ later catch an import half-way.
 import json
 import threading
 
-from scorekeeper import create_app, gamefile, store
-from scorekeeper.db import connect
+from scorekeeper import create_app, gamefile
+from scorekeeper.storage import kernel
+from scorekeeper.storage.games import export_document, import_document
+from scorekeeper.storage.db import connect
 from tests.conftest import EXAMPLES
 
 SEED = json.loads((EXAMPLES / "iceberg-seed-example.json").read_text())
@@ -27,7 +29,7 @@ def test_backups_taken_during_writes_hold_only_whole_games(tmp_path):
         db = connect(path)
         try:
             while not stop.is_set() and len(imported) < 200:
-                imported.append(store.import_document(db, SEED))
+                imported.append(import_document(db, SEED))
         finally:
             db.close()
 
@@ -40,7 +42,7 @@ def test_backups_taken_during_writes_hold_only_whole_games(tmp_path):
             while len(imported) < 5 * (i + 1) and thread.is_alive():
                 stop.wait(0.01)
             copy = tmp_path / f"copy{i}.db"
-            store.backup(reader, str(copy))
+            kernel.backup(reader, str(copy))
             copies.append(copy)
         reader.close()
     finally:
@@ -57,7 +59,7 @@ def test_backups_taken_during_writes_hold_only_whole_games(tmp_path):
             plays = db.execute("SELECT count(*) FROM plays WHERE game = ?", [game_id]).fetchone()[0]
             hands = db.execute("SELECT count(*) FROM hands WHERE game = ?", [game_id]).fetchone()[0]
             assert (plays, hands) == (EVENTS, 3), (copy.name, game_id)
-        last = store.export_document(db, games[-1])
+        last = export_document(db, games[-1])
         assert gamefile.score_document(last)["totals"] == {"A": 100, "B": -120, "C": -20}
         db.close()
     assert sizes == sorted(sizes) and sizes[-1] > sizes[0]  # taken while the writes went on

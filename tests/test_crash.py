@@ -47,8 +47,9 @@ import pytest
 from benchmarks import server
 from benchmarks.phones import Table
 from benchmarks.table_script import PLAYERS
-from scorekeeper import gamefile, store
-from scorekeeper.db import connect
+from scorekeeper import gamefile
+from scorekeeper.storage import logs
+from scorekeeper.storage.db import connect
 
 REPEATS = 20
 # The checkout served (default: this one). To see the test fail, point it at a copy whose
@@ -112,7 +113,7 @@ def check_game(conn: sqlite3.Connection, db, key: str, acked: list[tuple], in_fl
         f"version {found['version']}, {len(found['plays'])} plays; expected version "
         f"{allowed[0]['version']}, {len(allowed[0]['plays'])} plays"
     )
-    state = store.replay(store.load(db, game_id))  # Refused if the log broke a rule
+    state = logs.replay(logs.load(db, game_id))  # Refused if the log broke a rule
     status, round_no, totals = conn.execute(
         "SELECT status, round_no, totals FROM games WHERE id = ?", [game_id]).fetchone()
     if found["version"]:  # the summary is written by every write (a new game has its own)
@@ -126,7 +127,7 @@ def check_export(port: int, key: str, found: dict, db) -> None:
     with urllib.request.urlopen(f"http://{server.HOST}:{port}/g/{key}/export", timeout=10) as answer:
         assert answer.status == 200
         doc = json.loads(answer.read())
-    state = store.replay(store.load(db, int(key.split("-")[0])))
+    state = logs.replay(logs.load(db, int(key.split("-")[0])))
     assert gamefile.score_document(doc)["totals"] == state.result.totals
     assert sum(len(r["events"]) for r in doc["rounds"]) == sum(1 for p in found["plays"] if p[1] != "pass")
 

@@ -207,14 +207,6 @@ def test_illegal_document_raises_game_file_error(document, starts, words):
     assert "\n" not in str(info.value)
 
 
-@pytest.mark.parametrize("variant", gamefile.VARIANTS)
-def test_a_variant_without_a_scorer_is_not_supported_yet(variant, monkeypatch):
-    """The refusal every known variant got before it was scored (CONTRACT.md variants)."""
-    monkeypatch.delitem(gamefile.SCORERS, variant, raising=False)
-    with pytest.raises(GameFileError, match=f"^variant {variant} is not supported yet$"):
-        gamefile.score_document(game(variant=variant))
-
-
 def test_not_utf8_is_one_line_exit_2(tmp_path):
     path = tmp_path / "game.json"
     path.write_bytes(b'{"variant": "iceberg", "players": ["\xff"]}')

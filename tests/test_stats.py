@@ -1,20 +1,21 @@
 """Statistics of players over games (scorekeeper/stats.py), against games built here.
 
 Every expected number is worked out by hand from RULES.md in the comments beside the
-game it comes from; the games are scored by gamefile.score_document, as the app does.
+game it comes from; the games are replayed by gamefile.replay, as the app does.
 """
 from __future__ import annotations
 
 import pytest
 
 from scorekeeper import gamefile, stats
-from scorekeeper.chart import timeline
+from scorekeeper.games import registry
+from scorekeeper.web.chart import timeline
 
 from games_data import GIN_ANN_WINS
 
 
-def record(game_id, date, doc):
-    return stats.GameRecord(game_id, doc["variant"], date, doc, gamefile.score_document(doc))
+def record(game_id, date, doc, who=None):
+    return stats.GameRecord(game_id, registry.get(doc["variant"]), date, gamefile.replay(doc), who or {})
 
 
 def iceberg(players, rounds, target=100):
@@ -152,7 +153,7 @@ def test_card_level_records(records, player, points, cards, game, specials, play
 
 
 def test_robber_melds_count_at_what_they_were_worth_when_the_hand_ended(records):
-    robber = next(r for r in records if r.variant == "robber")
+    robber = next(r for r in records if r.variant.key == "robber")
     facts = stats.facts(robber)
     assert [(m.points, sorted(m.cards)) for m in facts["Bob"].melds] == [(20, ["C4", "D4", "H4", "S4"])]
     assert facts["Ann"].melds == [] and facts["Bob"].steals == 1 and facts["Ann"].steals == 0
@@ -206,14 +207,12 @@ def test_head_to_head_lowest_total_is_ahead_where_lowest_wins_and_level_is_a_tie
 
 def test_player_keys_follow_the_seats_not_the_names():
     # The same person under two names in two games (before a merge): the seats say so.
-    one = stats.GameRecord(1, "iceberg", "2026-01-01", ICEBERG_1, gamefile.score_document(ICEBERG_1),
-                           {"Ann": 7, "Bob": 8})
+    one = record(1, "2026-01-01", ICEBERG_1, {"Ann": 7, "Bob": 8})
     doc = dict(ICEBERG_2, players=["Annie", "Bob", "Cy"])
     doc["rounds"] = [dict(ICEBERG_2["rounds"][0], events=[dict(e, player="Annie") if e["player"] == "Ann" else e
                                                           for e in ICEBERG_2["rounds"][0]["events"]],
                           hands={"Annie": ["D9"], "Bob": [], "Cy": ["CK"]})]
-    two = stats.GameRecord(2, "iceberg", "2026-01-05", doc, gamefile.score_document(doc),
-                           {"Annie": 7, "Bob": 8, "Cy": 9})
+    two = record(2, "2026-01-05", doc, {"Annie": 7, "Bob": 8, "Cy": 9})
     line = stats.player_stats(7, [one, two]).lines[0]
     assert (line.played, line.won, line.rounds) == (2, 1, [1400, 30])
 

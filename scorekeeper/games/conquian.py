@@ -11,6 +11,7 @@ from typing import Mapping, Sequence
 
 from .handcount import CountedGame, HandRound, RoundScore, check_out
 from .options import Option, RuleBook, Rules
+from .variant import CountVariant
 
 NAME = "Conquian"
 MIN_PLAYERS, MAX_PLAYERS = 2, 2
@@ -42,7 +43,8 @@ class Game(CountedGame):
         if rnd.stalemate:
             self.tableaus += 1
             story = f"tableau: the stock ran out; the next decided hand is worth {1 + self.tableaus}"
-            return RoundScore(scores, {p: {"score": 0, "story": [story]} for p in self.players})
+            return RoundScore(scores, {p: {"score": 0, "story": [story]} for p in self.players},
+                              words="tableau")
         if not rnd.out:
             return RoundScore(scores, {p: {"score": 0, "story": ["in progress"]} for p in self.players})
         stake = 1 + self.tableaus
@@ -60,3 +62,30 @@ class Game(CountedGame):
             for p in self.players
         }
         return RoundScore(scores, detail)
+
+
+def goal(rules: Mapping) -> str:
+    """How the match is won, in a sentence, with this game's numbers."""
+    return "Each hand is a stake; a tableau raises the next one. " + (
+        f"{rules['target']} stakes win the match." if rules["target"] else
+        "No target: the match goes on as long as you like.")
+
+
+VARIANT = CountVariant(
+    key="conquian",
+    name=NAME,
+    blurb="Two players, 40 cards; play for stakes.",
+    rules=RULES,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    screens="hands",
+    new_game=Game,
+    decks=DECKS,
+    jokers=JOKERS,
+    without_ranks=WITHOUT_RANKS,
+    counts_hands=False,
+    who_ended="Who won the hand?",
+    how_to_enter="say who won the hand (or that it was a tableau)",
+    stalemate_choice="Tableau: the stock ran out (the next hand's stake goes up)",
+    goal=goal,
+)

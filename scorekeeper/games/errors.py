@@ -4,9 +4,10 @@
 class ScorekeeperError(Exception):
     """Bad input to the rules: the message says what is wrong in plain words."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, place: str = "") -> None:
         super().__init__(message)
         self.message = message
+        self.place = place  # the part of a round it is about, where more exact ("hands")
 
     def __str__(self) -> str:
         return self.message

@@ -23,6 +23,7 @@ from .cards import Card, card_names, sort_key
 from .errors import IllegalPlay
 from .handcount import CountedGame, HandRound, RoundScore
 from .options import Option, RuleBook, Rules
+from .variant import CountVariant
 
 NAME = "Gin Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 2, 2
@@ -358,7 +359,8 @@ class Game(CountedGame):
         scores = {p: 0 for p in self.players}
         if rnd.stalemate or not rnd.knocker:
             text = "stalemate: no knock before the stock ran down; no score" if rnd.stalemate else "in progress"
-            return RoundScore(scores, {p: {"story": [text]} for p in self.players})
+            return RoundScore(scores, {p: {"story": [text]} for p in self.players},
+                              words="void hand (no knock)" if rnd.stalemate else "")
         knocker = rnd.knocker
         defender = next(p for p in self.players if p != knocker)
         for p in self.players:
@@ -401,19 +403,106 @@ class Game(CountedGame):
         for p in self.players:
             detail[p]["score"] = scores[p]
             detail[p]["story"].append(summary)
-        return RoundScore(scores, detail)
+        words = {"gin": f"{knocker} went gin", "undercut": f"{knocker} knocked, {defender} undercut",
+                 "knock": f"{knocker} knocked"}[how]
+        return RoundScore(scores, detail, words=words, how=how)
 
     def final_totals(self) -> dict[str, int]:
         """Hand points, and once the game is over its bonuses (RULES.md: not toward the target)."""
+        return {p: self.totals[p] + sum(points for _name, points in given)
+                for p, given in self.bonuses().items()}
+
+    def bonuses(self) -> dict[str, list[tuple[str, int]]]:
+        """Once a player's hand points reach the target, the bonuses each player gets, by
+        name, only those worth something: "lines" (``line_bonus`` per hand won), and for
+        the winner "game" (``game_bonus``) and "shutout" when the loser scored nothing
+        (``game_bonus`` again, or the winner's total doubled)."""
+        given: dict[str, list[tuple[str, int]]] = {p: [] for p in self.players}
         if not (self.over or max(self.totals.values()) >= self.rules["target"]):
-            return dict(self.totals)
+            return given
         winner = max(self.players, key=lambda p: self.totals[p])
         loser = next(p for p in self.players if p != winner)
-        final = {p: self.totals[p] + self.rules["line_bonus"] * self.hands_won[p] for p in self.players}
-        final[winner] += self.rules["game_bonus"]
+        for p in self.players:
+            if self.rules["line_bonus"] * self.hands_won[p]:
+                given[p].append(("lines", self.rules["line_bonus"] * self.hands_won[p]))
+        if self.rules["game_bonus"]:
+            given[winner].insert(0, ("game", self.rules["game_bonus"]))
         if self.totals[loser] == 0:
             if self.rules["shutout"] == "flat":
-                final[winner] += self.rules["game_bonus"]
-            else:
-                final[winner] *= 2
-        return final
+                extra = self.rules["game_bonus"]
+            else:  # double: the winner's total, bonuses included, once more
+                extra = self.totals[winner] + sum(points for _name, points in given[winner])
+            if extra:
+                given[winner].insert(1 if self.rules["game_bonus"] else 0, ("shutout", extra))
+        return given
+
+
+# ---------------------------------------------------------------------------------------
+# "Can I knock?": a hand's best melds and deadwood, tied to no game.
+
+
+def knock_advice(cards: Sequence[Card], limit: int) -> dict:
+    """What a hand of 10 (or 11, before the discard) may do: its best melds and deadwood,
+    gin, and whether it may knock at ``limit``. With 11 cards, the discard that leaves the
+    least deadwood is found first (of those, the highest card)."""
+    twice = [str(c) for c in dict.fromkeys(cards) if cards.count(c) > 1]
+    if twice:
+        raise IllegalPlay(f"{twice[0]} is picked twice, but one deck has one {twice[0]}")
+    if any(c.is_joker for c in cards):
+        raise IllegalPlay("Gin is played without jokers")
+    if len(cards) not in (HAND_SIZE, HAND_SIZE + 1):
+        raise IllegalPlay(f"pick the {HAND_SIZE} cards of the hand (or 11, before the "
+                          f"discard): {len(cards)} picked")
+    cards = list(cards)
+    discard: Card | None = None
+    if len(cards) == HAND_SIZE + 1:
+        discard = min(cards, key=lambda c: (least_deadwood([x for x in cards if x != c]),
+                                            -deadwood_value(c)))
+        cards = [c for c in cards if c != discard]
+    best = best_arrangements(cards)[0]
+    return {"melds": [[str(c) for c in m] for m in best.melds],
+            "deadwood": [str(c) for c in best.deadwood], "points": best.points,
+            "discard": str(discard) if discard else None, "limit": limit,
+            "gin": best.points == 0, "may_knock": best.points <= limit}
+
+
+def goal(rules: Mapping) -> str:
+    """How the game is won, in a sentence, with this game's numbers."""
+    return (f"The knocker scores the difference (gin +{rules['gin_bonus']}, undercut "
+            f"+{rules['undercut_bonus']} to the defender). First to {rules['target']}: "
+            f"game bonus {rules['game_bonus']}, line bonus {rules['line_bonus']} per hand "
+            f"won, shutout {rules['shutout']}.")
+
+
+def card_facts(game) -> dict[str, dict]:
+    """The card-level records of a replayed game: gins (the knocker had no deadwood) and
+    undercuts (the defender had as little or less)."""
+    facts = {p: {"gins": 0, "undercuts": 0} for p in game.players}
+    for result in game.rounds:
+        roles = {d.get("role"): p for p, d in result.detail.items()}
+        if result.how == "gin":
+            facts[roles["knocker"]]["gins"] += 1
+        elif result.how == "undercut":
+            facts[roles["defender"]]["undercuts"] += 1
+    return facts
+
+
+VARIANT = CountVariant(
+    key="gin",
+    name=NAME,
+    blurb="Two players; knock at 10 or less, gin, undercuts and bonuses.",
+    rules=RULES,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    screens="hands",
+    card_stats=("gins", "undercuts"),
+    card_facts=card_facts,
+    new_game=Game,
+    decks=DECKS,
+    jokers=JOKERS,
+    ender="knock",
+    who_ended="Who knocked (or went gin)?",
+    how_to_enter="say who knocked (or went gin) and pick both hands",
+    stalemate_choice="No knock: the stock ran down (no score)",
+    goal=goal,
+)

@@ -13,6 +13,10 @@ from typing import Mapping, Sequence
 from .cards import Card, card_names
 from .errors import IllegalPlay
 
+# The round's field (and a counted round's stored ending) for going out "rummy": in one
+# turn, having melded or laid off nothing before (Basic Rummy's bonus).
+RUMMY = "rummy"
+
 
 @dataclass(frozen=True)
 class HandRound:
@@ -44,6 +48,8 @@ class HandRound:
 class RoundScore:
     scores: dict[str, int]
     detail: dict[str, dict]
+    words: str = ""  # how the round ended, as the table says it, where not the file's word
+    how: str = ""  # what came of it, where the game says ("gin", "undercut", "knock")
 
 
 def check_out(rnd: HandRound, players: Sequence[str], allow_knock: bool = False) -> None:
@@ -58,7 +64,7 @@ def check_out(rnd: HandRound, players: Sequence[str], allow_knock: bool = False)
 
 def check_hand_sizes(rnd: HandRound, players: Sequence[str], dealt: int, game: str) -> None:
     """No hand left at the end can be bigger than a hand as dealt: a player draws one card
-    and discards one each turn, so between turns he holds at most what he was dealt."""
+    and discards one each turn, so between turns they hold at most what they were dealt."""
     for p in players:
         if len(rnd.hand(p)) > dealt:
             raise IllegalPlay(f"{p}'s hand has {len(rnd.hand(p))} cards, but {game} with "
@@ -99,3 +105,7 @@ class CountedGame:
     def final_totals(self) -> dict[str, int]:
         """The totals as the game file reports them (Gin adds its bonuses at the end)."""
         return dict(self.totals)
+
+    def bonuses(self) -> dict[str, list[tuple[str, int]]]:
+        """What the final totals add to the rounds' scores, per player: (bonus, points)."""
+        return {p: [] for p in self.players}

@@ -18,6 +18,7 @@ from .iceberg_last_turn import LastTurn, best_last_turn, single_card_turn
 from .iceberg_melds import Meld, lay_off, lay_off_points, make_meld, ordinal
 from .options import Option, RuleBook, Rules
 from .standings import highest_wins
+from .variant import LogVariant
 
 NAME = "Iceberg Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -156,6 +157,17 @@ class Round:
     def over(self) -> bool:
         """No more plays: someone went out (the last ace still lets its player finish)."""
         return self.out is not None
+
+    @property
+    def ended(self) -> bool:
+        """The round is over but for the last ace's turn: someone went out, or the last
+        ace of the decks is face up."""
+        return self.out is not None or self.last_ace_by is not None
+
+    @property
+    def finishing(self) -> bool:
+        """The last ace is face up: its player finishes the turn, then the round ends."""
+        return self.out is None and self.last_ace_by is not None
 
     def earned(self, player: str) -> int:
         return sum(p.points for p in self.plays if p.player == player)
@@ -398,8 +410,20 @@ class RoundResult:
     def scores(self) -> dict[str, int]:
         return {p: r.score for p, r in self.players.items()}
 
+    @property
+    def ended(self) -> str:
+        """How the round ended, as the game file's score says it."""
+        return self.round.end_reason() or ("hands counted" if self.finished else "in progress")
 
-def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None) -> RoundResult:
+    words = ended  # as the table says it: the same
+
+    def as_json(self) -> dict:
+        return {"scores": self.scores, "finished": self.finished, "ended": self.ended,
+                "detail": {p: r.as_detail() for p, r in self.players.items()}}
+
+
+def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
+                _lists: Mapping | None = None) -> RoundResult:
     """Score a round: with ``hands`` (even empty) it is over; without, it is still going."""
     if hands is None:
         return RoundResult(round_, {p: score_player(round_, p, None) for p in round_.players}, False)
@@ -415,26 +439,6 @@ def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None) -> Ro
 # The game: rounds until someone reaches the target; a tie at the top plays on.
 
 
-@dataclass
-class GameResult:
-    """A whole game replayed: every round, the totals of the finished ones, the winner."""
-
-    players: list[str]
-    rules: Mapping
-    rounds: list[RoundResult]
-    totals: dict[str, int]
-    winners: list[str]
-    over: bool
-    tied_at_target: bool = False
-
-    def status(self) -> str:
-        if self.winners:
-            return f"{self.winners[0]} wins"
-        if self.tied_at_target:
-            return f"tie at the top at {self.rules['target']} or more: play another round"
-        return "in progress"
-
-
 def game_state(players: Sequence[str], rules: Mapping, totals: Mapping[str, int]) -> tuple[bool, list[str], bool]:
     """(over, winners, tied): rounds until someone reaches ``target``; a tie at the top plays on."""
     return highest_wins(players, totals, rules["target"])
@@ -446,3 +450,43 @@ def total_scores(players: Sequence[str], results: Sequence[RoundResult]) -> dict
         if result.finished:
             totals.update(result.scores)
     return {p: totals[p] for p in players}
+
+
+def card_facts(game) -> dict[str, dict]:
+    """The card-level records of a replayed game, over its counted rounds: each new meld
+    (its points and cards, a special meld's title), the playable penalties, the aces."""
+    facts = {p: {"melds": [], "playable_penalty": 0, "aces": 0} for p in game.players}
+    for round_no, result in enumerate(game.rounds, 1):
+        if not result.finished:
+            continue
+        for player, pr in result.players.items():
+            mine = facts[player]
+            mine["playable_penalty"] -= pr.playable_penalty  # a penalty: paid as points
+            mine["aces"] += len(pr.aces)
+            for play in pr.plays:
+                if play.kind == "meld":
+                    title = play.after.special.title if play.after.special else None
+                    mine["melds"].append((play.points, tuple(str(c) for c in play.cards),
+                                          round_no, title))
+    return facts
+
+
+VARIANT = LogVariant(
+    key="iceberg",
+    name=NAME,
+    blurb="Melds grow in points; aces multiply; playable cards left in hand cost extra.",
+    rules=RULES,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    screens="table",
+    defaults_from="the inventor's rules (Gordon Bower)",
+    card_stats=("melds", "specials", "playable_penalty", "aces"),
+    card_facts=card_facts,
+    new_round=lambda players, rules, _teams: Round(players, rules),
+    score_round=score_round,
+    standing=lambda players, rules, totals, _teams: game_state(players, rules, totals),
+    events=("ace", "meld", "layoff", "out"),
+    table_plays=("ace", "meld", "layoff", "out", "pass"),
+    how_rounds_end="someone goes out, or the last ace is exposed",
+    edits=True,
+)

@@ -13,6 +13,7 @@ from .cards import ACE, Card
 from .errors import IllegalPlay
 from .handcount import CountedGame, HandRound, RoundScore, check_hand_sizes, check_out, hand_detail
 from .options import Option, RuleBook, Rules
+from .variant import CountVariant
 
 NAME = "Kalooki"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -93,3 +94,22 @@ class Game(CountedGame):
             detail[p] = hand_detail(rnd.hand(p), values[p], scores[p], story)
             detail[p]["eliminated"] = p in self.eliminated
         return RoundScore(scores, detail)
+
+
+VARIANT = CountVariant(
+    key="kalooki",
+    name=NAME,
+    blurb="Jokers; above 150 you are out; the last player left wins.",
+    rules=RULES,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    screens="hands",
+    lowest_total_wins=lowest_total_wins,
+    new_game=Game,
+    decks=DECKS,
+    jokers=JOKERS,
+    goal=lambda rules: (f"Cards left in hand are penalty points; above {rules['elimination']} a "
+                        "player is eliminated, and the last player left wins."),
+    # Who went out scored 0 that round: someone is always left.
+    how_won=lambda rules: "the last player left",
+)

@@ -11,6 +11,7 @@ from typing import Mapping
 from .cards import ACE, Card
 from .handcount import CountedGame, HandRound, RoundScore, check_out, hand_detail, lowest_wins
 from .options import Option, RuleBook, Rules
+from .variant import CountVariant
 
 NAME = "Manipulation Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
@@ -58,3 +59,21 @@ class Game(CountedGame):
             for p in self.players
         }
         return RoundScore(scores, detail)
+
+
+VARIANT = CountVariant(
+    key="manipulation",
+    name=NAME,
+    blurb="Rearrange the table; penalties for cards left; lowest total wins.",
+    rules=RULES,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    screens="hands",
+    lowest_total_wins=lowest_total_wins,
+    new_game=Game,
+    decks=DECKS,
+    jokers=JOKERS,
+    goal=lambda rules: (f"Cards left in hand are penalty points; once someone reaches "
+                        f"{rules['target']}, the lowest total wins."),
+    how_won=lambda rules: "lowest total",
+)

@@ -18,6 +18,8 @@ from .cards import ACE, SUITS, Card, Supply, card_names, sort_key
 from .errors import IllegalPlay
 from .iceberg_melds import rank_plural
 from .options import Option, RuleBook, Rules
+from .standings import highest_wins
+from .variant import LogVariant
 
 NAME = "Robber Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -191,6 +193,14 @@ class Round:
     def end_reason(self) -> str | None:
         return f"{self.out} went out" if self.out else None
 
+    @property
+    def ended(self) -> bool:
+        """Someone went out: the hand is over (it also ends when the stock runs out, which
+        the table logs and the game file does not)."""
+        return self.out is not None
+
+    finishing = False  # no last turn after the end, as Iceberg's last ace has
+
     def _check(self, player: str) -> None:
         if player not in self.players:
             raise IllegalPlay(f"'{player}' is not playing in this game")
@@ -298,3 +308,144 @@ def side_scores(players: Sequence[str], own: Mapping[str, int], teams: Mapping[s
         side = teams.get(p, p)
         team_total[side] = team_total.get(side, 0) + own[p]
     return {p: team_total[teams.get(p, p)] for p in players}
+
+
+@dataclass
+class RoundResult:
+    """A hand scored: each player's melds and hand (``players``), each side's score."""
+
+    round: Round
+    players: dict[str, PlayerHand]
+    scores: dict[str, int]  # the side's score, repeated for each member
+    finished: bool
+
+    @property
+    def ended(self) -> str:
+        """How the hand ended, as the game file's score says it."""
+        return self.round.end_reason() or ("hands counted" if self.finished else "in progress")
+
+    @property
+    def words(self) -> str:
+        """How the hand ended, as the table says it: a hand counted with no one out is one
+        whose stock ran out (the game file does not say so)."""
+        if self.finished and not self.round.out:
+            return "the stock ran out"
+        return self.ended
+
+    def as_json(self) -> dict:
+        rules = self.round.rules
+        return {
+            "scores": self.scores,
+            "finished": self.finished,
+            "ended": self.ended,
+            "detail": {
+                p: {
+                    "melds": [
+                        {"meld": m.number, "cards": [str(c) for c in m.meld.cards],
+                         "value": m.meld.value(rules), "history": m.history,
+                         "locked": m.meld.locked}
+                        for m in r.melds
+                    ],
+                    "meld_points": r.meld_points,
+                    "hand": [str(c) for c in r.hand] if r.hand is not None else None,
+                    "hand_points": r.hand_points,
+                    "reneged": r.reneged,
+                    "own_score": r.score,
+                    "story": r.story(rules),
+                }
+                for p, r in self.players.items()
+            },
+        }
+
+
+def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
+                lists: Mapping[str, Sequence[str]]) -> RoundResult:
+    """Score a hand: with ``hands`` it is over (a player left out of them held nothing);
+    without, what each side would score if it ended now. ``lists["renege"]``: who reneged."""
+    finished = hands is not None
+    if finished and round_.out and hands.get(round_.out):
+        raise IllegalPlay(f"{round_.out} went out, so holds no cards", place="hands")
+    renege = lists.get("renege", ())
+    own = {p: score_player(round_, p, hands.get(p, []) if finished else None, p in renege)
+           for p in round_.players}
+    scores = side_scores(round_.players, {p: r.score for p, r in own.items()}, round_.teams)
+    return RoundResult(round_, own, scores, finished)
+
+
+# ---------------------------------------------------------------------------------------
+# The table's order of play, which the game file does not record.
+
+
+def settles(take, row) -> bool:
+    """``row`` settles the discard pile ``take``: its taker puts the top card into a meld or
+    lay-off, or reneges. (Plays here are a table's rows: ``type``, ``player``, ``cards``.)"""
+    return row.player == take.player and (
+        row.type == "renege" or (row.type in ("meld", "layoff") and take.cards[0] in row.cards))
+
+
+def check_order(rows: Sequence, rules: Mapping) -> None:
+    """The discard pile's top card goes at once into a meld or lay-off by whoever took it
+    (or that player reneges); a renege is once a hand. ``rows``: a hand's plays in order,
+    as the table logs them ("take": the pile taken, its top card the one card)."""
+    pending, reneged = None, set()
+    for row in rows:
+        if row.type == "take" and len(row.cards) != 1:
+            raise IllegalPlay("pick the one card on top of the discard pile")
+        if row.type == "renege":
+            if row.player in reneged:
+                raise IllegalPlay(f"{row.player} has reneged this hand already: the hand scores "
+                                  f"−{rules['renege_penalty']} once")
+            reneged.add(row.player)
+        if pending is not None and not (row.type == "renege" and row.player != pending.player):
+            top = pending.cards[0]
+            mine = row.player == pending.player
+            if not settles(pending, row):
+                why = (f": {' '.join(row.cards)} does not include {top}"
+                       if mine and row.type in ("meld", "layoff") else "")
+                raise IllegalPlay(f"{pending.player} took the discard pile: its top card {top} must "
+                                  f"go into a meld or lay-off by {pending.player} first (or "
+                                  f"{pending.player} reneges){why}")
+            pending = None
+        if row.type == "take":
+            pending = row
+
+
+def card_facts(game) -> dict[str, dict]:
+    """The card-level records of a replayed game, over its counted hands: the melds each
+    player held at the end (their value then) and the melds each stole."""
+    facts = {p: {"melds": [], "steals": 0} for p in game.players}
+    for round_no, result in enumerate(game.rounds, 1):
+        if not result.finished:
+            continue
+        for play in result.round.plays:
+            if play.kind == "layoff" and play.stolen_from:
+                facts[play.player]["steals"] += 1
+        for player, hand in result.players.items():
+            for m in hand.melds:
+                facts[player]["melds"].append((m.meld.value(game.rules), tuple(str(c) for c in m.meld.cards),
+                                               round_no, None))
+    return facts
+
+
+VARIANT = LogVariant(
+    key="robber",
+    name=NAME,
+    blurb="Two decks; lay off on someone else's meld and it is yours.",
+    rules=RULES,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    screens="steals",
+    round_word="hand",
+    partnerships=True,
+    card_stats=("melds", "steals"),
+    card_facts=card_facts,
+    new_round=Round,
+    score_round=score_round,
+    standing=lambda players, rules, totals, teams: highest_wins(players, totals, rules["target"], teams),
+    events=("meld", "layoff", "out"),
+    round_lists=("renege",),
+    table_plays=("meld", "layoff", "out", "pass", "take", "renege", "stock"),
+    round_enders=("stock",),
+    check_plays=check_order,
+    how_rounds_end="someone goes out, or the stock runs out",
+)

@@ -15,6 +15,7 @@ from .handcount import (CountedGame, HandRound, RoundScore, check_hand_sizes, ch
                         lowest_wins)
 from .options import Option, RuleBook, Rules
 from .standings import highest_wins
+from .variant import CountVariant
 
 NAME = "Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -110,3 +111,30 @@ class Game(CountedGame):
             for p in self.players
         }
         return RoundScore(scores, detail)
+
+
+def goal(rules: Mapping) -> str:
+    """How the game is won, in a sentence, with this game's numbers."""
+    if rules["scoring"] == "penalty":
+        return (f"Each player scores their own hand as penalty points; once someone reaches "
+                f"{rules['target']}, the lowest total wins.")
+    return (f"Whoever goes out scores the others' hands; the first to {rules['target']} "
+            "wins (the highest total).")
+
+
+VARIANT = CountVariant(
+    key="rummy",
+    name=NAME,
+    blurb="Basic Rummy: who goes out scores the others' hands (or penalty scoring).",
+    rules=RULES,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    screens="hands",
+    lowest_total_wins=lowest_total_wins,
+    new_game=Game,
+    decks=DECKS,
+    jokers=JOKERS,
+    rummy_bonus=True,
+    goal=goal,
+    how_won=lambda rules: "lowest total" if lowest_total_wins(rules) else "",
+)

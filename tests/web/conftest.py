@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.db import connect
+from scorekeeper.storage.db import connect
 from web_table import Table
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -3,8 +3,9 @@ import sqlite3
 
 import pytest
 
-from scorekeeper import _secret_key, create_app
-from scorekeeper.db import connect, migrate, migrations, write
+from scorekeeper import create_app
+from scorekeeper.web import _secret_key
+from scorekeeper.storage.db import connect, migrate, migrations, write
 
 
 def test_a_fresh_database_is_created_and_migrated(tmp_path):

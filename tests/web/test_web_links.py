@@ -98,9 +98,8 @@ def test_player_names_are_escaped_everywhere(table, client, name):
 
 
 def test_urls_kept_for_one_link_never_reach_another(table, client, links):
-    """The templates' URLs are kept once built (scorekeeper/urls.py), by the game's key:
-    the editor's pages, drawn first, lend none of their URLs to a watcher's page or to
-    another game's."""
+    """A page's URLs carry the key of the link it was opened with: the editor's pages,
+    drawn first, lend none of their URLs to a watcher's page or to another game's."""
     table.meld("A", "S7", "S8", "S9")
     for path in ("/table", "/live?since=-1", ""):
         client.get(table.url + path)  # every URL of these pages made with the edit key
@@ -113,15 +112,3 @@ def test_urls_kept_for_one_link_never_reach_another(table, client, links):
     table.new_game(["D", "E"])
     html = client.get(table.url + "/table").get_data(as_text=True)
     assert first.split("-", 1)[1] not in html and f'data-live="{table.url}/live"' in html
-
-
-def test_a_kept_url_is_the_url_flask_builds_for_the_very_values(client):
-    """Values equal as keys but not as text (True and 1) are kept apart."""
-    from flask import url_for
-
-    from scorekeeper.urls import kept_url_for
-
-    with client.application.test_request_context("/"):
-        for value in (1, True, "1", 1.0):
-            assert kept_url_for("games.rules", variant="iceberg", n=value) == \
-                url_for("games.rules", variant="iceberg", n=value)

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app, gamefile, store
-from scorekeeper.db import connect, migrations
+from scorekeeper import create_app, gamefile
+from scorekeeper.games import registry
+from scorekeeper.storage import games, kernel, logs
+from scorekeeper.storage.db import connect, migrations
 
 OLD = Path(__file__).resolve().parents[1] / "fixtures" / "schema-m001.db"
 SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
@@ -42,23 +44,23 @@ def test_the_old_database_is_migrated_when_the_app_starts(upgraded):
 
 def test_every_old_game_gets_its_own_secret_links(upgraded):
     _app, db, _plays = upgraded
-    secrets = [store.secrets_of(db, game_id) for game_id in (1, 2)]
+    secrets = [kernel.secrets_of(db, game_id) for game_id in (1, 2)]
     flat = [s for pair in secrets for s in pair]
     assert len(set(flat)) == 4 and all(len(s) >= 22 for s in flat)
 
 
 def test_old_games_score_as_before_and_play_on_through_their_links(upgraded):
     app, db, _plays = upgraded
-    doc = store.export_document(db, 1)
+    doc = games.export_document(db, 1)
     assert gamefile.score_document(doc)["totals"] == {"A": 100, "B": -120, "C": -20}
     client = app.test_client()
-    edit, view = store.secrets_of(db, 2)
+    edit, view = kernel.secrets_of(db, 2)
     table = client.get(f"/g/2-{edit}/table").get_data(as_text=True)
     assert 'data-type="meld"' in table and 'data-type="ace"' in table
     response = client.post(f"/g/2-{edit}/plays", data={"player": "Ann", "cards": ["S10"], "meld": _meld_id(table),
                                                        "confirm": "1"})
     assert response.status_code == 303
-    assert store.export_document(db, 2)["rounds"][0]["events"][-1] == {
+    assert games.export_document(db, 2)["rounds"][0]["events"][-1] == {
         "type": "layoff", "player": "Ann", "cards": ["S10"], "meld": 1}
     assert client.get(f"/g/2-{view}/table").status_code == 200
 
@@ -68,14 +70,14 @@ def test_the_server_owner_finds_the_links_of_old_games(upgraded, tmp_path):
     path = db.conn.execute("PRAGMA database_list").fetchone()[2]
     listing = subprocess.run([str(SCOREKEEPER), "games", "--database", path], capture_output=True, text=True)
     assert listing.returncode == 0, listing.stderr
-    edit, view = store.secrets_of(db, 2)
+    edit, view = kernel.secrets_of(db, 2)
     assert f"/g/2-{edit}/table" in listing.stdout and f"/g/2-{view}/table" in listing.stdout
     assert "Ann, Bob" in listing.stdout
 
 
 def test_old_games_get_their_players_matched_by_name(upgraded):
     """m004: a player per name (case-insensitively), a seat per game; renames follow."""
-    from scorekeeper import players
+    from scorekeeper.storage import players
 
     app, db, _plays = upgraded
     everyone = {p.name: p for p in players.everyone(db)}
@@ -85,11 +87,11 @@ def test_old_games_get_their_players_matched_by_name(upgraded):
         (1, 0, everyone["A"].id), (1, 1, everyone["B"].id), (1, 2, everyone["C"].id),
         (2, 0, everyone["Ann"].id), (2, 1, everyone["Bob"].id)]
     # A new game with "ANN" seats the same person; renaming her renames the old game too.
-    game_id, _secret = store.create_game(db, ["ANN", "Zoe"], {}, 0)
+    game_id, _secret = games.create(db, registry.get("iceberg"), ["ANN", "Zoe"], {}, 0)
     assert players.game_ids(db, everyone["Ann"].id) == [2, game_id]
     players.rename(db, everyone["Ann"].id, "Annabel")
-    assert [e["player"] for e in store.export_document(db, 2)["rounds"][0]["events"]] == ["Bob", "Annabel"]
-    assert store.game_header(db, game_id)["players"] == ["Annabel", "Zoe"]
+    assert [e["player"] for e in games.export_document(db, 2)["rounds"][0]["events"]] == ["Bob", "Annabel"]
+    assert kernel.header(db, game_id)["players"] == ["Annabel", "Zoe"]
 
 
 def _meld_id(html: str) -> str:

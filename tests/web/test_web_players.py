@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-from scorekeeper import create_app, players, store
-from scorekeeper.db import connect
+from scorekeeper import create_app
+from scorekeeper.storage import games, kernel, players
+from scorekeeper.storage.db import connect
 
 from tests.conftest import EXAMPLES
 from games_data import GIN_ANN_WINS
@@ -40,7 +41,7 @@ def pid(db, name):
 
 def open_game(client, db, game_id, access="edit"):
     """This phone opens a game through its link (so its history knows it)."""
-    edit, view = store.secrets_of(db, game_id)
+    edit, view = kernel.secrets_of(db, game_id)
     key = f"{game_id}-{edit if access == 'edit' else view}"
     assert client.get(f"/g/{key}").status_code in (200, 302, 303)
     return key
@@ -74,15 +75,15 @@ def test_a_new_game_seats_the_same_people_matched_case_insensitively(client, tab
 
 
 def test_imported_games_get_their_players_too(client, db, seed_example):
-    store.import_document(db, finished_seed(seed_example))
-    store.import_document(db, gin_example())
+    games.import_document(db, finished_seed(seed_example))
+    games.import_document(db, gin_example())
     assert {p.name: p.games for p in players.everyone(db)} == {"A": 2, "B": 2, "C": 1}
 
 
 def test_an_import_seats_its_players_in_its_own_transaction(db, seed_example):
     """Every variant's import seats its people at once: reading the players writes nothing."""
-    store.import_document(db, finished_seed(seed_example))
-    store.import_document(db, gin_example())
+    games.import_document(db, finished_seed(seed_example))
+    games.import_document(db, gin_example())
     seats = db.execute("SELECT game, seat FROM seats ORDER BY game, seat").fetchall()
     assert seats == [(1, 0), (1, 1), (1, 2), (2, 0), (2, 1)]
 
@@ -90,8 +91,8 @@ def test_an_import_seats_its_players_in_its_own_transaction(db, seed_example):
 # -- the pages ------------------------------------------------------------------------
 
 def test_players_page_and_a_players_figures(client, db, seed_example):
-    store.import_document(db, finished_seed(seed_example))  # A wins with 100; C −20, B −120
-    store.import_document(db, gin_example())  # A knocks: in progress
+    games.import_document(db, finished_seed(seed_example))  # A wins with 100; C −20, B −120
+    games.import_document(db, gin_example())  # A knocks: in progress
     html = text(client.get("/players"))
     assert "Every game kept on this server counts" in html
     for name in ("A", "B", "C"):
@@ -110,8 +111,8 @@ def test_players_page_and_a_players_figures(client, db, seed_example):
 
 
 def test_a_players_page_links_only_the_games_this_phone_holds(app, client, db, seed_example):
-    game_id = store.import_document(db, finished_seed(seed_example))
-    edit, view = store.secrets_of(db, game_id)
+    game_id = games.import_document(db, finished_seed(seed_example))
+    edit, view = kernel.secrets_of(db, game_id)
     stranger = app.test_client()
     page = text(stranger.get(f"/players/{pid(db, 'A')}"))
     assert edit not in page and view not in page and "/g/" not in page
@@ -122,7 +123,7 @@ def test_a_players_page_links_only_the_games_this_phone_holds(app, client, db, s
 
 
 def test_head_to_head(client, db, seed_example):
-    store.import_document(db, finished_seed(seed_example))  # A 100, C −20, B −120: A wins
+    games.import_document(db, finished_seed(seed_example))  # A 100, C −20, B −120: A wins
     html = text(client.get("/players/head-to-head"))
     a, b, c = (pid(db, n) for n in "ABC")
     cell = lambda x, y: re.search(rf'data-cell="{x}-{y}">([^<]*)<', html).group(1)
@@ -138,22 +139,22 @@ def test_unknown_player_is_404_everywhere(client):
 # -- rename: every past game follows ------------------------------------------------------
 
 def test_rename_rewrites_every_past_game(client, table, db, seed_example):
-    iceberg = store.import_document(db, finished_seed(seed_example))
-    gin = store.import_document(db, gin_example())
-    versions = {g: store.game_header(db, g)["version"] for g in (iceberg, gin)}
+    iceberg = games.import_document(db, finished_seed(seed_example))
+    gin = games.import_document(db, gin_example())
+    versions = {g: kernel.header(db, g)["version"] for g in (iceberg, gin)}
     key = open_game(client, db, iceberg)
     response = client.post(f"/players/{pid(db, 'A')}/rename", data={"name": "Alice", "expected": "A"})
     assert response.status_code == 303
     assert "Renamed to Alice in 2 games." in text(client.get(response.headers["Location"]))
-    doc = store.export_document(db, iceberg)
+    doc = games.export_document(db, iceberg)
     assert doc["players"] == ["Alice", "B", "C"]
     assert {e["player"] for r in doc["rounds"] for e in r["events"]} == {"Alice", "B", "C"}
     assert set(doc["rounds"][0]["hands"]) == {"Alice", "B", "C"}
-    header = store.game_header(db, iceberg)
+    header = kernel.header(db, iceberg)
     assert header["totals"] == {"Alice": 100, "B": -120, "C": -20} and "Alice" in header["status"]
-    gin_doc = store.export_document(db, gin)
+    gin_doc = games.export_document(db, gin)
     assert gin_doc["players"] == ["Alice", "B"] and gin_doc["rounds"][0]["knocker"] == "Alice"
-    assert all(store.game_header(db, g)["version"] > versions[g] for g in (iceberg, gin))
+    assert all(kernel.header(db, g)["version"] > versions[g] for g in (iceberg, gin))
     summary = text(client.get(f"/g/{key}"))
     assert "Alice" in summary and ">A<" not in summary
     assert "Alice" in text(client.get("/games"))
@@ -161,14 +162,14 @@ def test_rename_rewrites_every_past_game(client, table, db, seed_example):
 
 
 def test_rename_rewrites_a_robber_game_and_its_cached_summary(client, db):
-    game = store.import_document(db, json.loads((EXAMPLES / "robber-seed-chart.json").read_text()))
-    before = store.game_header(db, game)
+    game = games.import_document(db, json.loads((EXAMPLES / "robber-seed-chart.json").read_text()))
+    before = kernel.header(db, game)
     assert before["totals"] == {"A": -5, "B": 135}
     response = client.post(f"/players/{pid(db, 'B')}/rename", data={"name": "Bea", "expected": "B"})
     assert response.status_code == 303
-    doc = store.export_document(db, game)
+    doc = games.export_document(db, game)
     assert doc["players"] == ["A", "Bea"]
-    header = store.game_header(db, game)
+    header = kernel.header(db, game)
     assert header["totals"] == {"A": -5, "Bea": 135} and header["version"] > before["version"]
     assert header["status"] == before["status"].replace("B", "Bea")
 
@@ -176,7 +177,7 @@ def test_rename_rewrites_a_robber_game_and_its_cached_summary(client, db):
 def test_a_players_figures_follow_a_change_to_a_game_already_counted(client, db, seed_example):
     """The scored game files are kept per game version: a rename (a new version) is
     scored again, never answered from the file as it was."""
-    store.import_document(db, finished_seed(seed_example))
+    games.import_document(db, finished_seed(seed_example))
     page = text(client.get(f"/players/{pid(db, 'A')}"))
     assert 'data-won>1<' in page
     client.post(f"/players/{pid(db, 'A')}/rename", data={"name": "Alice", "expected": "A"})
@@ -192,7 +193,7 @@ def test_rename_of_a_game_being_played_keeps_it_playable(client, table, db):
     assert "Anna" in page and "Ann<" not in page
     response = table.client.post(table.url + "/plays", data={"player": "Bob", "cards": ["S5", "H5"], "confirm": "1"})
     assert response.status_code == 303
-    assert [e["player"] for e in store.export_document(db, table.game_id)["rounds"][0]["events"]] == ["Anna", "Bob"]
+    assert [e["player"] for e in games.export_document(db, table.game_id)["rounds"][0]["events"]] == ["Anna", "Bob"]
 
 
 @pytest.mark.parametrize("name, status, says", [
@@ -202,16 +203,16 @@ def test_rename_of_a_game_being_played_keeps_it_playable(client, table, db):
     ("b", 422, "There is already a player called B. If they are the same person, merge A into B instead."),
 ])
 def test_rename_refusals_change_nothing(client, db, seed_example, name, status, says):
-    game = store.import_document(db, finished_seed(seed_example))
-    before = store.export_document(db, game), store.game_header(db, game)["version"]
+    game = games.import_document(db, finished_seed(seed_example))
+    before = games.export_document(db, game), kernel.header(db, game)["version"]
     response = client.post(f"/players/{pid(db, 'A')}/rename", data={"name": name})
     assert response.status_code == status
     assert says in text(response) and "The name was not changed" in text(response)
-    assert (store.export_document(db, game), store.game_header(db, game)["version"]) == before
+    assert (games.export_document(db, game), kernel.header(db, game)["version"]) == before
 
 
 def test_a_rename_made_meanwhile_is_not_overwritten(client, db, seed_example):
-    store.import_document(db, finished_seed(seed_example))
+    games.import_document(db, finished_seed(seed_example))
     a = pid(db, "A")
     assert client.post(f"/players/{a}/rename", data={"name": "Al", "expected": "A"}).status_code == 303
     stale = client.post(f"/players/{a}/rename", data={"name": "Alex", "expected": "A"})
@@ -222,22 +223,22 @@ def test_a_rename_made_meanwhile_is_not_overwritten(client, db, seed_example):
 
 
 def test_changing_only_the_case_of_a_name(client, db, seed_example):
-    game = store.import_document(db, finished_seed(seed_example, ("ann", "B", "C")))
+    game = games.import_document(db, finished_seed(seed_example, ("ann", "B", "C")))
     assert client.post(f"/players/{pid(db, 'ann')}/rename", data={"name": "Ann"}).status_code == 303
-    assert store.game_header(db, game)["players"] == ["Ann", "B", "C"]
+    assert kernel.header(db, game)["players"] == ["Ann", "B", "C"]
 
 
 # -- merge -----------------------------------------------------------------------------
 
 def test_merge_repoints_every_game(client, db, seed_example):
-    one = store.import_document(db, finished_seed(seed_example, ("Annie", "B", "C")))
-    two = store.import_document(db, gin_example(("Ann", "B")))
+    one = games.import_document(db, finished_seed(seed_example, ("Annie", "B", "C")))
+    two = games.import_document(db, gin_example(("Ann", "B")))
     annie, ann = pid(db, "Annie"), pid(db, "Ann")
     response = client.post(f"/players/{annie}/merge", data={"into": str(ann), "sure": "y"})
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/players/{ann}")
     assert "Annie and Ann are one player now: Ann, in 1 game more." in text(client.get(response.headers["Location"]))
-    assert store.game_header(db, one)["players"] == ["Ann", "B", "C"]
-    assert store.game_header(db, two)["players"] == ["Ann", "B"]
+    assert kernel.header(db, one)["players"] == ["Ann", "B", "C"]
+    assert kernel.header(db, two)["players"] == ["Ann", "B"]
     assert players.game_ids(db, ann) == [one, two]
     assert client.get(f"/players/{annie}").status_code == 404
     page = text(client.get(f"/players/{ann}"))
@@ -245,21 +246,21 @@ def test_merge_repoints_every_game(client, db, seed_example):
 
 
 def test_merge_refused_when_both_played_in_one_game(client, db, seed_example):
-    game = store.import_document(db, finished_seed(seed_example))
-    before = store.export_document(db, game)
+    game = games.import_document(db, finished_seed(seed_example))
+    before = games.export_document(db, game)
     response = client.post(f"/players/{pid(db, 'A')}/merge", data={"into": str(pid(db, 'B')), "sure": "y"})
     assert response.status_code == 422
     page = text(response)
     assert "Nothing was merged: A and B both played in the game of" in page
     assert "they are two people, so they cannot be merged" in page
-    assert store.export_document(db, game) == before and len(players.everyone(db)) == 3
+    assert games.export_document(db, game) == before and len(players.everyone(db)) == 3
 
 
 @pytest.mark.parametrize("into, says", [("", "choose the player to merge with"), ("abc", "choose the player"),
                                         ("999", "that player is not here any more"),
                                         ("self", "choose two different players to merge")])
 def test_merge_bad_choices(client, db, seed_example, into, says):
-    store.import_document(db, finished_seed(seed_example))
+    games.import_document(db, finished_seed(seed_example))
     a = pid(db, "A")
     response = client.post(f"/players/{a}/merge", data={"into": str(a) if into == "self" else into, "sure": "y"})
     assert response.status_code == 422 and says in text(response).lower()
@@ -267,8 +268,8 @@ def test_merge_bad_choices(client, db, seed_example, into, says):
 
 
 def test_merge_page_chooses_nobody_and_asks_to_confirm(client, db, seed_example):
-    store.import_document(db, finished_seed(seed_example, ("Uma", "B", "C")))
-    store.import_document(db, gin_example(("Kim", "B")))
+    games.import_document(db, finished_seed(seed_example, ("Uma", "B", "C")))
+    games.import_document(db, gin_example(("Kim", "B")))
     page = text(client.get(f"/players/{pid(db, 'Uma')}")).split("data-merge>")[1].split("</form>")[0]
     options = re.findall(r'<option value="([^"]*)"( selected)?>([^<]*)</option>', page)
     assert options[0] == ("", " selected", "choose…")
@@ -279,9 +280,9 @@ def test_merge_page_chooses_nobody_and_asks_to_confirm(client, db, seed_example)
 
 @pytest.mark.parametrize("sure", [None, "", "n"])
 def test_merge_without_the_confirmation_changes_nothing(client, db, seed_example, sure):
-    one = store.import_document(db, finished_seed(seed_example, ("Uma", "B", "C")))
-    two = store.import_document(db, gin_example(("Kim", "B")))
-    before = [store.export_document(db, g) for g in (one, two)]
+    one = games.import_document(db, finished_seed(seed_example, ("Uma", "B", "C")))
+    two = games.import_document(db, gin_example(("Kim", "B")))
+    before = [games.export_document(db, g) for g in (one, two)]
     uma, kim = pid(db, "Uma"), pid(db, "Kim")
     data = {"into": str(kim)} if sure is None else {"into": str(kim), "sure": sure}
     response = client.post(f"/players/{uma}/merge", data=data)
@@ -290,7 +291,7 @@ def test_merge_without_the_confirmation_changes_nothing(client, db, seed_example
     assert ("Nothing was merged: A merge cannot be undone, so tick “Yes, Uma and Kim are the same person” "
             "to confirm it.") in page
     assert f'<option value="{kim}" selected>Kim</option>' in page  # the choice is kept for the second try
-    assert [store.export_document(db, g) for g in (one, two)] == before
+    assert [games.export_document(db, g) for g in (one, two)] == before
     assert {p.name for p in players.everyone(db)} == {"Uma", "Kim", "B", "C"}
 
 
@@ -308,7 +309,7 @@ def test_names_are_escaped_everywhere(client, table, db):
     response = client.post(f"/players/{pid(db, 'Bob')}/rename", data={"name": "<b>Bobby</b>"})
     assert response.status_code == 303
     assert "<b>Bobby</b>" not in text(client.get(response.headers["Location"]))
-    assert store.game_header(db, table.game_id)["players"] == [XSS, "<b>Bobby</b>"]
+    assert kernel.header(db, table.game_id)["players"] == [XSS, "<b>Bobby</b>"]
 
 
 # -- CSRF ---------------------------------------------------------------------------------
@@ -323,8 +324,8 @@ def csrf_client(tmp_path):
 @pytest.mark.parametrize("action, data", [("rename", {"name": "Zed"}), ("merge", {"into": "TARGET", "sure": "y"})])
 def test_rename_and_merge_need_the_token(csrf_client, seed_example, action, data):
     client, db = csrf_client
-    store.import_document(db, finished_seed(seed_example))
-    store.import_document(db, gin_example(("Zoe", "Yan")))
+    games.import_document(db, finished_seed(seed_example))
+    games.import_document(db, gin_example(("Zoe", "Yan")))
     a = pid(db, "A")
     data = {k: (str(pid(db, "Zoe")) if v == "TARGET" else v) for k, v in data.items()}
     refused = client.post(f"/players/{a}/{action}", data=data)
@@ -339,8 +340,8 @@ def test_rename_and_merge_need_the_token(csrf_client, seed_example, action, data
 # -- the score sheet ---------------------------------------------------------------------
 
 def test_score_sheet_by_either_link_shows_only_the_read_only_link(client, db, seed_example):
-    game = store.import_document(db, finished_seed(seed_example))
-    edit, view = store.secrets_of(db, game)
+    game = games.import_document(db, finished_seed(seed_example))
+    edit, view = kernel.secrets_of(db, game)
     for key in (f"{game}-{edit}", f"{game}-{view}"):
         html = text(client.get(f"/g/{key}/sheet"))
         assert edit not in html and f"/g/{game}-{view}/sheet" in html
@@ -365,8 +366,8 @@ def test_score_sheet_of_a_game_whose_log_no_longer_scores_says_so(table, client,
 
 
 def test_score_sheet_of_a_hand_count_game(client, db):
-    game = store.import_document(db, gin_example())
-    edit, _view = store.secrets_of(db, game)
+    game = games.import_document(db, gin_example())
+    edit, _view = kernel.secrets_of(db, game)
     html = text(client.get(f"/g/{game}-{edit}/sheet"))
     assert "Gin Rummy" in html and re.search(r'data-total="A">\d+<', html) and "In progress" in html
 
@@ -376,8 +377,8 @@ def test_score_sheet_of_a_hand_count_game(client, db):
 # 100, shutout (Bob scored nothing) a further 100, a line bonus of 20 for each of her 2
 # hands: bonuses 240, total 340.
 def test_score_sheet_of_a_finished_gin_game_shows_the_bonuses(client, db):
-    game = store.import_document(db, GIN_ANN_WINS)
-    _edit, view = store.secrets_of(db, game)
+    game = games.import_document(db, GIN_ANN_WINS)
+    _edit, view = kernel.secrets_of(db, game)
     html = text(client.get(f"/g/{game}-{view}/sheet"))
     assert re.findall(r'<td data-player="Ann">([^<]*)<', html) == ["88", "12"]
     assert re.findall(r'<td data-player="Bob">([^<]*)<', html) == ["0", "0"]
@@ -395,8 +396,8 @@ def robber_stock_ran_out():
 
 
 def test_score_sheet_of_a_robber_game_in_progress_speaks_of_hands(client, db):
-    game = store.import_document(db, robber_stock_ran_out())
-    _edit, view = store.secrets_of(db, game)
+    game = games.import_document(db, robber_stock_ran_out())
+    _edit, view = kernel.secrets_of(db, game)
     html = text(client.get(f"/g/{game}-{view}/sheet"))
     status = re.search(r"<p class=\"status\" data-status>(.*?)</p>", html, re.S).group(1)
     assert "In progress: 2 hands played so far." in status and "in progress." not in status
@@ -406,15 +407,15 @@ def test_score_sheet_of_a_robber_game_in_progress_speaks_of_hands(client, db):
 
 
 def test_score_sheet_of_an_iceberg_game_in_progress_speaks_of_rounds(client, db, seed_example):
-    game = store.import_document(db, seed_example)
-    _edit, view = store.secrets_of(db, game)
+    game = games.import_document(db, seed_example)
+    _edit, view = kernel.secrets_of(db, game)
     html = text(client.get(f"/g/{game}-{view}/sheet"))
     assert "In progress: 1 round played so far." in html
     assert '<thead><tr><th scope="col">Round</th>' in html
 
 
 def test_history_links_a_finished_games_score_sheet(client, db, seed_example):
-    game = store.import_document(db, finished_seed(seed_example))
+    game = games.import_document(db, finished_seed(seed_example))
     open_game(client, db, game)
     html = text(client.get("/games"))
     assert 'data-action="sheet"' in html and f"/g/{game}-" in html
@@ -427,12 +428,12 @@ def test_history_links_a_finished_games_score_sheet(client, db, seed_example):
 
 @pytest.fixture
 def history(client, db, seed_example):
-    iceberg = store.import_document(db, finished_seed(seed_example))
-    gin = store.import_document(db, gin_example(("A", "Zoe")))
+    iceberg = games.import_document(db, finished_seed(seed_example))
+    gin = games.import_document(db, gin_example(("A", "Zoe")))
     db.execute("UPDATE games SET created = '2026-01-02T10:00:00+00:00' WHERE id = ?", [iceberg])
     db.execute("UPDATE games SET created = '2026-03-04T10:00:00+00:00' WHERE id = ?", [gin])
     db.conn.commit()
-    other = store.import_document(db, gin_example(("Zoe", "Yan")))  # this phone never opened it
+    other = games.import_document(db, gin_example(("Zoe", "Yan")))  # this phone never opened it
     for game in (iceberg, gin):
         open_game(client, db, game)
     return {"iceberg": iceberg, "gin": gin, "other": other}

@@ -35,7 +35,7 @@ class Robber:
         data.update({f"rule_{k}": str(v) for k, v in {**defaults, **rules}.items()})
         made = client.post("/games", data=data)
         assert made.status_code == 303, text(made)
-        self.key = re.search(r"/g/([^/]+)/table$", made.headers["Location"]).group(1)
+        self.key = re.search(r"/g/([^/]+)/robber$", made.headers["Location"]).group(1)
         self.game_id = int(self.key.split("-")[0])
         self.requests = 0
 
@@ -622,7 +622,7 @@ def test_every_post_needs_a_csrf_token(tmp_path):
                                        "partnerships": "none", "rule_ace_low": "5", "rule_renege_penalty": "100",
                                        "rule_target": "400", "csrf_token": token})
     assert made.status_code == 303
-    game = made.headers["Location"].removesuffix("/table") + "/robber"
+    game = made.headers["Location"]
     form = {"player": "A", "action": "play", "cards": ["S2", "S3", "S4"]}
     for path in ("/play", "/pass", "/undo", "/plays/1/delete", "/end/hand", "/end"):
         assert client.post(game + path, data=form).status_code == 400, path

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from db_dump import dump
-from scorekeeper import create_app, links
-from scorekeeper.security import CONTENT_SECURITY_POLICY
+from scorekeeper import create_app
+from scorekeeper.web import links
+from scorekeeper.web.security import CONTENT_SECURITY_POLICY
 from web_table import seed_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -223,8 +224,8 @@ def comparisons(monkeypatch):
 
 
 def _secrets(app, game_id):
-    from scorekeeper.db import get_db
-    from scorekeeper.store import secrets_of
+    from scorekeeper.web.database import get_db
+    from scorekeeper.storage.kernel import secrets_of
 
     with app.app_context():
         return secrets_of(get_db(), game_id)

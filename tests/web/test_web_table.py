@@ -328,16 +328,6 @@ def test_each_play_is_told_on_the_page_it_leads_to_and_sets_no_cookie(table):
     }
 
 
-def test_a_redirect_is_its_headers_alone(table):
-    """Every play is answered 303: with no body ("Content-Length: 0") gunicorn sends it
-    in one write, headers and all (urls.App.redirect)."""
-    table.new_game(["A", "B"], dealer=1)
-    for response in (table.meld("A", "S7", "S8", "S9"), table.pass_turn()):
-        assert response.status_code == 303
-        assert response.headers["Content-Length"] == "0" and response.get_data() == b""
-        assert response.headers["Location"].startswith(f"{table.url}/table?saved=")
-
-
 def test_the_last_ace_is_told_as_the_end_of_the_round(table):
     table.new_game(["A", "B"], dealer=1)
     table.page()

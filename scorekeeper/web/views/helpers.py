@@ -1,33 +1,93 @@
-"""What every page shares: template filters for cards and scores, error pages, the manifest."""
+"""What every page shares: which pages show a game, template filters for cards and scores,
+error pages, the manifest.
+
+Which pages show a game is said by its variant's ``screens`` (games/variant.py): each
+family of pages (views/table.py and friends for a table of aces and melds, views/steals.py
+for melds that change hands, views/counted.py for hands counted at the end) registers
+its pages here with :func:`pages`, by the part they play: the game page, the table, the
+round end, the game file, the score sheet. A page asked for on a game another family
+shows (an old link, a history entry) leads to that family's page for the same part.
+"""
 from __future__ import annotations
 
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 
-from .. import store
-from ..db import get_db
-from ..games.cards import parse_card
-from ..games.iceberg import signed
-from ..games.iceberg_melds import ordinal
+from ...games.cards import parse_card
+from ...games.iceberg import signed
+from ...games.iceberg_melds import ordinal
+from ...storage import games, kernel
+from ...storage.kernel import NotFound, Refused
+from ..database import get_db
 from ..picker import SYMBOLS, card_label
 
 bp = Blueprint("app", __name__)
 
 THEME_LIGHT, THEME_DARK = "#0b4f6c", "#0d1b24"
+PARTS = ("game", "table", "end", "export", "export_csv")
+
+# screens → {part: endpoint}; and endpoint → (screens, part)
+FAMILIES: dict[str, dict[str, str]] = {}
+_PART_OF: dict[str, tuple[str, str]] = {}
+
+
+def pages(screens: str, **endpoints: str) -> None:
+    """Register the pages of a family of screens, by part (PARTS)."""
+    FAMILIES[screens] = endpoints
+    for part, endpoint in endpoints.items():
+        _PART_OF[endpoint] = (screens, part)
+
+
+def page_url(variant, part: str, game_id: int) -> str:
+    """The URL of a game's page for ``part``, in the family that shows its variant."""
+    endpoints = FAMILIES[variant.screens]
+    return url_for(endpoints.get(part, endpoints["game"]), game_id=game_id)
+
+
+class OtherFamily(Exception):
+    """A page asked for on a game that another family of pages shows."""
+
+    def __init__(self, variant, game_id: int) -> None:
+        super().__init__(variant.key)
+        self.variant, self.game_id = variant, game_id
+
+
+def load_state(game_id: int, screens: str):
+    """The game as stored and replayed, for a page of the ``screens`` family: 404 if there
+    is none; OtherFamily (its own page answers) if another family shows it; a stored log
+    the rules no longer allow is said, never a 500."""
+    db = get_db()
+    try:
+        variant = kernel.header(db, game_id)["variant"]
+        if variant.screens != screens:
+            raise OtherFamily(variant, game_id)
+        return games.state(db, game_id)
+    except NotFound:
+        abort(404)
+    except Refused as e:
+        abort(Response(render_template("error.html", title="This game cannot be read",
+                                       message=e.message), 500))
+
+
+@bp.app_errorhandler(OtherFamily)
+def other_family(error: OtherFamily):
+    """Send a request for another family's page of a game to this game's own page."""
+    _screens, part = _PART_OF.get(request.endpoint, ("", "game"))
+    if request.method not in ("GET", "HEAD"):
+        return render_template(
+            "error.html", title="Not for this game",
+            message="This page belongs to another kind of game: go back to the game's page. "
+                    "Nothing was saved.",
+        ), 409
+    return redirect(page_url(error.variant, part, error.game_id), 303)
 
 
 def card_parts(name) -> Mapping[str, str]:
     """A card name (S9) as the pieces a template prints: rank, suit symbol, colour, words."""
-    return _card_parts(str(name))
-
-
-@lru_cache(maxsize=256)  # every card of the decks, each spelling, worked out once (read-only)
-def _card_parts(name: str) -> Mapping[str, str]:
-    card = parse_card(name)
+    card = parse_card(str(name))
     if card.is_joker:  # Kalooki's jokers
         return MappingProxyType({"rank": "JK", "symbol": "", "suit": "", "colour": "joker",
                                  "label": "joker"})
@@ -38,44 +98,6 @@ def _card_parts(name: str) -> Mapping[str, str]:
         "colour": card.colour,
         "label": card_label(card),
     })
-
-
-class OtherVariant(Exception):
-    """An Iceberg page asked for on a game of another variant: its own page answers."""
-
-    def __init__(self, variant: str, game_id: int) -> None:
-        super().__init__(variant)
-        self.variant, self.game_id = variant, game_id
-
-
-# The pages of the other variants, by the endpoint of the Iceberg page they stand for
-# ("table.show", "games.summary", …): each variant's blueprint fills in its own.
-VARIANT_PAGES: dict[str, dict[str, str]] = {}
-
-
-def load_state(game_id: int, with_drafts: bool = False) -> store.GameState:
-    """The replayed Iceberg game, or 404 (another variant's game: OtherVariant)."""
-    try:
-        log = store.load(get_db(), game_id)
-    except store.NotFound:
-        abort(404)
-    if log.variant != store.VARIANT:
-        raise OtherVariant(log.variant, game_id)
-    return store.replay(log, with_drafts=with_drafts)
-
-
-@bp.app_errorhandler(OtherVariant)
-def other_variant(error: OtherVariant):
-    """Send a request for an Iceberg page of another variant's game to that game's page."""
-    pages = VARIANT_PAGES.get(error.variant, {})
-    endpoint = pages.get(request.endpoint) or pages.get("games.summary")
-    if endpoint is None or request.method not in ("GET", "HEAD"):
-        return render_template(
-            "error.html", title="Not for this game",
-            message="This page belongs to another kind of game: go back to the game's page. "
-                    "Nothing was saved.",
-        ), 404 if endpoint is None else 409
-    return redirect(url_for(endpoint, game_id=error.game_id), 303)
 
 
 @bp.app_template_filter("signed")
@@ -92,7 +114,7 @@ def score_filter(n: int) -> str:
 @bp.app_template_filter("sentence")
 def sentence_filter(text: str) -> str:
     """A clause as a sentence: capital first letter (names keep theirs), full stop."""
-    return store.sentence(str(text))
+    return kernel.sentence(str(text))
 
 
 @bp.app_template_filter("cap")
@@ -153,11 +175,11 @@ def server_error(_error):
 
 def unchanged(game_id: int) -> bool:
     """A live poll's ``?since=<version>`` is still the game's version (answer 204). A game
-    that is not there raises store.NotFound: the 404 page below."""
-    return request.args.get("since", type=int) == store.version_of(get_db(), game_id)
+    that is not there raises NotFound: the 404 page below."""
+    return request.args.get("since", type=int) == kernel.version_of(get_db(), game_id)
 
 
-@bp.app_errorhandler(store.NotFound)
+@bp.app_errorhandler(NotFound)
 @bp.app_errorhandler(404)
 def not_found(_error):
     return render_template(
@@ -169,7 +191,7 @@ def not_found(_error):
 def manifest() -> Response:
     """The web app manifest: installable on a phone's home screen."""
     data = {
-        "name": "Scorekeeper: Iceberg Rummy",
+        "name": "Scorekeeper: the score pad for rummy",
         "short_name": "Scorekeeper",
         "description": "The score pad for a rummy table, scored from the cards.",
         "lang": "en",

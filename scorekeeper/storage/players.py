@@ -22,53 +22,12 @@ from typing import Iterable
 
 from sqlite_utils import Database
 
-from . import replay_cache, store
+from ..games import registry
+from . import games, kernel
 from .db import write
+from .kernel import NotFound, Refused, Stale, key_of
 
-NAME_LENGTH = 40  # as the new-game form's seats (forms.NAME_LENGTH)
-
-
-def key_of(name: str) -> str:
-    """A name as players are matched: case and surrounding spaces ignored."""
-    return " ".join(name.split()).casefold()
-
-
-def _find_or_add(conn, name: str, taken: set[int]) -> int:
-    """The player called ``name`` (any case), or a new one; never one in ``taken``.
-
-    Two seats of one game whose names differ only in case ("Bob" and "bob", possible in
-    games made before players were kept) are two people: the second gets his own entry,
-    named with a number ("bob (2)") until someone renames or merges it.
-    """
-    base, n = name.strip(), 1
-    candidate = base
-    while True:
-        row = conn.execute("SELECT id FROM players WHERE key = ?", [key_of(candidate)]).fetchone()
-        if row is None:
-            return conn.execute(
-                "INSERT INTO players (name, key, created) VALUES (?, ?, ?)",
-                [candidate, key_of(candidate), store.now()]).lastrowid
-        if row[0] not in taken:
-            return row[0]
-        n += 1
-        candidate = f"{base} ({n})"
-
-
-def seat_players(conn, game_id: int, names: Iterable[str]) -> None:
-    """Record who sits in each seat of a game (a game already seated is left alone).
-
-    The hook every new game goes through, in the transaction that adds it
-    (``store.create_game`` and the imports of every variant); migration m004 seated the
-    games made before players existed.
-    """
-    if conn.execute("SELECT 1 FROM seats WHERE game = ? LIMIT 1", [game_id]).fetchone():
-        return
-    taken: set[int] = set()
-    for seat, name in enumerate(names):
-        player_id = _find_or_add(conn, name, taken)
-        taken.add(player_id)
-        conn.execute("INSERT INTO seats (game, seat, player) VALUES (?, ?, ?)",
-                     [game_id, seat, player_id])
+NAME_LENGTH = 40  # as the new-game form's seats (web/forms.NAME_LENGTH)
 
 
 # ---------------------------------------------------------------------------------------
@@ -98,7 +57,7 @@ def get(db: Database, player_id: int) -> Player:
         "LEFT JOIN seats s ON s.player = p.id LEFT JOIN games g ON g.id = s.game "
         "WHERE p.id = ? GROUP BY p.id", [player_id]).fetchone()
     if row is None:
-        raise store.NotFound(f"there is no player {player_id}")
+        raise NotFound(f"there is no player {player_id}")
     return Player(*row)
 
 
@@ -126,9 +85,9 @@ def seat_map(db: Database) -> dict[int, dict[str, int]]:
 def check_name(name: str) -> str:
     name = " ".join((name or "").split())
     if not name:
-        raise store.Refused("a player needs a name")
+        raise Refused("a player needs a name")
     if len(name) > NAME_LENGTH:
-        raise store.Refused(f"keep names to {NAME_LENGTH} letters")
+        raise Refused(f"keep names to {NAME_LENGTH} letters")
     return name
 
 
@@ -139,13 +98,13 @@ def _describe(game: dict) -> str:
 def _rename_in_game(db: Database, game_id: int, seat: int, new: str) -> None:
     """One seat's name becomes ``new`` in every row of the game; caches refreshed."""
     conn = db.conn
-    game = store.game_header(db, game_id)
+    game = kernel.header(db, game_id)
     old = game["players"][seat]
     if old == new:
         return
     others = [p for i, p in enumerate(game["players"]) if i != seat]
     if key_of(new) in {key_of(p) for p in others}:
-        raise store.Refused(f"{_describe(game)} already has a player called {new}")
+        raise Refused(f"{_describe(game)} already has a player called {new}")
     players = [new if i == seat else p for i, p in enumerate(game["players"])]
     teams = ([[new if p == old else p for p in team] for team in game["teams"]]
              if game["teams"] is not None else None)
@@ -161,23 +120,7 @@ def _rename_in_game(db: Database, game_id: int, seat: int, new: str) -> None:
     conn.execute("UPDATE plays SET player = ?, revision = revision + 1 WHERE game = ? AND player = ?",
                  [new, game_id, old])
     conn.execute("UPDATE hands SET player = ? WHERE game = ? AND player = ?", [new, game_id, old])
-    _refresh(db, game_id, game["variant"])
-
-
-def _refresh(db: Database, game_id: int, variant: str) -> None:
-    """Recompute the history list's cache (status, totals) and bump the game's version."""
-    from . import counted_store
-
-    if variant == store.VARIANT:
-        store._save_cache(db, store.load(db, game_id))
-        return
-    if counted_store.is_counted(variant):
-        game = counted_store.load(db, game_id)
-        counted_store._save_cache(db, counted_store.score(game), game.version)
-        return
-    from . import robber_table  # the one variant left: Robber Rummy
-
-    robber_table._save_cache(db, store.load(db, game_id))
+    games.refresh(db, game_id)
 
 
 def _seats_of(conn, player_id: int) -> list[tuple[int, int]]:
@@ -188,15 +131,15 @@ def _seats_of(conn, player_id: int) -> list[tuple[int, int]]:
 def _current(conn, player_id: int) -> tuple[str, str]:
     row = conn.execute("SELECT name, key FROM players WHERE id = ?", [player_id]).fetchone()
     if row is None:
-        raise store.NotFound(f"there is no player {player_id}")
+        raise NotFound(f"there is no player {player_id}")
     return row
 
 
 def rename(db: Database, player_id: int, new_name: str, expected: str | None = None) -> list[int]:
-    """Rename a player, in every game he played; returns the games changed.
+    """Rename a player, in every game they played; returns the games changed.
 
     ``expected``: the name the page showed; if another phone renamed the player
-    meanwhile, this rename is refused (:class:`store.Stale`) rather than applied over it.
+    meanwhile, this rename is refused (:class:`Stale`) rather than applied over it.
     """
     new_name = check_name(new_name)
     with write(db):
@@ -205,12 +148,12 @@ def rename(db: Database, player_id: int, new_name: str, expected: str | None = N
         if name == new_name:
             return []
         if expected is not None and expected != name:
-            raise store.Stale(f"this player was renamed to {name} meanwhile (on another phone): "
+            raise Stale(f"this player was renamed to {name} meanwhile (on another phone): "
                               "nothing was changed")
         other = conn.execute("SELECT name FROM players WHERE key = ? AND id != ?",
                              [key_of(new_name), player_id]).fetchone()
         if other is not None:
-            raise store.Refused(f"there is already a player called {other[0]}. If they are the "
+            raise Refused(f"there is already a player called {other[0]}. If they are the "
                                 f"same person, merge {name} into {other[0]} instead")
         changed = []
         for game_id, seat in _seats_of(conn, player_id):
@@ -225,7 +168,7 @@ def merge(db: Database, source_id: int, target_id: int) -> list[int]:
     """Make two entries one person: every game of ``source`` now names ``target``, and
     ``source`` is gone. Refused when both played in the same game."""
     if source_id == target_id:
-        raise store.Refused("choose two different players to merge")
+        raise Refused("choose two different players to merge")
     with write(db):
         conn = db.conn
         source, _ = _current(conn, source_id)
@@ -234,9 +177,9 @@ def merge(db: Database, source_id: int, target_id: int) -> list[int]:
             "SELECT game FROM seats WHERE player = ? INTERSECT SELECT game FROM seats WHERE player = ?",
             [source_id, target_id]).fetchall()
         if both:
-            games = [_describe(store.game_header(db, g)) for (g,) in both[:3]]
-            raise store.Refused(
-                f"{source} and {target} both played in {' and in '.join(games)}"
+            shared = [_describe(kernel.header(db, g)) for (g,) in both[:3]]
+            raise Refused(
+                f"{source} and {target} both played in {' and in '.join(shared)}"
                 f"{' and more' if len(both) > 3 else ''}: they are two people, so they "
                 "cannot be merged. Rename one of them instead")
         changed = []
@@ -250,40 +193,26 @@ def merge(db: Database, source_id: int, target_id: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------------
-# Games for the statistics: each scored from its game file (gamefile.score_document).
-
-
-_scored_files = replay_cache.Memo(1024)  # (db, game, created, updated, version) → (doc, score)
+# Games for the statistics: each replayed from its rows (gamefile.replay).
 
 
 def records(db: Database, ids: Iterable[int] | None = None):
-    """(stats.GameRecord for each game that scores, ids of games that could not be read)."""
-    from .gamefile import score_document
-    from .stats import GameRecord
+    """(stats.GameRecord for each game that replays, ids of games that could not be read)."""
+    from ..stats import GameRecord
 
     seats = seat_map(db)
-    query = "SELECT id, variant, created, updated, version FROM games"
-    rows = db.execute(query + " ORDER BY created, id").fetchall()
+    rows = db.execute("SELECT id, variant, created FROM games ORDER BY created, id").fetchall()
     wanted = set(ids) if ids is not None else None
-    path = getattr(db.conn, "path", "")
     found, unread = [], []
-    for game_id, variant, created, updated, version in rows:
+    for game_id, variant, created in rows:
         if wanted is not None and game_id not in wanted:
             continue
-
-        def scored(game_id=game_id):
-            doc = store.export_document(db, game_id)
-            return doc, score_document(doc)
-
         try:
-            # Every change to a game bumps its version: a game file scored at a version is
-            # kept for it (read, never changed) and not scored again by the next page.
-            doc, score = (_scored_files.get((path, game_id, created, updated, version), scored)
-                          if path else scored())
-        except Exception:  # a variant whose store cannot export yet: left out, and said so
+            game = games.replayed(db, game_id)
+        except Refused:  # a stored game the rules no longer allow: left out, and said so
             unread.append(game_id)
             continue
-        found.append(GameRecord(game_id, variant, created[:10], doc, score,
+        found.append(GameRecord(game_id, registry.get(variant), created[:10], game,
                                 seats.get(game_id, {})))
     return found, unread
 
@@ -301,11 +230,9 @@ def filter_history(games: list[dict], args) -> tuple[list[dict], dict, list[str]
     ``until``: dates, both included). A filter not understood is said and left out."""
     from datetime import date
 
-    from .variants import VARIANTS
-
     chosen = {k: (args.get(k) or "").strip() for k in ("variant", "player", "since", "until")}
     problems = []
-    if chosen["variant"] and chosen["variant"] not in VARIANTS:
+    if chosen["variant"] and registry.get(chosen["variant"]) is None:
         problems.append("there is no such game type")
         chosen["variant"] = ""
     for k, word in (("since", "from"), ("until", "to")):

@@ -16,21 +16,14 @@ Views keep taking ``game_id``: :func:`init_app` turns the key in the URL into th
 from __future__ import annotations
 
 import hmac
-import secrets
-import time
 from datetime import timedelta
 
 from flask import Flask, abort, g, request, session
-from flask.json.tag import TaggedJSONSerializer
-from flask.sessions import SecureCookieSessionInterface
-from itsdangerous import BadSignature
+
+from .database import get_db
 
 EDIT, VIEW = "edit", "view"
 REMEMBERED = 100  # games a phone's history keeps
-
-
-def new_secret() -> str:
-    return secrets.token_urlsafe(18)  # 144 bits
 
 
 def make_key(game_id: int, secret: str) -> str:
@@ -39,13 +32,11 @@ def make_key(game_id: int, secret: str) -> str:
 
 def resolve(key: str) -> tuple[int, str]:
     """(game id, "edit" or "view") for a key, or 404 when it opens nothing."""
-    from .db import get_db
-
     game_id, _, secret = key.partition("-")
     if not game_id.isdigit() or not secret:
         abort(404)
     # On the connection itself (no sqlite-utils savepoint): every game request asks it.
-    row = get_db().conn.execute(
+    row = get_db().execute(
         "SELECT edit_token, view_token FROM games WHERE id = ?", [int(game_id)]).fetchone()
     if row is None:
         abort(404)
@@ -95,12 +86,6 @@ def key_for(game_id: int) -> str:
     return known[0]
 
 
-def put_key(url_map, endpoint: str, values: dict) -> None:
-    """A game URL names its game by key: ``game_id`` in ``values`` becomes this phone's
-    ``game_key`` for it, where the endpoint is under ``/g/<game_key>`` (raises LookupError
-    for a game this phone has no link to)."""
-    if "game_id" in values and url_map.is_endpoint_expecting(endpoint, "game_key"):
-        values["game_key"] = key_for(values.pop("game_id"))
 
 
 def qr_svg(url: str, title: str) -> str:
@@ -129,89 +114,8 @@ def can_edit() -> bool:
     return g.get("access") == EDIT
 
 
-class _FastTags(TaggedJSONSerializer):
-    """Flask's session serializer, its output unchanged, quicker on the values a session
-    holds (strings, numbers, lists, dicts, the flashes' tuples): Flask's own tries each of
-    its eight tags on every value. Anything else is Flask's to tag."""
-
-    def tag(self, value):
-        kind = type(value)
-        if kind is str or kind is int or kind is bool or value is None:
-            return value
-        if kind is list:
-            return [self.tag(item) for item in value]
-        if kind is tuple:
-            return {" t": [self.tag(item) for item in value]}
-        if kind is dict and not (len(value) == 1 and next(iter(value)) in self.tags):
-            return {k: self.tag(v) for k, v in value.items()}
-        return super().tag(value)
-
-
-def _copy(value):
-    """A copy of a session's data that the request may change in place (flash appends to
-    the list of messages it finds): containers are copied, everything else is immutable."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _copy(v) for k, v in value.items()}
-    if kind is list:
-        return [_copy(item) for item in value]
-    if kind is tuple:
-        return tuple(_copy(item) for item in value)
-    return value
-
-
-class Sessions(SecureCookieSessionInterface):
-    """Flask's signed-cookie session, with the cookies it has read kept.
-
-    Every phone at a table sends the same cookie with each of its requests (several a
-    second: plays, page loads, live updates), and checking its signature, unpacking and
-    decoding it cost as much as a small page. So a cookie whose signature was checked
-    is kept (bounded, least recently used out) with what it holds and when it was
-    signed: the same cookie again gets a copy of that, while it is younger than the
-    session's lifetime, as Flask's own check would say. Only cookies that passed the
-    check are kept, by their exact text and the keys they were checked with: a changed
-    cookie or secret key is checked afresh.
-    """
-
-    serializer = _FastTags()
-    KEPT = 4096
-
-    def __init__(self) -> None:
-        from .replay_cache import Memo
-
-        self._opened = Memo(self.KEPT)
-        self._signers: dict = {}
-
-    def get_signing_serializer(self, app: Flask):
-        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
-        signer = self._signers.get(keys)
-        if signer is None and app.secret_key:
-            signer = self._signers[keys] = super().get_signing_serializer(app)
-        return signer
-
-    def open_session(self, app: Flask, request):
-        signer = self.get_signing_serializer(app)
-        if signer is None:
-            return None
-        value = request.cookies.get(self.get_cookie_name(app))
-        if not value:
-            return self.session_class()
-        max_age = int(app.permanent_session_lifetime.total_seconds())
-        key = (app.secret_key, value)
-        kept = self._opened.peek(key)
-        if kept is None or time.time() - kept[1] > max_age:
-            try:
-                data, signed = signer.loads(value, max_age=max_age, return_timestamp=True)
-            except BadSignature:
-                return self.session_class()
-            kept = (data, signed.timestamp())
-            self._opened.put(key, kept)
-        return self.session_class(_copy(kept[0]))
-
-
 def init_app(app: Flask) -> None:
     app.permanent_session_lifetime = timedelta(days=365)
-    app.session_interface = Sessions()
 
     @app.url_value_preprocessor
     def open_game(_endpoint, values) -> None:
@@ -224,7 +128,10 @@ def init_app(app: Flask) -> None:
 
     @app.url_defaults
     def game_link(endpoint, values) -> None:
-        put_key(app.url_map, endpoint, values)
+        """A game URL names its game by key: ``game_id`` becomes this phone's ``game_key``
+        for it (LookupError for a game this phone has no link to)."""
+        if "game_id" in values and app.url_map.is_endpoint_expecting(endpoint, "game_key"):
+            values["game_key"] = key_for(values.pop("game_id"))
 
     @app.before_request
     def read_only_refuses_changes() -> None:

@@ -12,12 +12,12 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField, StringField
 from wtforms.validators import InputRequired, Length
 
-from .. import counted_store, links, players, stats, store
+from ... import stats
+from ...storage import games, kernel, players
+from ...storage.kernel import NotFound, Refused, Stale
+from .. import links
 from ..chart import chart, timeline
-from ..db import get_db
-from ..gamefile import score_document
-from ..games.errors import ScorekeeperError
-from ..variants import VARIANTS
+from ..database import get_db
 
 bp = Blueprint("players", __name__)
 
@@ -37,13 +37,10 @@ class MergeForm(FlaskForm):
     # A merge cannot be undone: its box "sure" must be sent ticked ("y"), checked in merge().
 
 
-def init_app(app) -> None:
-    app.register_blueprint(bp)
-
-    @app.template_global("known_players")
-    def known_players() -> list[str]:
-        """The names of everyone who played here, for the new-game page."""
-        return [p.name for p in players.everyone(get_db())]
+@bp.app_template_global("known_players")
+def known_players() -> list[str]:
+    """The names of everyone who played here, for the new-game page."""
+    return [p.name for p in players.everyone(get_db())]
 
 
 def _mine() -> dict[int, tuple[str, str]]:
@@ -90,9 +87,9 @@ def rename(player_id: int):
                             status=422)
     try:
         changed = players.rename(get_db(), player_id, form.name.data, form.expected.data or None)
-    except store.Stale as e:
+    except Stale as e:
         return _player_page(player_id, error=_sorry("The name was not changed", e.message), status=409)
-    except store.Refused as e:
+    except Refused as e:
         return _player_page(player_id, rename_form=form, error=_sorry("The name was not changed", e.message),
                             status=422)
     name = players.get(get_db(), player_id).name
@@ -111,7 +108,7 @@ def merge(player_id: int):
             "Nothing was merged", "choose the player to merge with"), status=422)
     try:
         target = players.get(db, int(into))
-    except store.NotFound:
+    except NotFound:
         return _player_page(player_id, error=_sorry(
             "Nothing was merged", "that player is not here any more (merged or renamed meanwhile?)"),
             status=422)
@@ -121,7 +118,7 @@ def merge(player_id: int):
             f"{target.name} are the same person” to confirm it"), status=422)
     try:
         changed = players.merge(db, player_id, target.id)
-    except store.Refused as e:
+    except Refused as e:
         return _player_page(player_id, merge_form=form, error=_sorry("Nothing was merged", e.message),
                             status=422)
     flash(f"{source.name} and {target.name} are one player now: {target.name}"
@@ -144,41 +141,29 @@ def sheet(game_id: int):
     """A game's score sheet on one printed page, for every game type; shared by its
     read-only link (never the edit link, whichever link opened it)."""
     db = get_db()
-    header = store.game_header(db, game_id)
+    header = kernel.header(db, game_id)
     try:
-        doc = store.export_document(db, game_id)
-        score = score_document(doc)
-    except (store.Refused, ScorekeeperError):  # a round still being played, say
+        game = games.replayed(db, game_id)
+    except Refused:  # a stored log the rules no longer allow
         return render_template("error.html", title="Score sheet",
                                message="This game's score sheet cannot be made yet: open its game "
                                        "page instead."), 409
-    record = stats.GameRecord(game_id, header["variant"], header["created"][:10], doc, score)
+    record = stats.GameRecord(game_id, header["variant"], header["created"][:10], game)
     counted = [r for _n, r in record.counted()]
-    target = score["rules"].get("target") or 10**9
+    target = game.rules.get("target") or 10**9
     view_url = url_for("players.sheet", game_key=links.make_key(game_id, header["view_token"]),
                        _external=True)
     notes = stats.highlights(stats.facts(record))
     # What the totals hold beyond the rounds' scores: Gin's game and line bonuses.
-    bonuses = {p: score["totals"][p] - sum(r["scores"][p] for r in counted) for p in record.players}
-    word = "Hand" if header["variant"] == "robber" else "Round"  # as the game's own pages say
+    bonuses = {p: game.totals[p] - sum(r.scores[p] for r in counted) for p in record.players}
     return render_template(
-        "sheet.html", game_id=game_id, header=header, score=score, record=record,
-        variant=VARIANTS.get(header["variant"]), notes=notes, word=word, played=len(counted),
-        ended=[_ended(header["variant"], r) for r in score["rounds"]],
-        chart=chart(record.players, [r["scores"] for r in counted], target),
+        "sheet.html", game_id=game_id, header=header, record=record,
+        notes=notes, word=header["variant"].round_word.capitalize(), played=len(counted),
+        ended=[r.words for r in game.rounds],
+        chart=chart(record.players, [r.scores for r in counted], target),
         view_url=view_url, qr=links.qr_svg(view_url, "Read-only link to this score sheet"),
         low_wins=record.low_wins, bonuses=bonuses if any(bonuses.values()) else None,
     )
-
-
-def _ended(variant: str, result: dict) -> str:
-    """How a round ended, in the words of the game's own pages: Gin's gin and undercut, a
-    Robber hand without anyone out is one whose stock ran out (the game file says neither)."""
-    if counted_store.is_counted(variant):
-        return counted_store.ended_words(variant, result)
-    if variant == "robber" and result.get("finished") and result["ended"] == "hands counted":
-        return "the stock ran out"
-    return result["ended"]
 
 
 def _games(n: int) -> str:
@@ -186,4 +171,4 @@ def _games(n: int) -> str:
 
 
 def _sorry(what: str, reason: str) -> str:
-    return f"{what}: {store.sentence(reason)}"
+    return f"{what}: {kernel.sentence(reason)}"

@@ -6,12 +6,13 @@ without saving — each hand's best melds and deadwood in Gin with the defender'
 lay-offs, each card's points in the others — and "Save" records it. The game page has
 the per-round table, the running totals and the winner; a recorded round can be
 changed or deleted and everything after it is recomputed. ``/gin/knock`` answers "can
-I knock?" for a hand, tied to no game. Scores come from ``counted_store`` (which scores
-the game file with gamefile's scoring); nothing here knows a rule.
+I knock?" for a Gin hand, tied to no game. Scores come from the store
+(storage/rounds.py), which replays the game file; what differs between these games (how
+a round ends, whether hands are counted, the words) is said by each game's ``VARIANT``:
+nothing here knows a rule or a game by name.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 
@@ -19,28 +20,27 @@ from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_t
 from wtforms import BooleanField, IntegerField, StringField, SubmitField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
-from .. import counted_store as counted, links, store
+from ...games import gin
+from ...games.cards import full_deck, parse_card
+from ...games.errors import ScorekeeperError
+from ...games.handcount import RUMMY
+from ...storage import kernel, rounds as counted, transfer
+from ...storage.kernel import NotFound, Refused, Repeated, Stale
+from .. import links
 from ..chart import chart
-from ..db import get_db
+from ..database import get_db
 from ..forms import WriteForm
-from ..games import gin
-from ..games.cards import Card, full_deck, parse_card
-from ..games.errors import ScorekeeperError
 from ..picker import grid
-from ..transfer import sheet_csv
-from ..variants import VARIANTS
 from . import helpers
+from .games import export_file, sheet_response
 
+SCREENS = "hands"
 bp = Blueprint("counted", __name__)
+helpers.pages(SCREENS, game="counted.game", table="counted.new_round", end="counted.new_round",
+              export="counted.export", export_csv="counted.export_csv")
 
 ALREADY_SAVED = "Already saved: that was sent twice, and counted once."
 STALEMATE = "stalemate"
-
-# What ending a round is called in each game (the "stalemate" choice).
-NO_WINNER = {
-    "gin": "No knock: the stock ran down (no score)",
-    "conquian": "Tableau: the stock ran out (the next hand's stake goes up)",
-}
 
 
 class RoundForm(WriteForm):
@@ -60,17 +60,7 @@ class DeleteRoundForm(WriteForm):
 
 
 def _scored(game_id: int) -> counted.Scored:
-    return counted.score(_game(game_id))
-
-
-def _game(game_id: int) -> counted.CountedGame:
-    """The game as stored, not scored (what needs no score: its version, its file)."""
-    try:
-        return counted.load(get_db(), game_id)
-    except store.NotFound:
-        abort(404)
-    except ValueError:  # another variant's game: its own pages
-        abort(404)
+    return helpers.load_state(game_id, SCREENS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -93,12 +83,12 @@ def _hands(players: list[str], in_play: list[str]) -> dict[str, list[str]]:
 
 
 def _round_from_form(scored: counted.Scored, form: RoundForm, in_play: list[str]):
-    variant = scored.game.variant
+    variant = scored.variant
     how, player = _ending(form, scored.players)
     if how is None and player is not None:
-        how = "knock" if variant == "gin" else "out"
+        how = variant.ender
     return counted.new_round(variant, scored.players, how or "", player,
-                             bool(form.rummy.data) and variant == "rummy",
+                             bool(form.rummy.data) and variant.rummy_bonus,
                              _hands(scored.players, in_play))
 
 
@@ -106,20 +96,19 @@ def _round_from_form(scored: counted.Scored, form: RoundForm, in_play: list[str]
 # The pickers.
 
 
-def _deck(variant: str) -> tuple[Counter, int, int]:
+def _deck(variant) -> tuple[Counter, int, int]:
     """(copies of each card, copies a picker cell allows, jokers) for the variant's decks."""
-    module = counted.HAND_COUNT[variant]
-    deck = full_deck(module.DECKS)
+    deck = full_deck(variant.decks)
     for card in list(deck):
-        if card.rank in getattr(module, "WITHOUT_RANKS", ()):
+        if card.rank in variant.without_ranks:
             deck[card] = 0
-    return deck, module.DECKS, module.JOKERS
+    return deck, variant.decks, variant.jokers
 
 
 def _pickers(scored: counted.Scored, in_play: list[str], picked: dict[str, list[str]]) -> list[dict]:
-    """One card picker per player still playing (none in Conquian: hands are not counted)."""
-    variant = scored.game.variant
-    if variant == "conquian":
+    """One card picker per player still playing (none where hands are not counted)."""
+    variant = scored.variant
+    if not variant.counts_hands:
         return []
     deck, limit, jokers = _deck(variant)
     pickers = []
@@ -139,7 +128,7 @@ def _pickers(scored: counted.Scored, in_play: list[str], picked: dict[str, list[
 def _chart(scored: counted.Scored):
     rules = scored.rules
     target = rules.get("target") or rules.get("elimination") or 10**9
-    return chart(scored.players, [r["scores"] for r in scored.rounds], target)
+    return chart(scored.players, [r.scores for r in scored.rounds], target)
 
 
 def _round_page(scored: counted.Scored, round_no: int, form: RoundForm, *, picked=None,
@@ -148,19 +137,18 @@ def _round_page(scored: counted.Scored, round_no: int, form: RoundForm, *, picke
     game = scored.game
     in_play = scored.in_play(round_no)
     return render_template(
-        "counted_round.html", scored=scored, game_id=game.id, variant=VARIANTS[game.variant],
+        "counted_round.html", scored=scored, game_id=game.id, variant=scored.variant,
         round_no=round_no, form=form, dealer=scored.dealer(round_no), in_play=in_play,
         pickers=_pickers(scored, in_play, picked or {}), ended=ended, rummy=rummy,
-        preview=preview, error=error, editing=editing, no_winner=NO_WINNER.get(game.variant,
-        "Stalemate: no one went out (no score)"),
+        preview=preview, error=error, editing=editing,
     ), status
 
 
-def _picked_from(rnd: counted.CountedRound) -> dict[str, list[str]]:
+def _picked_from(rnd: counted.RecordedRound) -> dict[str, list[str]]:
     return {p: list(c) for p, c in (rnd.hands or {}).items()}
 
 
-def _ended_value(scored: counted.Scored, rnd: counted.CountedRound) -> str:
+def _ended_value(scored: counted.Scored, rnd: counted.RecordedRound) -> str:
     if rnd.how == STALEMATE:
         return STALEMATE
     return f"p{scored.players.index(rnd.player)}" if rnd.player in scored.players else ""
@@ -179,38 +167,14 @@ def by_meld(layoffs: list[dict]) -> list[tuple[list[str], list[str]]]:
     return [(cards, list(onto)) for onto, cards in groups.items()]
 
 
-def goal(scored: counted.Scored) -> str:
-    """How this game is won, in a sentence, with this game's numbers."""
-    rules, variant = scored.rules, scored.game.variant
-    if variant == "rummy" and rules["scoring"] == "penalty":
-        return (f"Each player scores his own hand as penalty points; once someone reaches "
-                f"{rules['target']}, the lowest total wins.")
-    if variant == "rummy":
-        return (f"Whoever goes out scores the others' hands; the first to {rules['target']} "
-                "wins (the highest total).")
-    if variant == "gin":
-        return (f"The knocker scores the difference (gin +{rules['gin_bonus']}, undercut "
-                f"+{rules['undercut_bonus']} to the defender). First to {rules['target']}: "
-                f"game bonus {rules['game_bonus']}, line bonus {rules['line_bonus']} per hand "
-                f"won, shutout {rules['shutout']}.")
-    if variant == "kalooki":
-        return (f"Cards left in hand are penalty points; above {rules['elimination']} a player "
-                "is eliminated, and the last player left wins.")
-    if variant == "conquian":
-        return "Each hand is a stake; a tableau raises the next one. " + (
-            f"{rules['target']} stakes win the match." if rules["target"] else
-            "No target: the match goes on as long as you like.")
-    return (f"Cards left in hand are penalty points; once someone reaches {rules['target']}, "
-            "the lowest total wins.")
-
-
 @bp.route("/g/<game_key>/counted")
 def game(game_id: int):
     """The game page: status and winner, the per-round table, running totals, links."""
     scored = _scored(game_id)
     return render_template(
-        "counted_game.html", scored=scored, game_id=game_id, variant=VARIANTS[scored.game.variant],
-        chart=_chart(scored), goal=goal(scored), share=links.share(game_id, *store.secrets_of(get_db(), game_id)),
+        "counted_game.html", scored=scored, game_id=game_id, variant=scored.variant,
+        chart=_chart(scored), goal=scored.variant.goal(scored.rules),
+        share=links.share(game_id, *kernel.secrets_of(get_db(), game_id)),
     )
 
 
@@ -221,7 +185,7 @@ def live(game_id: int):
     Read-only links get it too: viewers watch the totals change."""
     if helpers.unchanged(game_id):
         return "", 204
-    game = _game(game_id)  # its version and rounds: nothing to score
+    game = _scored(game_id).game
     return jsonify(version=game.version, screen="counted", round=len(game.rounds),
                    url=url_for("counted.game", game_id=game_id), regions={}, cards={})
 
@@ -230,7 +194,7 @@ def live(game_id: int):
 def new_round(game_id: int):
     scored = _scored(game_id)
     if scored.over:
-        flash(f"The game is over: {scored.result['status']}.")
+        flash(f"The game is over: {scored.status()}.")
         return redirect(url_for("counted.game", game_id=game_id), 303)
     if not links.can_edit():
         return redirect(url_for("counted.game", game_id=game_id), 303)
@@ -259,16 +223,16 @@ def _check_or_save(scored: counted.Scored, form: RoundForm, round_no: int, editi
             flash(f"Round {round_no} changed; every total after it is recomputed.")
         else:
             after = counted.record_round(get_db(), game_id, form.request_id.data, round_no, rnd)
-            flash(f"Round {round_no} saved." + (f" Game over: {after.result['status']}."
+            flash(f"Round {round_no} saved." + (f" Game over: {after.status()}."
                                                  if after.over else ""))
-    except store.Repeated:
+    except Repeated:
         flash(ALREADY_SAVED)
-    except store.NotFound:
+    except NotFound:
         abort(404)
-    except store.Refused as e:
+    except Refused as e:
         said = "nothing was" in e.message.lower()  # Stale says so itself
         return _round_page(scored, round_no, error=e.message + ("" if said else " Nothing was saved."),
-                           status=409 if isinstance(e, store.Stale) else 422, **again)
+                           status=409 if isinstance(e, Stale) else 422, **again)
     return redirect(url_for("counted.round_detail", game_id=game_id, round_no=round_no), 303)
 
 
@@ -276,11 +240,11 @@ def _check_or_save(scored: counted.Scored, form: RoundForm, round_no: int, editi
 def save_round(game_id: int):
     scored = _scored(game_id)
     form = RoundForm()
-    if counted.acted_on(get_db(), game_id, form.request_id.data):  # a double tap: done already
+    if kernel.acted_on(get_db(), game_id, form.request_id.data):  # a double tap: done already
         flash(ALREADY_SAVED)
         return redirect(url_for("counted.game", game_id=game_id), 303)
     if scored.over:
-        flash(f"The game is over: {scored.result['status']}. Nothing was saved.")
+        flash(f"The game is over: {scored.status()}. Nothing was saved.")
         return redirect(url_for("counted.game", game_id=game_id), 303)
     next_no = len(scored.game.rounds) + 1
     round_no = form.round_no.data if isinstance(form.round_no.data, int) and form.round_no.data >= 1 else next_no
@@ -307,7 +271,7 @@ def round_detail(game_id: int, round_no: int):
 def _detail_page(scored: counted.Scored, round_no: int, error: str | None = None, status: int = 200):
     return render_template(
         "counted_round_detail.html", scored=scored, game_id=scored.game.id, round_no=round_no,
-        variant=VARIANTS[scored.game.variant], rnd=scored.game.rounds[round_no - 1],
+        variant=scored.variant, rnd=scored.game.rounds[round_no - 1],
         result=scored.rounds[round_no - 1], error=error,
     ), status
 
@@ -322,7 +286,7 @@ def edit_round(game_id: int, round_no: int):
     rnd = scored.game.rounds[round_no - 1]
     form = RoundForm(formdata=None, round_no=round_no, revision=rnd.revision)
     return _round_page(scored, round_no, form, picked=_picked_from(rnd),
-                       ended=_ended_value(scored, rnd), rummy=rnd.how == "rummy", editing=rnd)
+                       ended=_ended_value(scored, rnd), rummy=rnd.how == RUMMY, editing=rnd)
 
 
 @bp.route("/g/<game_key>/counted/rounds/<int:round_no>/edit", methods=["POST"])
@@ -350,13 +314,11 @@ def delete_round(game_id: int, round_no: int):
     try:
         counted.delete_round(get_db(), game_id, form.request_id.data, round_no,
                              form.revision.data if form.validate() else None)
-    except store.Repeated:
+    except Repeated:
         flash(ALREADY_SAVED)
-    except store.NotFound:
+    except NotFound:
         abort(404)
-    except ValueError:
-        abort(404)
-    except store.Refused as e:
+    except Refused as e:
         flash(e.message + " Nothing was deleted.")
         if 1 <= round_no <= len(_scored(game_id).game.rounds):
             return redirect(url_for("counted.round_detail", game_id=game_id, round_no=round_no), 303)
@@ -368,57 +330,24 @@ def delete_round(game_id: int, round_no: int):
 @bp.route("/g/<game_key>/counted/export")
 def export(game_id: int) -> Response:
     """The game file (CONTRACT.md): ``scorekeeper score`` recomputes every score from it."""
-    game = _game(game_id)  # the file as kept: nothing to score
-    body = json.dumps(game.document(), indent=2, ensure_ascii=False)
-    return Response(body, mimetype="application/json", headers={
-        "Content-Disposition": f'attachment; filename="{game.variant}-game-{game_id}.json"'})
+    _scored(game_id)  # another family's game: its own page
+    return export_file(game_id)
 
 
 @bp.route("/g/<game_key>/counted/export.csv")
 def export_csv(game_id: int) -> Response:
     """The score sheet: a row per round, a column per player, bonuses (Gin), the totals."""
     scored = _scored(game_id)
-    rows = [(n, scored.ended(r), r["scores"]) for n, r in enumerate(scored.rounds, 1)]
+    rows = [(n, r.words, r.scores) for n, r in enumerate(scored.rounds, 1)]
     bonuses = scored.bonuses()
     if any(bonuses.values()):
         rows.append(("Bonuses", "", bonuses))
-    body = sheet_csv(("Round", "Ended"), scored.players, rows, scored.totals)
-    return Response("\ufeff" + body, mimetype="text/csv", headers={
-        "Content-Disposition":
-            f'attachment; filename="{scored.game.variant}-game-{game_id}-scores.csv"'})
+    body = transfer.sheet_csv(("Round", "Ended"), scored.players, rows, scored.totals)
+    return sheet_response(scored.variant, game_id, body)
 
 
 # ---------------------------------------------------------------------------------------
 # Gin: "can I knock?", for any hand, tied to no game.
-
-
-def knock_answer(names: list[str], limit: int) -> dict:
-    """What a hand of 10 (or 11, before the discard) may do: its best melds and deadwood.
-
-    With 11 cards, the discard that leaves the least deadwood is found first.
-    """
-    try:
-        cards = [parse_card(n) for n in names]
-    except ScorekeeperError as e:
-        raise store.Refused(str(e)) from None
-    twice = [str(c) for c, n in Counter(cards).items() if n > 1]
-    if twice:
-        raise store.Refused(f"{twice[0]} is picked twice, but one deck has one {twice[0]}")
-    if any(c.is_joker for c in cards):
-        raise store.Refused("Gin is played without jokers")
-    if len(cards) not in (gin.HAND_SIZE, gin.HAND_SIZE + 1):
-        raise store.Refused(f"pick the {gin.HAND_SIZE} cards of the hand (or 11, before the "
-                            f"discard): {len(cards)} picked")
-    discard: Card | None = None
-    if len(cards) == gin.HAND_SIZE + 1:
-        discard = min(cards, key=lambda c: (gin.least_deadwood([x for x in cards if x != c]),
-                                            -gin.deadwood_value(c)))
-        cards = [c for c in cards if c != discard]
-    best = gin.best_arrangements(cards)[0]
-    return {"melds": [[str(c) for c in m] for m in best.melds],
-            "deadwood": [str(c) for c in best.deadwood], "points": best.points,
-            "discard": str(discard) if discard else None, "limit": limit,
-            "gin": best.points == 0, "may_knock": best.points <= limit}
 
 
 @bp.route("/gin/knock")
@@ -436,26 +365,12 @@ def knock():
                  f"published rule): “{limit_text[:20]}” is not one. Nothing was judged.")
     if names and not error:
         try:
-            answer = knock_answer(names, limit)
-        except store.Refused as e:
-            error = e.message
+            answer = gin.knock_advice([parse_card(n) for n in names], limit)
+        except ScorekeeperError as e:
+            error = kernel.sentence(str(e))
     back = request.args.get("game", "")  # the game page it was opened from: only that
     back = back if re.fullmatch(r"/g/[A-Za-z0-9_-]+/counted", back) else None
-    deck, _limit, _jokers = _deck("gin")
+    deck, _limit, _jokers = _deck(gin.VARIANT)
     return render_template("counted_knock.html", rows=grid(deck, names, aces=True, limit=1),
                            answer=answer, error=error, limit=limit, limit_bad=not isinstance(limit, int),
                            game=back), 422 if error else 200
-
-
-def init_app(app) -> None:
-    """Register the pages each hand-count variant answers with for the Iceberg endpoints."""
-    pages = {
-        "games.summary": "counted.game",
-        "table.show": "counted.new_round",
-        "round_end.show": "counted.new_round",
-        "games.export": "counted.export",
-        "games.export_csv": "counted.export_csv",
-    }
-    for variant in counted.VARIANTS:
-        helpers.VARIANT_PAGES[variant] = dict(pages)
-    app.register_blueprint(bp)

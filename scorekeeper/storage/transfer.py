@@ -1,9 +1,9 @@
-"""Games in and out over the web: the CSV score sheet, and an uploaded game file read back.
+"""Games in and out: the CSV score sheet, and an uploaded game file read back.
 
-The game file itself is CONTRACT.md's document (``store.export_document``); the score
+The game file itself is CONTRACT.md's document (``games.export_document``); the score
 sheet is for people and spreadsheets: one row per counted round, each player's score,
 then the totals, the same numbers as the game page. An uploaded game file is read as
-UTF-8 JSON and checked in full by ``store.import_document``: anything wrong is one
+UTF-8 JSON and checked in full by ``games.import_document``: anything wrong is one
 plain sentence, and nothing is saved.
 """
 from __future__ import annotations
@@ -11,10 +11,11 @@ from __future__ import annotations
 import csv
 import io
 
-from . import store
-from .forms import NAME_LENGTH
-from .gamefile import parse_json, read_header
-from .games.errors import GameFileError, ScorekeeperError
+from ..gamefile import parse_json, read_header
+from ..games.errors import GameFileError, ScorekeeperError
+from . import games
+from .kernel import Refused
+from .players import NAME_LENGTH
 
 # A spreadsheet reads a cell starting with one of these as a formula: a player called
 # "=HYPERLINK(…)" must stay a name (OWASP, CSV injection), so it gets a leading quote.
@@ -23,18 +24,6 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_START) else text
-
-
-def score_sheet(state: store.GameState) -> str:
-    """The game's score sheet as CSV: Round, Dealer, a column per player; then Total.
-
-    Only counted rounds have a row: a round still being played has no score yet (the
-    game page shows what it has earned so far). Scores are plain integers (``-120``), so
-    a spreadsheet can add them up; the Total row is the game's totals.
-    """
-    rows = [(round_no, state.dealer(round_no), result.scores)
-            for round_no, result in enumerate(state.result.rounds, 1) if result.finished]
-    return sheet_csv(("Round", "Dealer"), state.players, rows, state.result.totals)
 
 
 def sheet_csv(head: tuple[str, str], players: list[str], rows, totals) -> str:
@@ -80,6 +69,6 @@ def import_upload(db, data: bytes) -> int:
     try:
         doc = read_game_file(data)
         check_names(doc)
-        return store.import_document(db, doc)
+        return games.import_document(db, doc)
     except ScorekeeperError as e:  # GameFileError and the rules' own errors
-        raise store.Refused(str(e)) from None
+        raise Refused(str(e)) from None

@@ -1,14 +1,13 @@
 """The forms behind every POST (WTForms through Flask-WTF, so each carries a CSRF token).
 
-A new-game form's rule fields are generated from the variant's rule book (e.g.
-``iceberg.RULES``): the names, defaults, allowed values, help and house values the rules
-library declares, so the form, the game file and ``scorekeeper rules VARIANT`` cannot
-drift apart.
+A new-game form's rule fields are generated from the variant's rule book: the names,
+defaults, allowed values, help and house values the rules library declares, so the form,
+the game file and ``scorekeeper rules VARIANT`` cannot drift apart. Games played in
+partnerships get the choice of who partners whom.
 """
 from __future__ import annotations
 
 import secrets
-from functools import lru_cache
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -21,8 +20,9 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
-from .games.options import Option
-from .variants import VARIANTS, Variant
+from ..games import registry
+from ..games.options import Option
+from ..games.variant import Variant
 
 try:  # WTForms 3.3 names its choices; older versions take (value, label) pairs
     from wtforms.fields.choices import SelectChoice as Choice
@@ -38,7 +38,7 @@ AUTO = "auto"
 class CardsField(Field):
     """The cards picked in a card picker: one value per card, a card twice if picked twice.
 
-    The picker's checkboxes all share one name; store.read_cards checks what they say.
+    The picker's checkboxes all share one name; the stores check what they say.
     """
 
     def __init__(self, label=None, validators=None, **kwargs):
@@ -61,7 +61,7 @@ class RequestIdField(StringField):
     """The form's idempotency key (a hidden field filled by ``new_request_id``).
 
     The change a form asks for is recorded with its key, in the same transaction
-    (store._once): a double tap or a resubmitted form is acted on once.
+    (storage.kernel.once): a double tap or a resubmitted form is acted on once.
     """
 
     def __init__(self, label="request id", validators=None, **kwargs):
@@ -148,7 +148,7 @@ class NewGameBase(FlaskForm):
     One form class per variant (:func:`new_game_form`): its seats, its rule options.
     """
 
-    variant: Variant = VARIANTS["iceberg"]
+    variant: Variant
     first_dealer = RadioField(
         "First dealer",
         choices=[Choice(str(i), f"Seat {i + 1}") for i in range(MAX_SEATS)],
@@ -195,6 +195,10 @@ class NewGameBase(FlaskForm):
         if int(field.data) not in seats:
             raise ValidationError(f"Seat {int(field.data) + 1} has no player: choose a seat with a name in it.")
 
+    def teams(self) -> list[list[str]] | None:
+        """The game file's ``teams``: none, unless the game has partnerships (the mixin)."""
+        return None
+
     def rule_fields(self):
         """(option, field) for every rule option of the variant, in the rule book's order."""
         return [(option, self[f"rule_{option.name}"]) for option in self.variant.rules]
@@ -219,15 +223,47 @@ def seat_field(i: int) -> Field:
     return StringField(f"Player {i + 1}", [Optional(), Length(max=NAME_LENGTH, message=f"keep names to {NAME_LENGTH} letters")])
 
 
-@lru_cache(maxsize=None)
-def new_game_form(variant: str) -> type[NewGameBase]:
-    """The new-game form class of a variant: its seats and its rule options."""
-    v = VARIANTS[variant]
-    from .robber_form import PartnershipsMixin  # Robber Rummy: partnerships
+# Partners, as positions among the filled seats (0-based): the first team of each choice.
+SOLO = "none"
+PAIRS = {"13": (0, 2), "12": (0, 1), "14": (0, 3)}
+PARTNERSHIPS = {
+    SOLO: "No partnerships: everyone plays for themselves",
+    "13": "Players 1 & 3 against 2 & 4 (partners sit opposite)",
+    "12": "Players 1 & 2 against 3 & 4",
+    "14": "Players 1 & 4 against 2 & 3",
+}
 
+
+class PartnershipsMixin:
+    """Partnerships on the new-game form of a game that has them: 4 players, two teams."""
+
+    partnerships = RadioField(
+        "Partnerships (4 players only)",
+        choices=[Choice(value, label) for value, label in PARTNERSHIPS.items()],
+        default=SOLO,
+    )
+
+    def validate_partnerships(self, field) -> None:
+        if field.data != SOLO and len(self.seated()) != 4:
+            raise ValidationError(
+                f"Partnerships are two teams of two: name exactly 4 players, or choose "
+                f"no partnerships ({len(self.seated())} named).")
+
+    def teams(self) -> list[list[str]] | None:
+        """The game file's ``teams``: two lists of two names, or None (no partnerships)."""
+        choice = self.partnerships.data
+        if choice not in PAIRS:
+            return None
+        names = [n for _i, n in self.seated()]
+        first = [names[i] for i in PAIRS[choice]]
+        return [first, [n for n in names if n not in first]]
+
+
+def _new_game_form(v: Variant) -> type[NewGameBase]:
+    """The new-game form class of a variant: its seats, its rule options, its partnerships."""
     return type(
-        f"NewGameForm_{variant}",
-        (PartnershipsMixin, NewGameBase) if variant == "robber" else (NewGameBase,),
+        f"NewGameForm_{v.key}",
+        (PartnershipsMixin, NewGameBase) if v.partnerships else (NewGameBase,),
         {
             "variant": v,
             "first_dealer": RadioField(
@@ -241,7 +277,7 @@ def new_game_form(variant: str) -> type[NewGameBase]:
     )
 
 
-NewGameForm = new_game_form("iceberg")
+NEW_GAME_FORMS = {key: _new_game_form(v) for key, v in registry.VARIANTS.items()}
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,19 +1,37 @@
-"""Games: the history list, a new game, a game's page (summary, chart), rules, export, import."""
+"""Games: the history list, a new game, rules, import; and the game page of a table of
+aces and melds (its summary, a round's detail, its game file and score sheet).
+
+A new game and an imported one go to their own pages: the family of pages their
+variant's ``screens`` names (views/helpers.py).
+"""
 from __future__ import annotations
 
 import json
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
-from .. import links, store, transfer
+from ...games import registry
+from ...storage import games, kernel, transfer
+from ...storage.kernel import Refused
+from ...storage.players import filter_history
+from .. import links
 from ..chart import chart
-from ..db import get_db
-from ..forms import ImportForm, new_game_form
-from ..players import filter_history
-from ..variants import VARIANTS
-from .helpers import load_state
+from ..database import get_db
+from ..forms import NEW_GAME_FORMS, ImportForm
+from . import helpers
 
 bp = Blueprint("games", __name__)
+SCREENS = "table"  # the family of pages this module (with table.py, round_end.py) draws
+helpers.pages(SCREENS, game="games.summary", table="table.show", end="round_end.show",
+              export="games.export", export_csv="games.export_csv")
+
+
+def load_state(game_id: int):
+    return helpers.load_state(game_id, SCREENS)
+
+
+def variants() -> list:
+    return list(registry.VARIANTS.values())
 
 
 @bp.route("/")
@@ -21,18 +39,19 @@ bp = Blueprint("games", __name__)
 def index():
     """This phone's games (the links it has opened), unfinished first: tap one to resume it."""
     mine = links.remembered()
-    games = store.list_games(get_db(), list(mine))
-    for game in games:
+    found = kernel.list_games(get_db(), list(mine))
+    for game in found:
         game["access"] = mine[game["id"]][1]
-    shown, filters, problems = filter_history(games, request.args)
-    return render_template("games.html", games=shown, all_games=len(games), filters=filters,
-                           filter_problems=problems, variants=list(VARIANTS.values()),
+    shown, filters, problems = filter_history(found, request.args)
+    return render_template("games.html", games=shown, all_games=len(found), filters=filters,
+                           filter_problems=problems, variants=variants(),
                            import_form=ImportForm())
 
 
 def _variant(key: str | None):
-    """The variant a new-game request names (Iceberg when it names none), or 404."""
-    variant = VARIANTS.get(key or "iceberg")
+    """The variant a new-game request names (the first of the registry when it names
+    none), or 404."""
+    variant = registry.get(key) if key else next(iter(registry.VARIANTS.values()))
     if variant is None:
         abort(404)
     return variant
@@ -41,30 +60,28 @@ def _variant(key: str | None):
 @bp.route("/games/new")
 def new():
     variant = _variant(request.args.get("variant"))
-    return render_new(new_game_form(variant.key)(), [])
+    return render_new(NEW_GAME_FORMS[variant.key](), [])
 
 
 def render_new(form, errors: list[str]):
-    return render_template("new_game.html", form=form, errors=errors, variants=list(VARIANTS.values()))
+    return render_template("new_game.html", form=form, errors=errors, variants=variants())
 
 
 @bp.route("/games", methods=["POST"])
 def create():
     variant = _variant(request.form.get("variant"))
-    form = new_game_form(variant.key)()
+    form = NEW_GAME_FORMS[variant.key]()
     error = None
     if form.validate():
         players, rules, dealer = form.game()
-        teams = form.teams() if hasattr(form, "teams") else None
         try:
-            game_id, secret = store.create_game(get_db(), players, rules, dealer,
-                                                variant=variant.key, teams=teams)
-        except store.Refused as e:
+            game_id, secret = games.create(get_db(), variant, players, rules, dealer, form.teams())
+        except Refused as e:
             error = e.message
         else:
             links.remember(game_id, links.make_key(game_id, secret), links.EDIT)
             flash(f"New game. {players[dealer]} deals; {players[(dealer + 1) % len(players)]} starts.")
-            return redirect(url_for("table.show", game_id=game_id), 303)
+            return redirect(helpers.page_url(variant, "table", game_id), 303)
     errors = flat_errors(form) + ([error] if error else [])
     return render_new(form, errors), 422
 
@@ -85,7 +102,7 @@ def flat_errors(form) -> list[str]:
     return flat
 
 
-def player_breakdown(state: store.GameState) -> list[dict]:
+def player_breakdown(state) -> list[dict]:
     """Per player, over the finished rounds: earned, cards in hand, playable, aces."""
     rows = []
     for player in state.players:
@@ -115,7 +132,7 @@ def summary(game_id: int):
     return render_template(
         "summary.html", state=state, game_id=game_id, chart=drawn,
         breakdown=player_breakdown(state),
-        share=links.share(game_id, *store.secrets_of(get_db(), game_id)),
+        share=links.share(game_id, *kernel.secrets_of(get_db(), game_id)),
     )
 
 
@@ -157,41 +174,52 @@ def _show(value) -> str:
 @bp.route("/rules/<variant>")
 def rules(variant: str):
     v = _variant(variant)
-    return render_template("rules.html", rows=rule_rows(v), variant=v, variants=list(VARIANTS.values()),
-                           state=None, game_id=None, players=None, over=False)
+    return render_template("rules.html", rows=rule_rows(v), variant=v, variants=variants(),
+                           game_id=None, players=None, over=False)
 
 
 @bp.route("/g/<game_key>/rules")
 def game_rules(game_id: int):
-    header = store.game_header(get_db(), game_id)
-    variant = VARIANTS[header["variant"]]
-    state = load_state(game_id) if variant.key == "iceberg" else None
+    header = kernel.header(get_db(), game_id)
+    variant = header["variant"]
     rules = variant.rules.resolve(header["rules"], len(header["players"]))
     return render_template("rules.html", rows=rule_rows(variant, rules), variant=variant,
-                           variants=list(VARIANTS.values()), state=state, game_id=game_id,
-                           players=header["players"], over=header["over"])
+                           variants=variants(), game_id=game_id, players=header["players"],
+                           first_dealer=header["players"][header["first_dealer"]], over=header["over"], table=helpers.page_url(variant, "table", game_id),
+                           game_page=helpers.page_url(variant, "game", game_id))
+
+
+def export_file(game_id: int) -> Response:
+    """The game file (CONTRACT.md), every game's: ``scorekeeper score`` recomputes every
+    score from it."""
+    db = get_db()
+    variant = kernel.header(db, game_id)["variant"]
+    body = json.dumps(games.export_document(db, game_id), indent=2, ensure_ascii=False)
+    return Response(body, mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="{variant.key}-game-{game_id}.json"'})
+
+
+def sheet_response(variant, game_id: int, body: str) -> Response:
+    """A score sheet (CSV) as a download; with a byte order mark, a spreadsheet opens
+    names like Zoë as UTF-8."""
+    return Response("\ufeff" + body, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{variant.key}-game-{game_id}-scores.csv"'})
 
 
 @bp.route("/g/<game_key>/export")
 def export(game_id: int) -> Response:
-    """The game file (CONTRACT.md): ``scorekeeper score`` recomputes every score from it."""
-    state = load_state(game_id)
-    body = json.dumps(state.doc, indent=2, ensure_ascii=False)
-    return Response(
-        body, mimetype="application/json",
-        headers={"Content-Disposition": f'attachment; filename="iceberg-game-{game_id}.json"'},
-    )
+    load_state(game_id)  # another family's game: its own page
+    return export_file(game_id)
 
 
 @bp.route("/g/<game_key>/export.csv")
 def export_csv(game_id: int) -> Response:
     """The score sheet: a row per counted round, a column per player, then the totals."""
     state = load_state(game_id)
-    # With a byte order mark, a spreadsheet opens names like Zoë as UTF-8.
-    return Response(
-        "\ufeff" + transfer.score_sheet(state), mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="iceberg-game-{game_id}-scores.csv"'},
-    )
+    rows = [(n, state.dealer(n), r.scores) for n, r in enumerate(state.game.rounds, 1) if r.finished]
+    body = transfer.sheet_csv((state.variant.round_word.capitalize(), "Dealer"), state.players,
+                              rows, state.game.totals)
+    return sheet_response(state.variant, game_id, body)
 
 
 @bp.route("/games/import")
@@ -212,19 +240,17 @@ def import_game():
         return _import_refused(form, reasons[0] if reasons else "choose a game file")
     try:
         game_id = transfer.import_upload(get_db(), form.game_file.data.read())
-    except store.Refused as e:
+    except Refused as e:
         return _import_refused(form, e.message)
-    header = store.game_header(get_db(), game_id)
+    header = kernel.header(get_db(), game_id)
     links.remember(game_id, links.make_key(game_id, header["edit_token"]), links.EDIT)
-    status = (load_state(game_id).result.status() if header["variant"] == store.VARIANT
-              else header["status"])  # another variant's cached status (its own store keeps it)
-    flash(f"Imported: {', '.join(header['players'])} — {status}. "
+    flash(f"Imported: {', '.join(header['players'])} — {header['status']}. "
           "This phone has the game's edit link.")
-    return redirect(url_for("games.summary", game_id=game_id), 303)
+    return redirect(url_for("games.summary", game_id=game_id), 303)  # the game's own address
 
 
 def _import_refused(form, reason: str):
     name = getattr(form.game_file.data, "filename", None)
     return render_template("import.html", form=form, filename=name,
-                           error=f"The game file was not imported: {store.sentence(reason)} "
+                           error=f"The game file was not imported: {kernel.sentence(reason)} "
                                  "Nothing was saved."), 422

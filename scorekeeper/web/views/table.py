@@ -1,9 +1,10 @@
-"""The table screen: whose turn, the melds on the table, and every play as it happens.
+"""The table screen of a game of aces and melds (Iceberg): whose turn, the melds on the
+table, and every play as it happens.
 
 Plays are logged with a card picker (meld, or lay-off after tapping a meld), aces with
 one tap each, the turn passed on with one tap. Every play is checked by replaying the
-log with it added (store.py); a refused play says why and nothing is saved. Earlier
-plays can be edited or deleted, and everything after them is recomputed.
+log with it added (storage/logs.py); a refused play says why and nothing is saved.
+Earlier plays can be edited or deleted, and everything after them is recomputed.
 
 Many phones, one table: every phone on a game polls ``/live`` (static/app.js) and
 replaces the parts of the page that other phones' plays change, keeping what it has
@@ -13,14 +14,16 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 
-from .. import links, store
-from ..db import get_db
+from ...games.errors import ScorekeeperError
+from ...storage import kernel, logs
+from ...storage.kernel import NotFound, Refused, Repeated, Stale
+from .. import links
+from ..database import get_db
 from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
-from ..games.errors import ScorekeeperError
 from ..picker import grid
-from ..replay_cache import Memo
 from . import helpers
-from .helpers import card_parts, load_state
+from .games import load_state
+from .helpers import card_parts
 
 bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
 bp.add_app_template_global(new_request_id, "request_id")
@@ -39,12 +42,12 @@ def _already_saved(url: str):
     return redirect(url, 303)
 
 
-def _status(refusal: store.Refused) -> int:
+def refusal_status(refusal: Refused) -> int:
     """422 for a play the rules refuse; 409 when another phone changed the table first."""
-    return 409 if isinstance(refusal, store.Stale) else 422
+    return 409 if isinstance(refusal, Stale) else 422
 
 
-def screen(state: store.GameState) -> str:
+def screen(state: logs.LogState) -> str:
     """Which screen the game is at: play, ending (the last ace's turn), end (count the
     hands) or over. A phone whose page shows another screen moves on (app.js)."""
     if state.over:
@@ -54,7 +57,7 @@ def screen(state: store.GameState) -> str:
     return "end" if state.ended else "play"
 
 
-def screen_url(state: store.GameState) -> str:
+def screen_url(state: logs.LogState) -> str:
     game_id = state.log.id
     return {
         "over": url_for("games.summary", game_id=game_id),
@@ -62,36 +65,7 @@ def screen_url(state: store.GameState) -> str:
     }.get(screen(state), url_for("table.show", game_id=game_id))
 
 
-_per_round = Memo(512)  # (what, id of a round's table, …) → (that table, what it gives)
-
-
-def _of_round(round_, what: str, make, *extra):
-    """What ``make(round_)`` gives, worked out once per table of a round.
-
-    The tables come from the replay memo (replay_cache.py), shared by every request
-    while a game stays at one version, and never changed: a table is named by identity
-    and kept alive with what was made from it, so its id is not reused meanwhile.
-    """
-    key = (what, id(round_)) + extra
-    found = _per_round.peek(key)
-    if found is not None and found[0] is round_:
-        return found[1]
-    value = make(round_)
-    _per_round.put(key, (round_, value))
-    return value
-
-
-def _availability(round_):
-    return _of_round(round_, "available", store.availability)
-
-
-def _grid(round_, picked):
-    """The card picker's rows for a table and the cards picked (read, never changed)."""
-    picked = tuple(picked)
-    return _of_round(round_, "grid", lambda r: grid(_availability(r), picked), picked)
-
-
-def saved_words(state: store.GameState, play_id: int | None) -> list[str]:
+def saved_words(state: logs.LogState, play_id: int | None) -> list[str]:
     """What a play this phone has just logged did, in words, read from the log.
 
     A logged play, ace or pass sends the phone back to the table with ``?saved=<play id>``
@@ -119,14 +93,14 @@ def saved_words(state: store.GameState, play_id: int | None) -> list[str]:
     return []
 
 
-def table_context(state: store.GameState, *, picked=(), target=None, player=None,
+def table_context(state: logs.LogState, *, picked=(), target=None, player=None,
                   preview=None, error=None, picker=True, notices=()) -> dict:
     """What the table screen and its live regions are drawn from (``picker``: False for
     the live regions, which have no card picker: only how many of each card are left)."""
     return dict(
         state=state,
         game_id=state.log.id,
-        picker=_grid(state.round, picked) if picker else None,
+        picker=grid(logs.availability(state.round), picked) if picker else None,
         melds=state.melds(),
         target=target,
         player=player if player in state.players else state.turn,
@@ -134,14 +108,14 @@ def table_context(state: store.GameState, *, picked=(), target=None, player=None
         error=error,
         notices=list(notices),
         plays=state.plays(state.round_no) if not state.over else [],
-        earned=state.round_earned(),
+        earned={p: state.round.earned(p) for p in state.players},
         last=state.last_row() if not state.over else None,
         version=state.log.version,
         screen=screen(state),
     )
 
 
-def table_page(state: store.GameState, *, status=200, **kwargs):
+def table_page(state: logs.LogState, *, status=200, **kwargs):
     """The table screen, with what was picked kept when a play is checked or refused."""
     return render_template("table.html", **table_context(state, **kwargs)), status
 
@@ -175,8 +149,7 @@ def live(game_id: int):
         url=screen_url(state),
         round=state.round_no,
         regions={name: render_template(path, **context) for name, path in parts.items()},
-        cards=_of_round(state.round, "cards",
-                        lambda r: {str(card): n for card, n in _availability(r).items()}),
+        cards={str(card): n for card, n in logs.availability(state.round).items()},
     )
 
 
@@ -192,7 +165,7 @@ def preview(game_id: int):
     player = request.args.get("player", state.turn)
     cards = request.args.getlist("cards")
     kind = "layoff" if target else "meld"
-    shown = store.preview(state, kind, player, cards, target) if cards else None
+    shown = logs.preview(state, kind, player, cards, target) if cards else None
     return render_template("_preview.html", preview=shown, state=state)
 
 
@@ -201,7 +174,7 @@ def play(game_id: int):
     """A meld, or a lay-off on the meld chosen: "Check" shows it, "Confirm" logs it.
 
     The game is read here only when a page is shown (a refusal, a check): a confirmed
-    play is checked by ``store.add_play``, against the log as its write transaction reads it.
+    play is checked by ``logs.add_play``, against the log as its write transaction reads it.
     """
     form = PlayForm()
     picked = _picked(form)
@@ -213,16 +186,16 @@ def play(game_id: int):
         return table_page(load_state(game_id), error="Pick the cards first.", status=422, **kwargs)
     if form.check.data and not form.confirm.data:
         state = load_state(game_id)
-        shown = store.preview(state, kind, form.player.data, picked, form.meld.data)
+        shown = logs.preview(state, kind, form.player.data, picked, form.meld.data)
         return table_page(state, preview=shown, **kwargs)
     try:
-        row, _after = store.add_play(get_db(), game_id, form.request_id.data, kind,
-                                     form.player.data, picked, form.meld.data)
-    except store.Repeated:
+        row, _after = logs.add_play(get_db(), game_id, form.request_id.data, kind,
+                                    form.player.data, picked, form.meld.data)
+    except Repeated:
         return _already_saved(url_for("table.show", game_id=game_id))
-    except store.Refused as e:
+    except Refused as e:
         # Drawn from the log as it is now: another phone's play may be why.
-        return table_page(load_state(game_id), error=e.message, status=_status(e), **kwargs)
+        return table_page(load_state(game_id), error=e.message, status=refusal_status(e), **kwargs)
     return _back(game_id, saved=row.id)
 
 
@@ -233,12 +206,12 @@ def ace(game_id: int):
     if not form.validate():
         return table_page(load_state(game_id), error=_form_error(form), status=422)
     try:
-        row, _after = store.add_play(get_db(), game_id, form.request_id.data, "ace",
-                                     form.player.data, [form.card.data])
-    except store.Repeated:
+        row, _after = logs.add_play(get_db(), game_id, form.request_id.data, "ace",
+                                    form.player.data, [form.card.data])
+    except Repeated:
         return _already_saved(url_for("table.show", game_id=game_id))
-    except store.Refused as e:
-        return table_page(load_state(game_id), error=e.message, status=_status(e),
+    except Refused as e:
+        return table_page(load_state(game_id), error=e.message, status=refusal_status(e),
                           player=form.player.data)
     return _back(game_id, saved=row.id)
 
@@ -275,16 +248,16 @@ def out(game_id: int):
     picked = tuple(request.form.getlist("cards"))
     if picked:
         state = load_state(game_id)
-        ruled = store.preview(state, "out", form.player.data, ())  # the rules' refusal first
+        ruled = logs.preview(state, "out", form.player.data, ())  # the rules' refusal first
         return table_page(state, error=ruled.error or picked_first(picked, "Confirm"), status=422,
                           picked=picked, target=request.form.get("meld", type=int),
                           player=form.player.data)
     try:
-        store.add_play(get_db(), game_id, form.request_id.data, "out", form.player.data)
-    except store.Repeated:
+        logs.add_play(get_db(), game_id, form.request_id.data, "out", form.player.data)
+    except Repeated:
         return _already_saved(end)
-    except store.Refused as e:
-        return table_page(load_state(game_id), error=e.message, status=_status(e),
+    except Refused as e:
+        return table_page(load_state(game_id), error=e.message, status=refusal_status(e),
                           player=form.player.data)
     flash(f"{form.player.data} went out. Enter the cards left in the other hands.")
     return redirect(end, 303)
@@ -296,12 +269,13 @@ def pass_turn(game_id: int):
     form = PassForm()
     form.validate()
     try:
-        after = store.pass_turn(get_db(), game_id, form.request_id.data, form.turn.data or None)
-    except store.Repeated:
+        row, _after = logs.add_play(get_db(), game_id, form.request_id.data, "pass", "",
+                                    turn=form.turn.data or None)
+    except Repeated:
         return _already_saved(url_for("table.show", game_id=game_id))
-    except store.Refused as e:
-        return table_page(load_state(game_id), error=e.message, status=_status(e))
-    return _back(game_id, saved=after.last_row().id)
+    except Refused as e:
+        return table_page(load_state(game_id), error=e.message, status=refusal_status(e))
+    return _back(game_id, saved=row.id)
 
 
 @bp.route("/undo", methods=["POST"])
@@ -310,12 +284,12 @@ def undo(game_id: int):
     form = UndoForm()
     form.validate()
     try:
-        message = store.undo(get_db(), game_id, form.request_id.data, form.last.data)
-    except store.Repeated:
+        message = logs.undo(get_db(), game_id, form.request_id.data, form.last.data)
+    except Repeated:
         return _already_saved(screen_url(load_state(game_id)))
-    except store.Refused as e:
-        return table_page(load_state(game_id), error=e.message, status=_status(e))
-    flash(store.sentence(f"Undone: {message}"))
+    except Refused as e:
+        return table_page(load_state(game_id), error=e.message, status=refusal_status(e))
+    flash(kernel.sentence(f"Undone: {message}"))
     state = load_state(game_id)
     if state.ended:
         return redirect(url_for("round_end.show", game_id=game_id), 303)
@@ -326,11 +300,11 @@ def undo(game_id: int):
 # Editing or deleting any play, in this round or an earlier one.
 
 
-def edit_page(state: store.GameState, play_id: int, *, player=None, picked=None, target=None,
+def edit_page(state: logs.LogState, play_id: int, *, player=None, picked=None, target=None,
               preview=None, error=None, status=200):
     try:
         row = state.log.play(play_id)
-    except store.NotFound:
+    except NotFound:
         return render_template("error.html", title="Not found",
                                message="That play is not in this game."), 404
     melds = [
@@ -338,7 +312,7 @@ def edit_page(state: store.GameState, play_id: int, *, player=None, picked=None,
         if row.type == "layoff" and _made_before(state, pid, row)
     ]
     # The cards of the play being changed go back to the pool while it is edited.
-    available = store.availability(state.round_result(row.round_no).round, give_back=row.cards)
+    available = logs.availability(state.round_result(row.round_no).round, give_back=row.cards)
     return render_template(
         "edit_play.html",
         state=state, game_id=state.log.id, row=row, melds=melds,
@@ -346,17 +320,17 @@ def edit_page(state: store.GameState, play_id: int, *, player=None, picked=None,
         picker=grid(available, row.cards if picked is None else picked, aces=row.type == "ace"),
         target=target if target is not None else row.target,
         preview=preview, error=error,
-        revision=store.play_revision(get_db(), state.log.id, play_id),
+        revision=row.revision,
         table_play=next((tp for tp in state.plays(row.round_no) if tp.row.id == play_id), None),
     ), status
 
 
-def _made_before(state: store.GameState, meld_id: int, row: store.PlayRow) -> bool:
+def _made_before(state: logs.LogState, meld_id: int, row: logs.PlayRow) -> bool:
     meld_row = state.log.play(meld_id)
     return meld_row.seq < row.seq
 
 
-def _stale_play(game_id: int, play_id: int, refusal: store.Stale):
+def _stale_play(game_id: int, play_id: int, refusal: Stale):
     """Someone else changed or deleted the play meanwhile: show it as it is now."""
     state = load_state(game_id)
     if any(p.id == play_id for p in state.log.plays):
@@ -381,18 +355,18 @@ def save_edit(game_id: int, play_id: int):
     if not form.validate():
         return edit_page(state, play_id, error=_form_error(form), status=422, **kwargs)
     if form.check.data and not form.save.data:
-        shown = store.preview_edit(state, play_id, form.player.data, picked, form.meld.data)
+        shown = logs.preview_edit(state, play_id, form.player.data, picked, form.meld.data)
         return edit_page(state, play_id, preview=shown, **kwargs)
     try:
-        row = store.edit_play(get_db(), game_id, form.request_id.data, play_id, form.player.data,
-                              picked, form.meld.data, revision=form.revision.data)
-    except store.Repeated:
+        row = logs.edit_play(get_db(), game_id, form.request_id.data, play_id, form.player.data,
+                             picked, form.meld.data, revision=form.revision.data)
+    except Repeated:
         return _already_saved(url_for("table.show", game_id=game_id))
-    except store.Stale as e:
+    except Stale as e:
         return _stale_play(game_id, play_id, e)
-    except store.Refused as e:
+    except Refused as e:
         return edit_page(state, play_id, error=e.message, status=422, **kwargs)
-    except store.NotFound:
+    except NotFound:
         return edit_page(state, play_id)
     flash(f"Changed {row.describe()} in round {row.round_no}: every score is recomputed.")
     return _back(game_id)
@@ -403,15 +377,15 @@ def delete(game_id: int, play_id: int):
     form = DeleteForm()
     form.validate()
     try:
-        row = store.delete_play(get_db(), game_id, form.request_id.data, play_id,
-                                revision=form.revision.data)
-    except store.Repeated:
+        row = logs.delete_play(get_db(), game_id, form.request_id.data, play_id,
+                               revision=form.revision.data)
+    except Repeated:
         return _already_saved(url_for("table.show", game_id=game_id))
-    except store.NotFound:
+    except NotFound:
         return edit_page(load_state(game_id), play_id)
-    except store.Stale as e:
+    except Stale as e:
         return _stale_play(game_id, play_id, e)
-    except store.Refused as e:
+    except Refused as e:
         return edit_page(load_state(game_id), play_id, error=e.message, status=422)
     flash(f"Deleted {row.describe()} from round {row.round_no}: every score is recomputed.")
     return _back(game_id)
@@ -421,5 +395,5 @@ def _form_error(form) -> str:
     for name, errors in form.errors.items():
         if errors:
             label = getattr(form, name).label.text if hasattr(form, name) else name
-            return store.sentence(f"{label}: {errors[0]}")
+            return kernel.sentence(f"{label}: {errors[0]}")
     return "Something in the form is missing."

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
-from .. import store
-from ..db import get_db
+from ...storage import logs
+from ...storage.kernel import Refused, Repeated
+from ..database import get_db
 from ..forms import ConfirmRoundForm, HandForm
 from ..picker import grid
-from .helpers import load_state
+from .games import load_state
 from .table import ALREADY_SAVED, screen, screen_url
 
 bp = Blueprint("round_end", __name__, url_prefix="/g/<game_key>")
 
 
-def end_page(state: store.GameState, *, player=None, picked=None, error=None, status=200):
+def end_page(state: logs.LogState, *, player=None, picked=None, error=None, status=200):
     game_id = state.log.id
     if not state.ended:
         if state.over:
@@ -29,28 +30,28 @@ def end_page(state: store.GameState, *, player=None, picked=None, error=None, st
         return redirect(url_for("table.show", game_id=game_id), 303)
     round_no = state.round_no
     drafts = state.log.drafts.get(round_no, {})
-    missing = store.missing_hands(state)
+    missing = state.missing_hands()
     out = state.round.out
     entering = [p for p in state.players if p != out]
     if player not in entering:
         player = missing[0] if missing else None
     scored, draft_error = None, None
     try:
-        scored = store.replay(state.log, with_drafts=True)
-    except store.Refused as e:
+        scored = state.counted()
+    except Refused as e:
         draft_error = e.message
     result = scored.round_result(round_no) if scored else None
     picker = None
     if player:
         holding = [c for p, cards in drafts.items() if p != player for c in cards]
-        available = store.availability(state.round, holding=holding)
+        available = logs.availability(state.round, holding=holding)
         picker = grid(available, drafts.get(player, ()) if picked is None else picked, aces=True)
     return render_template(
         "round_end.html",
         state=state, game_id=game_id, round_no=round_no, drafts=drafts, missing=missing,
         out=out, entering=entering, player=player, picker=picker, error=error or draft_error,
         result=result if not draft_error else None, scored=scored, version=state.log.version,
-        screen=screen(state),
+        screen=screen(state), earned={p: state.round.earned(p) for p in state.players},
     ), status
 
 
@@ -67,12 +68,12 @@ def save_hand(game_id: int):
     if not form.validate():
         return end_page(state, player=form.player.data, error="Say whose hand this is.", status=422)
     try:
-        store.save_hand(get_db(), game_id, form.request_id.data, form.round_no.data,
-                        form.player.data, form.cards.data)
-    except store.Repeated:
+        logs.save_hand(get_db(), game_id, form.request_id.data, form.round_no.data,
+                       form.player.data, form.cards.data)
+    except Repeated:
         flash(ALREADY_SAVED)
         return redirect(url_for("round_end.show", game_id=game_id), 303)
-    except store.Refused as e:
+    except Refused as e:
         return end_page(state, player=form.player.data, picked=form.cards.data, error=e.message,
                         status=422)
     count = len(form.cards.data)
@@ -92,11 +93,11 @@ def confirm(game_id: int):
     if not form.validate():
         return end_page(state, error="Which round is being counted?", status=422)
     try:
-        after = store.confirm_round(get_db(), game_id, form.request_id.data, form.round_no.data)
-    except store.Repeated:
+        after = logs.confirm_round(get_db(), game_id, form.request_id.data, form.round_no.data)
+    except Repeated:
         flash(f"Already saved: round {form.round_no.data} is counted.")
         return redirect(screen_url(load_state(game_id)), 303)
-    except store.Refused as e:
+    except Refused as e:
         return end_page(state, error=e.message, status=422)
     if after.over:
         flash(f"Game over: {after.result.status()}.")

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from .games.cards import ACE, COLOURS, RANK_LABELS, SUIT_NAMES, SUITS, Card
+from ..games.cards import ACE, COLOURS, RANK_LABELS, SUIT_NAMES, SUITS, Card
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king", **{n: str(n) for n in range(2, 11)}}

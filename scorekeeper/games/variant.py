@@ -1,0 +1,118 @@
+"""What a game declares about itself: the one record the rest of the app reads.
+
+Each game module ends with a ``VARIANT``: its name and rules, how a round is recorded
+and scored, how a round ended in words, whether the lowest total wins, which
+card-level statistics it offers and which pages show it. The registry
+(:mod:`scorekeeper.games.registry`) lists them; no other module names a game.
+
+There are two ways a round is recorded, and a declaration of each:
+
+- :class:`LogVariant` (Iceberg, Robber Rummy): a round is a log of plays made as they
+  happen. The game file's rounds are lists of events; the table screen logs those and
+  a few plays of its own (a pass, the discard pile taken, the stock running out).
+- :class:`CountVariant` (Basic Rummy, Gin, Kalooki, Conquian, Manipulation): a round is
+  entered when it ends, by how it ended and the cards left in each hand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from .options import RuleBook
+
+LOG, COUNT = "log", "count"
+
+# The card-level records a game can offer (stats.Facts has one field for each), and for
+# those that count something, what one of them is called.
+CARD_STATS = ("melds", "specials", "playable_penalty", "aces", "steals", "gins", "undercuts")
+COUNTED_AS = {"specials": "special meld", "aces": "ace", "gins": "gin", "undercuts": "undercut"}
+
+
+def _never(_rules: Mapping) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Everything the rest of the app needs to know about one game."""
+
+    key: str  # the game file's "variant"
+    name: str  # as people call it: "Iceberg Rummy"
+    blurb: str  # one line for the new-game page
+    rules: RuleBook
+    min_players: int
+    max_players: int
+    screens: str  # the family of pages that show it (the web layer's presenters)
+    round_word: str = "round"  # what a round is called at this table ("hand" in Robber Rummy)
+    defaults_from: str = "the published rules"  # whose rules the defaults are
+    partnerships: bool = False  # may be played in two teams of two
+    # Penalty games: the lowest total (and the lowest round) is the best.
+    lowest_total_wins: Callable[[Mapping], bool] = _never
+    # Card-level records for the statistics (names from CARD_STATS), and the function
+    # that reads them from a replayed game: {player: {record: value}} over counted rounds.
+    card_stats: tuple[str, ...] = ()
+    card_facts: Callable[[Any], Mapping[str, Mapping[str, Any]]] | None = None
+    recording = ""  # LOG or COUNT, said by the subclass
+
+    def __post_init__(self) -> None:
+        unknown = set(self.card_stats) - set(CARD_STATS)
+        if unknown:
+            raise ValueError(f"{self.key}: unknown card-level records {sorted(unknown)}")
+
+
+@dataclass(frozen=True)
+class LogVariant(Variant):
+    """A game whose rounds are logs of plays (CONTRACT.md, "a log of plays").
+
+    The game file's round holds ``events`` (of the types ``events``), optionally lists of
+    players by name (``round_lists``, e.g. who reneged) and, once over, ``hands``.
+    ``new_round(players, rules, teams)`` makes the empty table the events are applied to
+    (its methods ``meld``, ``lay_off``, ``go_out``, and ``ace`` where aces are played);
+    ``score_round(round, hands, lists)`` scores it, hands None while it is being played;
+    ``standing(players, rules, totals, teams)`` says (over, winners, tied).
+
+    The table screen logs ``table_plays``: the events, and plays the game file does not
+    record (a pass; the discard pile taken; ``round_enders``, which end the round without
+    an event, such as the stock running out). ``check_plays(rows, rules)`` checks the
+    order of a round's plays that only the table sees; rows have ``type``, ``player``
+    and ``cards``.
+    """
+
+    new_round: Callable[..., Any] = None  # type: ignore[assignment]
+    score_round: Callable[..., Any] = None  # type: ignore[assignment]
+    standing: Callable[..., tuple[bool, list[str], bool]] = None  # type: ignore[assignment]
+    events: tuple[str, ...] = ("meld", "layoff", "out")
+    round_lists: tuple[str, ...] = ()
+    table_plays: tuple[str, ...] = ("meld", "layoff", "out", "pass")
+    round_enders: tuple[str, ...] = ()
+    check_plays: Callable[[Sequence[Any], Mapping], None] | None = None
+    how_rounds_end: str = "someone goes out"  # for "the round is not over yet: …"
+    edits: bool = False  # a play logged earlier can be changed, not only deleted
+    recording = LOG
+
+
+@dataclass(frozen=True)
+class CountVariant(Variant):
+    """A game whose rounds are entered when they end (CONTRACT.md, "Hand-count rummies").
+
+    ``new_game(players, rules)`` keeps the running totals (``play(HandRound)`` scores a
+    round); the decks: ``decks`` standard decks, ``jokers`` jokers, without the cards of
+    ``without_ranks``. How a round may end: ``ender`` ("out", or "knock" in Gin) or a
+    stalemate; ``rummy_bonus``: going out "rummy" can be said; ``counts_hands``: the
+    cards left in hands are entered (not in Conquian, where a hand is a stake).
+    """
+
+    new_game: Callable[..., Any] = None  # type: ignore[assignment]
+    decks: int = 1
+    jokers: int = 0
+    without_ranks: tuple[int, ...] = ()
+    ender: str = "out"
+    rummy_bonus: bool = False
+    counts_hands: bool = True
+    # Words for the round-end screen.
+    who_ended: str = "Who went out?"
+    how_to_enter: str = "say who went out and pick the cards left in the other hands"
+    stalemate_choice: str = "Stalemate: no one went out (no score)"
+    goal: Callable[[Mapping], str] = lambda rules: ""  # how the game is won, with its numbers
+    how_won: Callable[[Mapping], str] = lambda rules: ""  # why the winner won, if not "highest total"
+    recording = COUNT

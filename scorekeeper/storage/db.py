@@ -1,0 +1,187 @@
+"""The database: a connection set up the app's way, its schema, and write transactions.
+
+A game is its log (STYLE.md): the tables hold who sits where, the rules, every play and
+the hands counted at the end of each round. Scores are always recomputed from them;
+the few summary columns on ``games`` are a cache for the history list, rewritten by
+every write.
+
+Connections run in WAL mode with a busy timeout, and every write goes through
+``with write(db):``, which takes the write lock up front with ``BEGIN IMMEDIATE``: a
+plain ``BEGIN`` that reads and then writes can fail at once with "database is locked"
+when a second phone at the table writes at the same moment.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from contextlib import contextmanager
+from typing import Iterator
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+BUSY_TIMEOUT_MS = 5000
+
+migrations = Migrations("scorekeeper")
+
+
+@migrations()
+def m001_games_plays_hands(db: Database) -> None:
+    """Games, their plays (the log) and the hands counted at the end of each round."""
+    db["games"].create(
+        {
+            "id": int,
+            "variant": str,
+            "players": str,  # JSON list, seating order (clockwise)
+            "rules": str,  # JSON object: the rule options chosen at the start
+            "first_dealer": int,  # seat index of the first round's dealer
+            "created": str,
+            "updated": str,
+            "version": int,  # bumped by every write: phones watching the table poll it
+            # A cache of the replay, for the history list; never the only copy.
+            "over": int,
+            "status": str,
+            "round_no": int,
+            "totals": str,
+        },
+        pk="id",
+        not_null={"variant", "players", "rules", "first_dealer", "created", "updated"},
+        defaults={"version": 0, "over": 0, "status": "in progress", "round_no": 1, "totals": "{}"},
+    )
+    db["plays"].create(
+        {
+            "id": int,
+            "game": int,
+            "round_no": int,
+            "seq": int,  # order within the round
+            "type": str,  # what the table logged: a game file event, a pass, …
+            "player": str,
+            "cards": str,  # JSON list of canonical card names
+            # A lay-off names the *play* that made its meld, so editing or deleting
+            # other plays never re-points it; the game file's meld numbers are derived.
+            "target": int,
+            "created": str,
+        },
+        pk="id",
+        not_null={"game", "round_no", "seq", "type", "player", "cards", "created"},
+        foreign_keys=[("game", "games", "id"), ("target", "plays", "id")],
+    )
+    db["plays"].create_index(["game", "round_no", "seq"], unique=True)
+    db["hands"].create(
+        {
+            "id": int,
+            "game": int,
+            "round_no": int,
+            "player": str,
+            "cards": str,  # JSON list of canonical card names
+            "confirmed": int,  # 0 while the round end is being entered, 1 once counted
+            "created": str,
+        },
+        pk="id",
+        not_null={"game", "round_no", "player", "cards", "created"},
+        defaults={"confirmed": 0},
+        foreign_keys=[("game", "games", "id")],
+    )
+    db["hands"].create_index(["game", "round_no", "player"], unique=True)
+
+
+@migrations()
+def m002_links_requests_revisions(db: Database) -> None:
+    """Secret links per game, one record per acted-on request, a revision per play.
+
+    - ``edit_token`` / ``view_token``: the secrets in a game's edit and read-only links
+      (every existing game gets its own);
+    - ``requests``: the idempotency key of every form acted on, so a double tap or a
+      resubmitted form records one play;
+    - ``plays.revision``: bumped by every edit, so an edit of a play that someone else
+      changed meanwhile is refused instead of applied over it.
+    """
+    db["games"].add_column("edit_token", str)
+    db["games"].add_column("view_token", str)
+    for row in list(db["games"].rows):
+        db["games"].update(
+            row["id"], {"edit_token": secrets.token_urlsafe(18), "view_token": secrets.token_urlsafe(18)}
+        )
+    db["plays"].add_column("revision", int, not_null_default=0)
+    db["requests"].create(
+        {"game": int, "request_id": str, "created": str},
+        pk=("game", "request_id"),
+        foreign_keys=[("game", "games", "id")],
+    )
+
+
+@migrations()
+def m003_game_teams(db: Database) -> None:
+    """Partnerships (Robber Rummy): ``games.teams``, the game file's ``teams`` as JSON
+    (null when everyone plays for themselves, as every game made before this did)."""
+    db["games"].add_column("teams", str)
+
+
+@migrations()
+def m004_players(db: Database) -> None:
+    """The people who play, across games (storage/players.py).
+
+    - ``players``: one row per person; ``name`` as shown, ``key`` the name compared
+      case-insensitively (unique: "ann" and "Ann" are one person);
+    - ``seats``: which player sat in each seat of each game (one player once a game).
+
+    Games keep their names (``games.players``, ``plays.player``, ``hands.player``): the
+    rules library works with names. Every existing game gets its players here, matched
+    by name case-insensitively.
+    """
+    from .kernel import seat_players
+
+    db["players"].create(
+        {"id": int, "name": str, "key": str, "created": str},
+        pk="id", not_null={"name", "key", "created"},
+    )
+    db["players"].create_index(["key"], unique=True)
+    db["seats"].create(
+        {"game": int, "seat": int, "player": int},
+        pk=("game", "seat"),
+        foreign_keys=[("game", "games", "id"), ("player", "players", "id")],
+    )
+    db["seats"].create_index(["game", "player"], unique=True)
+    db["seats"].create_index(["player"])
+    for game_id, names in db.execute("SELECT id, players FROM games ORDER BY id").fetchall():
+        seat_players(db, game_id, json.loads(names))
+
+
+def connect(path: str) -> Database:
+    """A connection set up the way every request and command uses it.
+
+    WAL mode, a busy timeout, foreign keys on, and ``synchronous = NORMAL``: in WAL mode
+    a commit then skips the fsync and is durable once it is in the WAL file, so a crashed
+    or killed server loses nothing it acknowledged (``tests/test_crash.py``); a power cut
+    may lose the last commits, never the database
+    (https://www.sqlite.org/pragma.html#pragma_synchronous).
+    """
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
+    db = Database(conn)
+    if db.journal_mode != "wal":
+        db.enable_wal()
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return db
+
+
+def migrate(db: Database) -> list[str]:
+    """Apply the migrations this database has not had yet; returns their names."""
+    pending = [m.name for m in migrations.pending(db)]
+    migrations.apply(db)
+    db.conn.execute("PRAGMA foreign_keys = ON")  # a migration may have turned them off
+    return pending
+
+
+@contextmanager
+def write(db: Database) -> Iterator[Database]:
+    """One user action, one transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK``."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.rollback()
+        raise
+    else:
+        db.conn.commit()

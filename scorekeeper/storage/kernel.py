@@ -1,0 +1,228 @@
+"""What every stored game has, whatever its rounds hold: written once, used by both stores.
+
+- the ``games`` row: one INSERT for every way a game is added (:func:`insert_game`), its
+  header read back (:func:`header`), the summary the history list shows rewritten and the
+  version bumped by every change (:func:`save_summary`), the two link secrets;
+- who sits where (:func:`seat_players`): the people behind the names, across games;
+- request ids (:func:`once`): a form acted on twice (a double tap, a resubmit) counts once;
+- the refusals every change can end in (:class:`Refused`, :class:`Stale`, …), in words.
+
+The stores of rounds (storage/logs.py for logs of plays, storage/rounds.py for hands
+counted at the end) build on these; every change is one ``write(db)`` transaction.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from datetime import datetime, timezone
+from typing import Iterable, Mapping
+
+from sqlite_utils import Database
+
+from ..games import registry
+from ..games.variant import Variant
+
+
+class Refused(Exception):
+    """A change the rules (or the state of the table) do not allow; nothing was saved."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = sentence(message)
+
+
+class NotFound(Exception):
+    """No such game, play, round or player."""
+
+
+class Stale(Refused):
+    """The phone acted on a table that another phone has changed since; nothing was saved."""
+
+
+class Repeated(Exception):
+    """This form was acted on already (a double tap, a resubmitted form): nothing more to do."""
+
+
+def sentence(text: str) -> str:
+    """The engine's reasons are lower-case clauses; people read sentences."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def new_secret() -> str:
+    """The secret of a game's link: 144 random bits."""
+    return secrets.token_urlsafe(18)
+
+
+# ---------------------------------------------------------------------------------------
+# The games row.
+
+
+def insert_game(db: Database, variant: Variant, players: list[str], rules: Mapping,
+                first_dealer: int, teams: list[list[str]] | None = None, *,
+                status: str = "in progress", totals: Mapping[str, int] | None = None) -> tuple[int, str]:
+    """A new game's row (version 0; the summary of a game with no rounds) and its seats,
+    in the caller's write transaction; (id, the secret of its edit link)."""
+    stamp = now()
+    edit = new_secret()
+    game_id = db.execute(
+        "INSERT INTO games (variant, players, rules, teams, first_dealer, created, updated, "
+        "version, over, status, round_no, totals, edit_token, view_token) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, 1, ?, ?, ?)",
+        [variant.key, json.dumps(players, ensure_ascii=False), json.dumps(dict(rules)),
+         json.dumps(teams, ensure_ascii=False) if teams is not None else None, first_dealer,
+         stamp, stamp, status, json.dumps(dict(totals or {}), ensure_ascii=False), edit, new_secret()],
+    ).lastrowid
+    seat_players(db, game_id, players)
+    return game_id, edit
+
+
+def header(db: Database, game_id: int) -> dict:
+    """A game's row without its rounds: variant (the registry's), players, rules, teams,
+    first dealer, version, the link secrets and the summary kept for the history list."""
+    cursor = db.execute("SELECT * FROM games WHERE id = ?", [game_id])
+    row = cursor.fetchone()
+    if row is None:
+        raise NotFound(f"there is no game {game_id}")
+    game = dict(zip([c[0] for c in cursor.description], row))
+    for name in ("players", "rules", "totals"):
+        game[name] = json.loads(game[name] or "{}")
+    game["teams"] = json.loads(game["teams"]) if game.get("teams") else None
+    game["over"] = bool(game["over"])
+    game["variant"] = registry.get(game["variant"])
+    return game
+
+
+def version_of(db: Database, game_id: int) -> int:
+    """The game's version, bumped by every change: a phone watching the table polls it."""
+    row = db.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()
+    if row is None:
+        raise NotFound(f"there is no game {game_id}")
+    return row[0]
+
+
+def save_summary(db: Database, game_id: int, version: int, *, over: bool, status: str,
+                 round_no: int, totals: Mapping[str, int]) -> None:
+    """Bump the game's version past ``version`` (the one the change was made on) and keep
+    what the history list shows of it."""
+    db.execute(
+        "UPDATE games SET updated = ?, version = ?, over = ?, status = ?, round_no = ?, "
+        "totals = ? WHERE id = ?",
+        [now(), version + 1, int(over), status, round_no,
+         json.dumps(dict(totals), ensure_ascii=False), game_id],
+    )
+
+
+def secrets_of(db: Database, game_id: int) -> tuple[str, str]:
+    """The secrets of a game's edit link and read-only link."""
+    row = db.execute("SELECT edit_token, view_token FROM games WHERE id = ?", [game_id]).fetchone()
+    if row is None:
+        raise NotFound(f"there is no game {game_id}")
+    return row[0], row[1]
+
+
+def list_games(db: Database, ids: Iterable[int]) -> list[dict]:
+    """These games, unfinished first, the most recently played first within each."""
+    ids = list(ids)
+    if not ids:
+        return []
+    marks = ", ".join("?" * len(ids))
+    query = f"SELECT * FROM games WHERE id IN ({marks}) ORDER BY over, updated DESC, id DESC"
+    games = []
+    for row in db.query(query, ids):
+        row = dict(row)
+        row["players"] = json.loads(row["players"])
+        row["totals"] = json.loads(row["totals"] or "{}")
+        games.append(row)
+    return games
+
+
+def backup(db: Database, path: str) -> None:
+    """A consistent copy of the whole database, safe while the server runs (SQLite backup)."""
+    target = sqlite3.connect(path)
+    try:
+        db.conn.backup(target)
+    finally:
+        target.close()
+
+
+# ---------------------------------------------------------------------------------------
+# Forms acted on once, and plays changed meanwhile.
+
+
+def once(db: Database, game_id: int, request_id: str | None) -> None:
+    """Record this form's key with the change; a key acted on before raises Repeated."""
+    if not request_id:
+        return
+    cursor = db.execute(
+        "INSERT OR IGNORE INTO requests (game, request_id, created) VALUES (?, ?, ?)",
+        [game_id, str(request_id), now()],
+    )
+    if cursor.rowcount == 0:
+        raise Repeated("this was saved already")
+
+
+def acted_on(db: Database, game_id: int, request_id: str | None) -> bool:
+    """Whether this form was acted on already (a double tap, a resubmitted form)."""
+    return bool(request_id) and db.execute(
+        "SELECT 1 FROM requests WHERE game = ? AND request_id = ?", [game_id, str(request_id)]
+    ).fetchone() is not None
+
+
+def revision_of(db: Database, game_id: int, play_id: int) -> int | None:
+    """How many times a play (or a counted round's row) has been changed; None: no such
+    play in this game. A page names the revision it showed, so a change made meanwhile
+    on another phone is refused rather than overwritten."""
+    row = db.execute("SELECT revision FROM plays WHERE id = ? AND game = ?",
+                     [play_id, game_id]).fetchone()
+    return None if row is None else row[0]
+
+
+# ---------------------------------------------------------------------------------------
+# Who sits where: the people behind the names (storage/players.py renames and merges).
+
+
+def key_of(name: str) -> str:
+    """A name as players are matched: case and surrounding spaces ignored."""
+    return " ".join(name.split()).casefold()
+
+
+def _find_or_add(db: Database, name: str, taken: set[int]) -> int:
+    """The player called ``name`` (any case), or a new one; never one in ``taken``.
+
+    Two seats of one game whose names differ only in case ("Bob" and "bob", possible in
+    games made before players were kept) are two people: the second gets an entry of
+    their own, named with a number ("bob (2)") until someone renames or merges it.
+    """
+    base, n = name.strip(), 1
+    candidate = base
+    while True:
+        row = db.execute("SELECT id FROM players WHERE key = ?", [key_of(candidate)]).fetchone()
+        if row is None:
+            return db.execute(
+                "INSERT INTO players (name, key, created) VALUES (?, ?, ?)",
+                [candidate, key_of(candidate), now()]).lastrowid
+        if row[0] not in taken:
+            return row[0]
+        n += 1
+        candidate = f"{base} ({n})"
+
+
+def seat_players(db: Database, game_id: int, names: Iterable[str]) -> None:
+    """Record who sits in each seat of a game (a game already seated is left alone)."""
+    if db.execute("SELECT 1 FROM seats WHERE game = ? LIMIT 1", [game_id]).fetchone():
+        return
+    taken: set[int] = set()
+    for seat, name in enumerate(names):
+        player_id = _find_or_add(db, name, taken)
+        taken.add(player_id)
+        db.execute("INSERT INTO seats (game, seat, player) VALUES (?, ?, ?)",
+                   [game_id, seat, player_id])

@@ -1,0 +1,77 @@
+"""The web app: thin pages over the stores and the rules, one blueprint per concern.
+
+``create_app`` is Flask's tutorial shape: configuration, the database's life per
+request (``database``), CSRF protection, the game links (``links``), the security
+headers, the blueprints of ``views``. The pages know no rule: they show what the
+replayed game says, and hand every change to the stores (scorekeeper/storage).
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+# The templates and static files live at the top of the repository, beside the package.
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _secret_key(instance: Path) -> str:
+    """SCOREKEEPER_SECRET_KEY, else one made on first start and kept in the instance folder."""
+    key = os.environ.get("SCOREKEEPER_SECRET_KEY")
+    if key:
+        return key
+    path = instance / "secret_key"
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        key = secrets.token_hex(32)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(key)
+        return key
+
+
+def create_app(test_config: dict | None = None):
+    """The web app: configuration, database, CSRF protection, security headers, blueprints."""
+    from flask import Flask
+    from flask_wtf.csrf import CSRFProtect
+
+    from . import database, links, security
+    from .views import counted, games, helpers, players, round_end, steals, table
+
+    app = Flask(
+        "scorekeeper",
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE=os.environ.get("SCOREKEEPER_DATABASE") or str(instance / "scorekeeper.db"),
+        # A game lasts hours: a table page's form must not expire while it lies open.
+        WTF_CSRF_TIME_LIMIT=None,
+        SESSION_COOKIE_SAMESITE="Lax",
+        # The session (this phone's games, its CSRF token) lasts a year from its last
+        # change, and is signed and sent again only when it changes: not on every one
+        # of the requests a phone at a table makes each second (links.remember).
+        SESSION_REFRESH_EACH_REQUEST=False,
+        # The largest request: an uploaded game file (a 413 page says so when exceeded).
+        MAX_CONTENT_LENGTH=security.MAX_UPLOAD_BYTES,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+
+    app.jinja_env.trim_blocks = True  # lean pages: the table screen must stay small
+    app.jinja_env.lstrip_blocks = True
+    CSRFProtect(app)
+    database.init_app(app)
+    links.init_app(app)
+    security.init_app(app)
+    for blueprint in (helpers.bp, games.bp, table.bp, round_end.bp, steals.bp, counted.bp, players.bp):
+        app.register_blueprint(blueprint)
+    return app

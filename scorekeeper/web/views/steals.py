@@ -1,0 +1,518 @@
+"""The pages of a game whose melds change hands (Robber Rummy): its table, hand end and
+game page.
+
+The table screen shows whose turn it is, each meld on the table with its owner's colour
+chip (and team), what each side would score if the hand ended now, and the hand so far
+in words ("Bob steals meld 2 from Ann"). Plays are logged with the card picker: a meld,
+a lay-off (a steal when the meld is someone else's), the discard pile taken (its top
+card must go into that player's next meld at once: the rules refuse anything else), a
+renege, going out, the stock running out, the turn passed on. At the end of a hand each
+player's leftover cards are entered with the picker; every side's score is shown with
+its reasons before it is confirmed. Every rule is checked by the store
+(storage/logs.py), which replays the game file; nothing here knows a rule.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from wtforms import IntegerField, StringField
+from wtforms.validators import InputRequired, Optional
+
+from ...games.cards import card_names
+from ...storage import kernel, logs, transfer
+from ...storage.kernel import NotFound, Refused, Repeated
+from .. import links
+from ..chart import chart
+from ..database import get_db
+from ..forms import CardsField, ConfirmRoundForm, DeleteForm, HandForm, PassForm, UndoForm, WriteForm
+from ..picker import grid
+from . import helpers
+from .games import export_file, sheet_response
+from .table import ALREADY_SAVED, picked_first, refusal_status
+
+SCREENS = "steals"
+bp = Blueprint(SCREENS, __name__, url_prefix="/g/<game_key>/robber")
+helpers.pages(SCREENS, game="steals.game", table="steals.table", end="steals.end",
+              export="steals.export", export_csv="steals.export_csv")
+
+ACTIONS = ("play", "check", "take", "renege", "out", "stock")
+ENDINGS = {"out": "Went out", "stock": "Stock ran out"}  # the buttons that end the hand
+
+
+class PlayForm(WriteForm):
+    """One play: ``action`` play (a meld, or a lay-off on the meld chosen), take (the
+    discard pile: its top card picked), renege, out or stock (the last card drawn)."""
+
+    player = StringField("Who plays", [InputRequired()])
+    action = StringField("What", [InputRequired()])
+    cards = CardsField("Cards")
+    meld = IntegerField("Lay off on", [Optional()])
+
+
+@dataclass
+class TableMeld:
+    """A meld on the table as the page shows it."""
+
+    pid: int  # the play id of the row that made it
+    number: int
+    tm: Any  # the rules' table meld: its meld, owner and history
+    side: str  # its owner's side: the player, or the team
+    colour: int  # the side's colour (its index among the sides)
+    locked: bool
+    value: int
+
+
+@dataclass
+class LogLine:
+    row: logs.PlayRow
+    text: str
+    steal: bool = False
+
+
+@dataclass
+class Steals:
+    """A replayed game as these pages show it: sides and their colours, melds with owners,
+    the hand so far in words."""
+
+    state: logs.LogState
+
+    def __getattr__(self, name: str):  # the rest is the replayed game's (logs.LogState)
+        return getattr(self.state, name)
+
+    @property
+    def scored(self):
+        return self.state.game
+
+    @property
+    def winners(self) -> list[str]:
+        return self.state.game.winners
+
+    @property
+    def tied(self) -> bool:
+        return self.state.game.tied_at_target
+
+    @property
+    def sides(self) -> list[str]:
+        """The sides that score: the teams' names, or the players."""
+        if self.state.teams:
+            return [" & ".join(t) for t in self.state.teams]
+        return list(self.state.players)
+
+    def side(self, player: str) -> str:
+        return self.state.game.teams.get(player, player)
+
+    def colour(self, player: str) -> int:
+        return self.sides.index(self.side(player))
+
+    @property
+    def pending_take(self) -> logs.PlayRow | None:
+        """A discard pile taken whose top card has not gone into a meld yet."""
+        pending = None
+        for row in self.state.rows():
+            if row.type == "take":
+                pending = row
+            elif pending is not None and self._settles(pending, row):
+                pending = None
+        return pending
+
+    @staticmethod
+    def _settles(take: logs.PlayRow, row: logs.PlayRow) -> bool:
+        return row.player == take.player and (
+            row.type == "renege" or (row.type in ("meld", "layoff") and take.cards[0] in row.cards))
+
+    def current(self):
+        """The hand being played, as the replay scored it so far (None before its first play)."""
+        if self.state.over:
+            return None
+        return self.state.round_result(self.state.round_no)
+
+    def live(self) -> dict:
+        """Each player's score if the hand ended now (melds owned; the team's in partnership)."""
+        current = self.current()
+        return current.scores if current is not None else {p: 0 for p in self.state.players}
+
+    def melds(self) -> list[TableMeld]:
+        round_ = self.state.round
+        return [TableMeld(pid, tm.number, tm, self.side(tm.owner), self.colour(tm.owner),
+                          round_.locked(tm.number), tm.meld.value(self.state.rules))
+                for pid, tm in self.state.melds()]
+
+    def _arranged(self, play) -> str:
+        """A play's cards in the order they lie in their meld on the table now (a card's
+        place in a meld never changes once played)."""
+        lying = self.state.round.melds[play.meld_number - 1].meld.cards
+        return card_names(sorted(play.cards, key=lying.index))
+
+    def log_lines(self) -> list[LogLine]:
+        """The hand so far, newest last, in words: steals say whose meld was stolen."""
+        lines = []
+        for tp in self.state.plays():
+            row, play = tp.row, tp.play
+            if row.type == "meld":
+                text = f"{row.player} melds {self._arranged(play)} (meld {play.meld_number})"
+            elif row.type == "layoff" and play.stolen_from:
+                text = (f"{row.player} steals meld {play.meld_number} from {play.stolen_from} "
+                        f"with {self._arranged(play)}")
+            elif row.type == "layoff":
+                text = f"{row.player} adds {self._arranged(play)} to meld {play.meld_number}"
+            elif row.type == "out":
+                text = f"{row.player} went out"
+            elif row.type == "pass":
+                text = f"{row.player} discarded: {tp.passed_to}’s turn"
+            elif row.type == "take":
+                text = f"{row.player} took the discard pile ({row.cards[0]} on top)"
+            elif row.type == "renege":
+                text = f"{row.player} reneged: −{self.state.rules['renege_penalty']} this hand"
+            else:
+                text = f"the stock ran out: {row.player} drew the last card" if row.player else "the stock ran out"
+            lines.append(LogLine(row, text, bool(play is not None and getattr(play, "stolen_from", None))))
+        return lines
+
+    def hand_ended(self, round_no: int) -> str:
+        """How hand ``round_no`` ended, in words: out, the stock, or the game file's word."""
+        rows = self.state.log.rows(round_no)
+        out = next((r for r in rows if r.type == "out"), None)
+        if out is not None:
+            return f"{out.player} went out"
+        stock = next((r for r in rows if r.type == "stock"), None)
+        if stock is not None:
+            return logs.ended_by(stock)
+        result = self.state.round_result(round_no)
+        return result.ended if result else ""
+
+
+def _state(game_id: int) -> Steals:
+    return Steals(helpers.load_state(game_id, SCREENS))
+
+
+def screen(state: Steals) -> str:
+    if state.over:
+        return "over"
+    return "end" if state.ended else "play"
+
+
+def screen_url(state: Steals) -> str:
+    game_id = state.log.id
+    return {"over": url_for("steals.game", game_id=game_id),
+            "end": url_for("steals.end", game_id=game_id)}.get(
+        screen(state), url_for("steals.table", game_id=game_id))
+
+
+def _sides_of(state: Steals, hand: dict | None) -> list[dict]:
+    """Each side's score for a hand (its game-file JSON), with each member's reasons."""
+    if hand is None:
+        return []
+    sides = []
+    for index, side in enumerate(state.sides):
+        members = [p for p in state.players if state.side(p) == side]
+        sides.append({"side": side, "colour": index, "score": hand["scores"][members[0]],
+                      "members": [{"player": p, **hand["detail"][p]} for p in members]})
+    return sides
+
+
+def _live_scores(state: Steals) -> list[dict]:
+    """Each side's score if the hand ended now, with its reasons (melds owned, renege)."""
+    if state.over:
+        return []
+    current = state.current()
+    if current is None:  # a hand with no play yet: every side has 0 so far
+        return _sides_of(state, {"scores": state.live(),
+                                 "detail": {p: {"story": ["no melds yet: score 0"]} for p in state.players}})
+    return _sides_of(state, current.as_json())
+
+
+def table_context(state: Steals, *, picked=None, target=None, player=None,
+                  error=None, picker=True, preview=None) -> dict:
+    pending = state.pending_take
+    if player not in state.players:
+        player = pending.player if pending is not None else state.turn
+    if picked is None:
+        picked = pending.cards if pending is not None and player == pending.player else ()
+    return dict(
+        state=state, game_id=state.log.id,
+        picker=grid(logs.availability(state.round), picked, aces=True) if picker and not state.over else None,
+        melds=state.melds(), target=target, player=player, error=error, preview=preview,
+        lines=state.log_lines() if not state.over else [],
+        earned=state.live(), sides=_live_scores(state), pending=pending,
+        last=state.last_row() if not state.over else None,
+        version=state.log.version, screen=screen(state),
+    )
+
+
+def table_page(state: Steals, *, status=200, **kwargs):
+    return render_template("robber_table.html", **table_context(state, **kwargs)), status
+
+
+@bp.route("")
+def table(game_id: int):
+    return table_page(_state(game_id))
+
+
+REGIONS = {"scores": "_scores.html", "turn": "_robber_turn.html", "board": "_robber_board.html",
+           "log": "_robber_log.html"}
+
+
+@bp.route("/live")
+def live(game_id: int):
+    """What changed since ``?since=<version>`` (static/app.js): 204, or the fresh regions."""
+    if helpers.unchanged(game_id):
+        return "", 204
+    state = _state(game_id)
+    context = table_context(state, picker=False)
+    parts = dict(REGIONS)
+    if links.can_edit() and not state.ended and not state.over:
+        parts["melds"] = "_robber_melds.html"
+    return jsonify(
+        version=state.log.version, screen=context["screen"], url=screen_url(state),
+        round=state.round_no,
+        regions={name: render_template(path, **context) for name, path in parts.items()},
+        cards={str(card): n for card, n in logs.availability(state.round).items()},
+    )
+
+
+def robber_preview(state: Steals, player: str, cards, target: int | None) -> dict | None:
+    """What the picked cards would make and score as a meld (or a lay-off on ``target``),
+    or why the rules refuse it; None with nothing picked. Nothing is saved."""
+    if not cards:
+        return None
+    kind = "layoff" if target else "meld"
+    twice = sorted({c for c in cards if list(cards).count(c) > 1})
+    if kind == "meld" and len(cards) < 3:  # still picking: not a refusal yet
+        return {"ok": False, "hint": f"{len(cards)} picked: a new meld needs three cards or more.",
+                "twice": twice}
+    try:
+        _row, after = logs.check_play(state.state, kind, player, cards, target)
+    except Refused as e:
+        return {"ok": False, "error": e.message, "cards": list(cards), "twice": twice}
+    play = after.round.plays[-1]
+    meld = after.round.melds[play.meld_number - 1]
+    value = meld.meld.value(after.rules)
+    before = state.round.melds[play.meld_number - 1].meld.value(state.rules) if kind == "layoff" else 0
+    return {"ok": True, "kind": kind, "number": play.meld_number, "meld": meld.meld,
+            "value": value, "gain": value - before, "owner": meld.owner,
+            "stolen_from": play.stolen_from, "cards": [str(c) for c in play.cards], "twice": twice}
+
+
+@bp.route("/preview")
+def preview(game_id: int):
+    """What the picked cards would make and score (the table page's script asks this)."""
+    state = _state(game_id)
+    player = request.args.get("player", state.turn)
+    shown = robber_preview(state, player, tuple(request.args.getlist("cards")),
+                           request.args.get("meld", type=int))
+    return render_template("_robber_preview.html", preview=shown, state=state)
+
+
+def _said(row: logs.PlayRow, after: logs.LogState) -> str:
+    line = next((ln for ln in Steals(after).log_lines() if ln.row.id == row.id), None)
+    return line.text if line else f"{row.player}: {row.type}"
+
+
+@bp.route("/play", methods=["POST"])
+def play(game_id: int):
+    form = PlayForm()
+    picked = tuple(form.cards.data or ())
+    kwargs = dict(picked=picked, target=form.meld.data, player=form.player.data)
+    if not form.validate() or form.action.data not in ACTIONS:
+        return table_page(_state(game_id), error="Choose who plays and what they do.", status=422, **kwargs)
+    action = form.action.data
+    if action in ENDINGS and picked:  # cards not logged yet would be lost with the hand
+        state = _state(game_id)
+        try:  # a rule that refuses the ending anyway (the discard pile's card) says it first
+            logs.check_play(state.state, action, form.player.data)
+        except Refused as e:
+            return table_page(state, error=e.message, status=refusal_status(e), **kwargs)
+        return table_page(state, error=picked_first(picked, "Meld / lay off", ENDINGS[action]),
+                          status=422, **kwargs)
+    if action == "check":  # without JavaScript: what the picked cards make, nothing saved
+        state = _state(game_id)
+        if not picked:
+            return table_page(state, error="Pick the cards first.", status=422, **kwargs)
+        shown = robber_preview(state, form.player.data, picked, form.meld.data)
+        return table_page(state, preview=shown, **kwargs)
+    kind = ("layoff" if form.meld.data else "meld") if action == "play" else action
+    try:
+        row, after = logs.add_play(get_db(), game_id, form.request_id.data, kind, form.player.data,
+                                   picked, form.meld.data)
+    except Repeated:
+        flash(ALREADY_SAVED)
+        return redirect(url_for("steals.table", game_id=game_id), 303)
+    except Refused as e:
+        return table_page(_state(game_id), error=e.message, status=refusal_status(e), **kwargs)
+    text = _said(row, after)
+    flash(text[0].upper() + text[1:] + ".")
+    return redirect(screen_url(Steals(after)), 303)
+
+
+@bp.route("/pass", methods=["POST"])
+def pass_turn(game_id: int):
+    form = PassForm()
+    form.validate()
+    try:
+        _row, after = logs.add_play(get_db(), game_id, form.request_id.data, "pass", "",
+                                    turn=form.turn.data or None)
+    except Repeated:
+        flash(ALREADY_SAVED)
+    except Refused as e:
+        return table_page(_state(game_id), error=e.message, status=refusal_status(e))
+    else:
+        flash(f"{after.turn}’s turn.")
+    return redirect(url_for("steals.table", game_id=game_id), 303)
+
+
+@bp.route("/undo", methods=["POST"])
+def undo(game_id: int):
+    form = UndoForm()
+    form.validate()
+    try:
+        said = logs.undo(get_db(), game_id, form.request_id.data, form.last.data)
+    except Repeated:
+        flash(ALREADY_SAVED)
+    except Refused as e:
+        return table_page(_state(game_id), error=e.message, status=refusal_status(e))
+    else:
+        flash(kernel.sentence(said[0].upper() + said[1:]))
+    return redirect(screen_url(_state(game_id)), 303)
+
+
+@bp.route("/plays/<int:play_id>/delete", methods=["POST"])
+def delete(game_id: int, play_id: int):
+    form = DeleteForm()
+    form.validate()
+    try:
+        row = logs.delete_play(get_db(), game_id, form.request_id.data, play_id, form.revision.data)
+    except Repeated:
+        flash(ALREADY_SAVED)
+    except NotFound:
+        abort(404)
+    except Refused as e:
+        return table_page(_state(game_id), error=e.message, status=refusal_status(e))
+    else:
+        flash(kernel.sentence(f"Deleted {row.describe()}"))
+    return redirect(screen_url(_state(game_id)), 303)
+
+
+# ---------------------------------------------------------------------------------------
+# The end of a hand.
+
+
+def end_page(state: Steals, *, player=None, picked=None, error=None, status=200):
+    game_id = state.log.id
+    if not state.ended:
+        if state.over:
+            return redirect(url_for("steals.game", game_id=game_id), 303)
+        flash(error or "The hand is not over yet: someone goes out, or the stock runs out.")
+        return redirect(url_for("steals.table", game_id=game_id), 303)
+    drafts = state.drafts
+    missing = state.missing_hands()
+    entering = [p for p in state.players if p != state.out]
+    if player not in entering:
+        player = missing[0] if missing else None
+    picker = None
+    if player:
+        holding = [c for p, cards in drafts.items() if p != player for c in cards]
+        available = logs.availability(state.round, holding=holding)
+        picker = grid(available, drafts.get(player, ()) if picked is None else picked, aces=True)
+    try:
+        counted = state.counted()
+    except Refused as e:
+        counted, error = None, error or e.message
+    hand = counted.round_result(state.round_no).as_json() if counted else None
+    return render_template(
+        "robber_end.html", state=state, game_id=game_id, round_no=state.round_no, drafts=drafts,
+        missing=missing, entering=entering, player=player, picker=picker, error=error,
+        hand=hand, preview=counted.game if counted else None, version=state.log.version,
+        earned=hand["scores"] if hand else state.live(),  # with the hands entered so far
+        screen=screen(state), sides=_sides_of(state, hand),
+    ), status
+
+
+@bp.route("/end")
+def end(game_id: int):
+    return end_page(_state(game_id), player=request.args.get("player"))
+
+
+@bp.route("/end/hand", methods=["POST"])
+def save_hand(game_id: int):
+    form = HandForm()
+    if not form.validate():
+        return end_page(_state(game_id), player=form.player.data,
+                        error="Say whose hand this is.", status=422)
+    try:
+        logs.save_hand(get_db(), game_id, form.request_id.data, form.round_no.data,
+                       form.player.data, form.cards.data)
+    except Repeated:
+        flash(ALREADY_SAVED)
+        return redirect(url_for("steals.end", game_id=game_id), 303)
+    except Refused as e:
+        return end_page(_state(game_id), player=form.player.data, picked=form.cards.data,
+                        error=e.message, status=refusal_status(e))
+    count = len(form.cards.data)
+    flash(f"{form.player.data}: {count} card{'s' if count != 1 else ''} left in hand.")
+    return redirect(url_for("steals.end", game_id=game_id), 303)
+
+
+@bp.route("/end", methods=["POST"])
+def confirm(game_id: int):
+    form = ConfirmRoundForm()
+    if not form.validate():
+        return end_page(_state(game_id), error="Which hand is being counted?", status=422)
+    try:
+        after = Steals(logs.confirm_round(get_db(), game_id, form.request_id.data, form.round_no.data))
+    except Repeated:
+        flash(f"Already saved: hand {form.round_no.data} is counted.")
+        return redirect(screen_url(_state(game_id)), 303)
+    except Refused as e:
+        return end_page(_state(game_id), error=e.message, status=refusal_status(e))
+    if after.over:
+        flash(f"Game over: {after.status()}.")
+        return redirect(url_for("steals.game", game_id=game_id), 303)
+    flash(f"Hand {form.round_no.data} counted. Hand {after.round_no}: {after.dealer()} deals, "
+          f"{after.turn} starts.")
+    if after.tied:
+        flash(f"A tie at the top at {after.rules['target']} or more: play another hand.")
+    return redirect(url_for("steals.table", game_id=game_id), 303)
+
+
+# ---------------------------------------------------------------------------------------
+# The game page, a hand's detail, and the game file / score sheet.
+
+
+@bp.route("/game")
+def game(game_id: int):
+    state = _state(game_id)
+    finished = [r for r in state.scored.rounds if r.finished]
+    drawn = chart(state.players, [r.scores for r in finished], state.rules["target"])
+    return render_template("robber_game.html", state=state, game_id=game_id, chart=drawn,
+                           share=links.share(game_id, *kernel.secrets_of(get_db(), game_id)))
+
+
+@bp.route("/hands/<int:round_no>")
+def hand(game_id: int, round_no: int):
+    """One hand: every meld's owner history and value, each player's score and why."""
+    state = _state(game_id)
+    result = state.round_result(round_no)
+    if result is None:
+        return render_template("error.html", title="Not found",
+                               message=f"Hand {round_no} has not been played yet."), 404
+    shown = result.as_json()
+    return render_template("robber_hand.html", state=state, game_id=game_id, round_no=round_no,
+                           hand=shown, sides=_sides_of(state, shown))
+
+
+@bp.route("/export")
+def export(game_id: int) -> Response:
+    """The game file (CONTRACT.md): ``scorekeeper score`` recomputes every score from it."""
+    _state(game_id)  # another family's game: its own page
+    return export_file(game_id)
+
+
+@bp.route("/export.csv")
+def export_csv(game_id: int) -> Response:
+    """The score sheet: a row per counted hand, a column per player, then the totals."""
+    state = _state(game_id)
+    rows = [(n, state.dealer(n), r.scores) for n, r in enumerate(state.scored.rounds, 1) if r.finished]
+    body = transfer.sheet_csv(("Hand", "Dealer"), state.players, rows, state.scored.totals)
+    return sheet_response(state.variant, game_id, body)

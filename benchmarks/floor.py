@@ -46,7 +46,6 @@ import secrets
 import sqlite3
 import threading
 import time
-from pathlib import Path
 
 from flask import Flask, Response, abort, jsonify, render_template, request
 from flask_wtf.csrf import CSRFProtect, generate_csrf
@@ -84,7 +83,6 @@ SELECT g.players, g.round_no, g.first_dealer,
        (SELECT id FROM plays WHERE game = g.id ORDER BY id DESC LIMIT 1)
 FROM games g WHERE g.id = ? AND g.token = ?
 """
-VERSION = "SELECT id FROM plays WHERE game = ? ORDER BY id DESC LIMIT 1"
 ROUND = "SELECT id, type, player, cards, target FROM plays WHERE game = ? AND round_no = ? ORDER BY seq"
 LAST = "SELECT id, type, player, cards, round_no FROM plays WHERE game = ? ORDER BY id DESC LIMIT 1"
 

@@ -2,8 +2,8 @@
 
 Run from the repository root:
 
-    .venv/bin/python benchmarks/load.py              # both workloads, about 2½ minutes
-    .venv/bin/python benchmarks/load.py --quick      # a smoke run, about 50 s
+    .venv/bin/python benchmarks/load.py              # both workloads, about 2 minutes
+    .venv/bin/python benchmarks/load.py --quick      # a smoke run, about 45 s
     .venv/bin/python benchmarks/load.py --realistic  # the open loop only
     .venv/bin/python benchmarks/load.py --closed     # the closed loop only (the maximum)
     .venv/bin/python benchmarks/load.py --stalled 10 --stall-seconds 30

@@ -304,11 +304,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Load benchmark — {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python "
           f"{platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
     setup = (f"gunicorn, {chosen['workers']} {chosen['worker_class']} workers × "
-             f"{chosen['threads']} thread{'s' if chosen['threads'] > 1 else ''}"
+             f"{chosen['threads']} thread{'s' if chosen['threads'] > 1 else ''} "
+             f"(scorekeeper/serving.py of {args.src}, unless given)"
              if args.server == "gunicorn" else f"waitress, {chosen['threads']} threads")
-    print(f"Server: {setup} (scorekeeper/serving.py of {args.src}, unless given), serving "
+    print(f"Server: {setup}, serving "
           f"{'the app' if args.no_floor else 'the app and the floor (benchmarks/floor.py)'}, "
-          f"each on a fresh database")
+          f"{'on a fresh database' if args.no_floor else 'each on a fresh database'}")
     print(f"Taken in turn: {', '.join(f'{n} {i}' for n, i in alternate(pairs, names))}\n")
 
     with tempfile.TemporaryDirectory(prefix="scorekeeper-load-") as folder:

@@ -1,49 +1,58 @@
-"""Load benchmark: many phones logging plays at once against the production server.
+"""Load benchmark: many phones against the production server, and against a floor.
 
 Run from the repository root:
 
-    .venv/bin/python benchmarks/load.py            # the full run (about 40 s)
-    .venv/bin/python benchmarks/load.py --quick    # a smoke run (about 15 s)
+    .venv/bin/python benchmarks/load.py              # both workloads, about 2 minutes
+    .venv/bin/python benchmarks/load.py --quick      # a smoke run, about 45 s
+    .venv/bin/python benchmarks/load.py --realistic  # the open loop only
+    .venv/bin/python benchmarks/load.py --closed     # the closed loop only (the maximum)
+    .venv/bin/python benchmarks/load.py --stalled 10 --stall-seconds 30
 
-The server is started as it is run for real (gunicorn, ``scorekeeper:create_app()``,
-the settings of ``benchmarks/server.py``; ``--server waitress`` for waitress) on a free
-loopback port with a fresh database in a temporary folder, and stopped at the end.
+Two servers are started as the app is run for real — gunicorn, with the settings that
+``scorekeeper/serving.py`` of the checkout served writes (``benchmarks/server.py``;
+``--src`` serves another checkout; ``--server waitress`` waitress) — each on a free
+loopback port with a fresh database in a temporary folder, and stopped at the end: the
+app, and the floor (``benchmarks/floor.py``: the same stack answering the same
+requests with no game work). The same phones drive one, then the other, in turn:
+floor, app, floor, app … (``--pairs`` of segments, floor first). The machine's speed
+varies by half from run to run, so only what is compared within one run says
+anything: above all, the app's server CPU per play over the floor's (the issue's
+target: at most 2.5).
 
-The workload (``benchmarks/table_script.py``, ``benchmarks/phones.py``): 10 tables of
-5 phones, 50 phones in all, each with its own keep-alive connection and session. Each
-table plays Iceberg games of five players: the phone of the player whose turn it is
-logs that player's plays of a scripted round — aces, melds, lay-offs, then the pass,
-or going out — every one legal; at the end of the round every phone enters its
-player's hand and the dealer's phone counts the round; when someone reaches 5000 a new
-game starts. A play is sent as the table page's form sends it (CSRF token, request id)
-and must be answered 303; a phone loads the table page after each of its melds (it lays
-off on a meld by its id, read from the page) and, every second, each of the four phones
-not playing asks for live updates as the page's script does (``/live``, 200 or 204). The
-phones at one table take turns, so a table has one request in flight at a time: ten
-tables, at most ten at once, as fast as the server answers (a closed loop). With
-``--follow`` every phone loads the page every 303 names, as a browser without the
-live script does; with ``--no-pages`` none (writes and live updates only: a phone takes
-a meld's id from the ``?saved=<play id>`` its 303 names).
+The workloads (each measured in every segment after a warm-up that is not):
 
-Everything the phones send counts: an answer other than the expected one, or none, is
-an error. The first ``--warmup`` seconds are not measured. It prints the plays per
-second (every write: table plays, hands, round counts, new games), their latency (p50,
-p90, p99, slowest), the page loads and live updates, the errors, and the server's CPU
-time per request (user + system time of the server's processes over the measured
-requests). Before the main run, one table plays alone for a few seconds: the same
-requests without concurrency, the baseline of what one request costs. Then the targets
-and whether they are met.
+- **Realistic, open loop** (``benchmarks/open_loop.py``): 50 tables × 5 phones, each
+  table logging a play every 2 s on a fixed schedule, whatever the server does; a play
+  is the POST and the page its 303 names, timed from when it was due; every phone
+  watches live as the page's script does (``/live?since=``, one second after each
+  answer). Target: a p99 under 50 ms for plays. With ``--stalled N`` (this workload
+  only), N more connections each send half a request when the measured part starts
+  and hold it ``--stall-seconds`` (``benchmarks/stalled.py``); the other phones' p99
+  must stay under 100 ms.
+- **Closed loop** (``benchmarks/phones.py``): 10 tables × 5 phones, each table sending
+  its next play the moment the last one is answered, the table page loaded after each
+  meld, live updates every second: the most the server takes. Reported, not a target
+  (``--follow``, ``--no-pages``, ``--watch 0``: other shapes). Before it, one table
+  alone on each server: what a request costs without concurrency.
+
+Everything the phones send counts: an answer other than a correct server's, or none,
+is an error. It prints, per segment and per server: plays per second, their latency
+(p50, p99, slowest), the live polls, the errors, and the server's CPU (user + system
+time of the server's processes over the measured time) per request and per play; the
+phones' own CPU (this process); then the targets and whether they are met. It exits 1
+only if a request failed.
 """
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import platform
-import statistics
 import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -51,13 +60,16 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script: make `benchmarks` importable
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import server  # noqa: E402
+from benchmarks import open_loop, server, stalled  # noqa: E402
 from benchmarks.phones import Request, Table  # noqa: E402
 
-TARGET_PLAYS = 500.0  # plays per second
-TARGET_P99_MS = 50.0  # 99th percentile latency of a play
+TARGET_P99_MS = 50.0  # realistic: 99th percentile of a play (POST + page), from when due
+TARGET_STALLED_P99_MS = 100.0  # the same while phones stall
+TARGET_CPU_RATIO = 2.5  # server CPU per play, app ÷ floor
+CLOSED_FORMER = (500.0, 50.0)  # the closed loop's former targets: plays/s, p99 ms
 SEED = 20240601
-READS = ("page", "live", "open")
+READS = ("page", "live", "open", "post")  # "post": the write alone, within an open-loop play
+SERVERS = ("floor", "app")
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -66,18 +78,44 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, int(round(p / 100 * len(ordered))) - 1))]
 
 
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f}"
+@dataclass
+class Segment:
+    """What one server did in the measured part of one segment (or several, added up)."""
+
+    window: float = 0.0
+    plays: list[Request] = field(default_factory=list)  # writes; open loop: POST + page
+    reads: list[Request] = field(default_factory=list)  # pages, live polls, opens
+    requests: int = 0  # HTTP requests answered (or not) in the measured part
+    cpu_server: float = 0.0
+    cpu_client: float = 0.0
+    errors: list[str] = field(default_factory=list)  # the whole segment's, warm-up included
+    late: int = 0  # open loop: plays sent late (the table's previous one unanswered)
+    stalls: list = field(default_factory=list)  # --stalled: see stalled.hold
+
+    def __iadd__(self, other: "Segment") -> "Segment":
+        for name in ("window", "requests", "cpu_server", "cpu_client", "late"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("plays", "reads", "errors", "stalls"):
+            getattr(self, name).extend(getattr(other, name))
+        return self
+
+    def answered(self) -> int:
+        """The plays answered as a correct server answers them."""
+        return sum(0 < r.status < 400 for r in self.plays)
+
+    def cpu_per_play(self) -> float:
+        return self.cpu_server / max(self.answered(), 1)
+
+    def p99(self) -> float:
+        return percentile([r.seconds for r in self.plays], 99) if self.plays else float("inf")
 
 
-def run_tables(port: int, process, *, tables: int, players: int, seconds: float,
-               warmup: float, follow: bool, meld_pages: bool, watch: float, seed: int) -> dict:
-    """Tables playing for ``warmup + seconds``; what the measured part did and cost."""
-    drivers = [Table(server.HOST, port, seed=seed + i, players=players, follow=follow,
-                     meld_pages=meld_pages, watch=watch) for i in range(tables)]
+# -- the two workloads: one segment each ---------------------------------------------------
+def closed_segment(drivers: list[Table], process, *, warmup: float, seconds: float) -> Segment:
+    """The closed-loop tables (kept from segment to segment) for ``warmup + seconds``."""
+    errors_before = [len(t.errors) for t in drivers]
     stop = threading.Event()
     threads = [threading.Thread(target=t.run, args=(stop,), daemon=True) for t in drivers]
-    started = time.perf_counter()
     for thread in threads:
         thread.start()
     time.sleep(warmup)
@@ -90,141 +128,314 @@ def run_tables(port: int, process, *, tables: int, players: int, seconds: float,
     stop.set()
     for thread in threads:
         thread.join(timeout=30)  # each request times out after 10 s: this always ends
-    stuck = sum(thread.is_alive() for thread in threads)
-    window = measured_to - measured_from
-    measured: list[Request] = [
-        r for t in drivers for r in t.requests
-        if r.started >= measured_from and r.started + r.seconds <= measured_to
-    ]
-    errors = [e for t in drivers for e in t.errors]
-    failed = [r for r in measured if r.status == 0 or r.status >= 400]
-    return {
-        "window": window,
-        "elapsed": measured_to - started,
-        "requests": measured,
-        "writes": [r for r in measured if r.kind not in READS],
-        "reads": [r for r in measured if r.kind in READS],
-        "errors": errors,
-        "failed": failed,
-        "stuck": stuck,
-        "cpu_server": cpu_server,
-        "cpu_client": cpu_client,
-        "rounds": sum(t.rounds_counted for t in drivers),
-        "games": sum(len(t.games) for t in drivers),
-    }
+    measured = [r for t in drivers for r in t.requests
+                if r.started >= measured_from and r.started + r.seconds <= measured_to]
+    errors = [e for t, n in zip(drivers, errors_before) for e in t.errors[n:]]
+    errors += ["a table did not stop within 30 s"] * sum(t.is_alive() for t in threads)
+    return Segment(window=measured_to - measured_from,
+                   plays=[r for r in measured if r.kind not in READS],
+                   reads=[r for r in measured if r.kind in READS], requests=len(measured),
+                   cpu_server=cpu_server, cpu_client=cpu_client, errors=errors)
 
 
-def describe(result: dict, label: str) -> None:
-    window, writes, reads = result["window"], result["writes"], result["reads"]
-    n_all = len(result["requests"]) or 1
-    print(f"{label}: {len(writes)} plays and {len(reads)} reads in {window:.1f} s")
-    if writes:
-        lat = [r.seconds for r in writes]
-        print(f"  plays/s {len(writes) / window:8.1f}    latency ms: p50 {ms(percentile(lat, 50))}"
-              f"  p90 {ms(percentile(lat, 90))}  p99 {ms(percentile(lat, 99))}  max {ms(max(lat))}")
-    for kind in ("page", "live"):
-        these = [r.seconds for r in reads if r.kind == kind]
-        if these:
-            print(f"  {kind + 's/s':8} {len(these) / window:8.1f}    latency ms: p50 {ms(percentile(these, 50))}"
-                  f"  p99 {ms(percentile(these, 99))}")
-    print(f"  server CPU {result['cpu_server'] / window:.2f} cores: "
-          f"{result['cpu_server'] / n_all * 1000:.2f} ms per request, "
-          f"{result['cpu_server'] / max(len(writes), 1) * 1000:.2f} ms per play (reads included); "
-          f"the phones (this process) {result['cpu_client'] / window:.2f} cores")
-    kinds: dict[str, int] = {}
-    for r in writes:
-        kinds[r.kind] = kinds.get(r.kind, 0) + 1
-    print("  plays by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])))
-    print(f"  errors: {len(result['errors'])} (answers other than expected, or none: "
-          f"{len(result['failed'])} in the measured part)")
-    for error in result["errors"][:5]:
-        print(f"    {error}")
+def realistic_segment(tables: list[open_loop.Table], process, port: int, *, warmup: float,
+                      seconds: float, stalled_phones: int = 0, stall_seconds: float = 0.0) -> Segment:
+    """The open-loop tables (kept from segment to segment) for ``warmup + seconds``; with
+    ``stalled_phones``, that many stalled connections from the start of the measured part."""
+    errors_before = [len(t.errors) for t in tables]
+    late_before = sum(t.late for t in tables)
+    start = time.perf_counter() + 0.05
+    measured_from, until = start + warmup, start + warmup + seconds
+    marks: dict[str, tuple[float, float]] = {}
+
+    async def mark(name: str, at: float) -> None:
+        await asyncio.sleep(max(0.0, at - time.perf_counter()))
+        marks[name] = (server.cpu_seconds(process), time.process_time())
+
+    async def stall() -> list:
+        await asyncio.sleep(max(0.0, measured_from - time.perf_counter()))
+        return await stalled.hold(server.HOST, port, stalled_phones, stall_seconds)
+
+    async def run() -> list:
+        jobs = [open_loop.run_tables(tables, start, until), mark("from", measured_from),
+                mark("to", until)] + ([stall()] if stalled_phones else [])
+        return (await asyncio.gather(*jobs))[3:]
+
+    stalls = asyncio.run(run())
+    measured = [r for t in tables for r in t.requests if measured_from <= r.started < until]
+    return Segment(
+        window=seconds,
+        plays=[r for r in measured if r.kind not in READS],
+        reads=[r for r in measured if r.kind in ("page", "live", "open")],
+        requests=sum(r.kind in READS for r in measured),
+        cpu_server=marks["to"][0] - marks["from"][0], cpu_client=marks["to"][1] - marks["from"][1],
+        errors=[e for t, n in zip(tables, errors_before) for e in t.errors[n:]],
+        late=sum(t.late for t in tables) - late_before, stalls=stalls[0] if stalls else [])
+
+
+# -- the report -------------------------------------------------------------------------------
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}"
+
+
+HEADER = (f"{'':14}{'plays/s':>8}{'p50':>8}{'p99':>8}{'max':>8}{'polls/s':>9}{'p50':>8}{'p99':>8}"
+          f"{'cores':>7}{'ms/req':>8}{'ms/play':>8}{'errors':>7}")
+
+
+def line(label: str, seg: Segment) -> str:
+    window = seg.window or 1.0
+
+    def rate_and_times(per_second: float, times: list[float], columns: tuple[int, ...]) -> str:
+        if not times:
+            return f"{per_second:{columns[0]}.1f}" + "".join(f"{'-':>{c}}" for c in columns[1:])
+        shown = [percentile(times, 50), percentile(times, 99), max(times)][:len(columns) - 1]
+        return f"{per_second:{columns[0]}.1f}" + "".join(
+            f"{ms(t):>{c}}" for t, c in zip(shown, columns[1:]))
+
+    # The rates count the answers a correct server gives; the latencies, every request
+    # (one with no answer, at the time it gave up: no better than the slowest answered).
+    def rate(requests: list[Request]) -> float:
+        return sum(0 < r.status < 400 for r in requests) / window
+
+    return (f"  {label:12}"
+            + rate_and_times(rate(seg.plays), [r.seconds for r in seg.plays], (8, 8, 8, 8))
+            + rate_and_times(rate(live := [r for r in seg.reads if r.kind == "live"]),
+                             [r.seconds for r in live], (9, 8, 8))
+            + f"{seg.cpu_server / window:7.2f}{seg.cpu_server / max(seg.requests, 1) * 1000:8.2f}"
+              f"{seg.cpu_per_play() * 1000:8.2f}{len(seg.errors):7d}")
+
+
+def sizes(seg: Segment) -> str:
+    """Mean body of the pages and of the live answers with a body (bytes)."""
+    def mean(kind: str) -> str:
+        sized = [r.size for r in seg.reads if r.kind == kind and r.size]
+        return f"{sum(sized) / len(sized) / 1000:.1f} KB" if sized else "-"
+    return f"page {mean('page')}, live {mean('live')}"
+
+
+def report(title: str, runs: list[tuple[str, Segment]], totals: dict[str, Segment]) -> float | None:
+    """The segments and each server's sum; the app's CPU per play over the floor's."""
+    print(title)
+    print(HEADER)
+    for label, seg in runs:
+        print(line(label, seg))
+    if len(runs) > len(totals):  # more than one segment each: their sums
+        for name, seg in totals.items():
+            print(line(f"{name} (all)", seg))
+    print("  (latency in ms; cores: the server's CPU over the measured time; ms/req: its CPU "
+          "per HTTP request; ms/play: its CPU over the plays answered, the reads included)")
+    for name, seg in totals.items():
+        extra = f", {seg.late} plays sent late" if seg.late else ""
+        print(f"  {name}: {len(seg.plays)} plays, {seg.requests} requests in {seg.window:.0f} s; "
+              f"mean answer {sizes(seg)}; the phones (this process) "
+              f"{seg.cpu_client / (seg.window or 1):.2f} cores{extra}")
+        for error in seg.errors[:3]:
+            print(f"    {error}")
+    ratio = None
+    if "floor" in totals and totals["floor"].cpu_per_play() and totals["app"].plays:
+        ratio = totals["app"].cpu_per_play() / totals["floor"].cpu_per_play()
+        pairs = [(runs[i][1], runs[i + 1][1]) for i in range(0, len(runs) - 1, 2)]
+        each = ", ".join(f"{a.cpu_per_play() / f.cpu_per_play():.2f}" for f, a in pairs
+                         if f.cpu_per_play() and a.plays)
+        print(f"  server CPU per play, app ÷ floor: {ratio:.2f} (each pair: {each})")
+    elif "floor" in totals:
+        print("  server CPU per play, app ÷ floor: no figure (the floor's server used no CPU "
+              "in the measured time)")
+    print()
+    return ratio
+
+
+def alternate(pairs: int, names: list[str]) -> list[tuple[str, int]]:
+    return [(name, i) for i in range(1, pairs + 1) for name in names]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a smoke run: 5 s measured")
-    parser.add_argument("--seconds", type=float, default=None, help="measured time (default 30)")
-    parser.add_argument("--warmup", type=float, default=3.0, help="seconds not measured first")
-    parser.add_argument("--tables", type=int, default=10)
-    parser.add_argument("--players", type=int, default=5, help="phones per table (2-6)")
-    parser.add_argument("--server", choices=("gunicorn", "waitress"), default="gunicorn")
-    parser.add_argument("--workers", type=int, default=server.GUNICORN_WORKERS)
-    parser.add_argument("--worker-class", default=server.GUNICORN_CLASS, help="gunicorn's")
-    parser.add_argument("--threads", type=int, default=None,
-                        help=f"per worker (default {server.GUNICORN_THREADS} for gunicorn, "
-                             f"{server.WAITRESS_THREADS} for waitress)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--realistic", action="store_true", help="the open loop only")
+    mode.add_argument("--closed", action="store_true", help="the closed loop only")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: one pair, short segments")
+    parser.add_argument("--pairs", type=int, default=None, help="floor/app pairs of segments (2)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="measured per segment (15 realistic, 8 closed)")
+    parser.add_argument("--warmup", type=float, default=3.0,
+                        help="seconds not measured before a server's first segment")
+    parser.add_argument("--no-floor", action="store_true", help="the app only: no ratio")
+    # realistic
+    parser.add_argument("--open-tables", type=int, default=50, help="realistic: tables (50)")
+    parser.add_argument("--interval", type=float, default=2.0,
+                        help="realistic: seconds between two plays of a table")
+    parser.add_argument("--stalled", type=int, default=0,
+                        help="realistic only, with this many stalled connections")
+    parser.add_argument("--stall-seconds", type=float, default=30.0)
+    # closed
+    parser.add_argument("--tables", type=int, default=10, help="closed loop: tables (10)")
     parser.add_argument("--follow", action="store_true",
-                        help="every phone loads the page each 303 names (no live script)")
+                        help="closed loop: every phone loads the page each 303 names")
     parser.add_argument("--no-pages", action="store_true",
-                        help="no page loads at all: a meld's id from its 303 (?saved=)")
+                        help="closed loop: no page loads at all (a meld's id from its 303)")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the one-table runs")
+    # both
+    parser.add_argument("--players", type=int, default=5, help="phones per table (2-6)")
     parser.add_argument("--watch", type=float, default=1.0,
-                        help="seconds between live updates of a phone not playing (0: none)")
-    parser.add_argument("--no-baseline", action="store_true", help="skip the one-table run")
+                        help="seconds between live updates (0: none)")
+    parser.add_argument("--server", choices=("gunicorn", "waitress"), default="gunicorn")
+    parser.add_argument("--workers", type=int, default=None, help="default: serving.py's")
+    parser.add_argument("--worker-class", default=None, help="gunicorn's; default: serving.py's")
+    parser.add_argument("--threads", type=int, default=None, help="per worker; default: serving.py's")
     parser.add_argument("--src", type=Path, default=ROOT,
-                        help="serve the app from another checkout (e.g. a git worktree)")
+                        help="serve the app (and its serving.py) from another checkout")
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args(argv)
-    seconds = args.seconds or (5.0 if args.quick else 30.0)
     if args.follow and args.no_pages:
         parser.error("--follow and --no-pages: one or the other")
     if not 2 <= args.players <= 6:
         parser.error("--players: Iceberg is played by 2 to 6")
+    if args.stalled and args.closed:
+        parser.error("--stalled goes with the realistic workload")
+    realistic, closed = not args.closed, not (args.realistic or args.stalled)
+    pairs = args.pairs or (1 if args.quick or args.stalled else 2)
+    open_seconds = args.seconds or (args.stall_seconds if args.stalled else 5.0 if args.quick else 15.0)
+    closed_seconds = args.seconds or (4.0 if args.quick else 8.0)
+    names = ["app"] if args.no_floor else list(SERVERS)
 
+    chosen = server.resolve(args.server, args.src, workers=args.workers, threads=args.threads,
+                            worker_class=args.worker_class)
     print(f"Load benchmark — {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python "
           f"{platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
-    threads = args.threads or (server.GUNICORN_THREADS if args.server == "gunicorn"
-                               else server.WAITRESS_THREADS)
-    setup = (f"gunicorn, {args.workers} {args.worker_class} workers × {threads} "
-             f"thread{'s' if threads > 1 else ''}"
-             if args.server == "gunicorn" else f"waitress, {threads} threads")
-    print(f"Server: {setup}, serving {args.src}")
-    print(f"Phones: {args.tables} tables × {args.players} phones = {args.tables * args.players}, "
-          f"{'following every redirect' if args.follow else 'no page loads' if args.no_pages else 'table page after each meld'}"
-          f"{f', live updates every {args.watch:g} s' if args.watch else ''}; "
-          f"{seconds:g} s measured after {args.warmup:g} s of warm-up\n")
+    setup = (f"gunicorn, {chosen['workers']} {chosen['worker_class']} workers × "
+             f"{chosen['threads']} thread{'s' if chosen['threads'] > 1 else ''} "
+             f"(scorekeeper/serving.py of {args.src}, unless given)"
+             if args.server == "gunicorn" else f"waitress, {chosen['threads']} threads")
+    print(f"Server: {setup}, serving "
+          f"{'the app' if args.no_floor else 'the app and the floor (benchmarks/floor.py)'}, "
+          f"{'on a fresh database' if args.no_floor else 'each on a fresh database'}")
+    print(f"Taken in turn: {', '.join(f'{n} {i}' for n, i in alternate(pairs, names))}\n")
 
     with tempfile.TemporaryDirectory(prefix="scorekeeper-load-") as folder:
         folder = Path(folder)
-        port = server.free_port()
-        process = server.start(args.server, port, folder / "scorekeeper.db", folder / "server.log",
-                               src=args.src, workers=args.workers, threads=threads,
-                               worker_class=args.worker_class)
+        ports = {name: server.free_port() for name in names}
+        processes = {}
         try:
-            server.wait_ready(port, process)
-            common = dict(players=args.players, follow=args.follow, meld_pages=not args.no_pages,
-                          watch=args.watch)
-            if not args.no_baseline:
-                alone = run_tables(port, process, tables=1, seconds=min(5.0, seconds), warmup=1.0,
-                                   seed=args.seed + 1000, **common)
-                describe(alone, "Baseline, one table alone (no concurrency)")
-                print()
-            result = run_tables(port, process, tables=args.tables, seconds=seconds,
-                                warmup=args.warmup, seed=args.seed, **common)
-            describe(result, f"{args.tables} tables at once")
-            print(f"  {result['rounds']} rounds counted, {result['games']} games started "
-                  f"in {result['elapsed']:.1f} s")
-            if result["stuck"]:
-                print(f"  {result['stuck']} table(s) did not stop within 30 s")
+            for name in names:
+                processes[name] = server.start(
+                    args.server, ports[name], folder / f"{name}.db", folder / f"{name}.log",
+                    src=args.src, workers=chosen["workers"], threads=chosen["threads"],
+                    worker_class=None if args.server == "waitress" else chosen["worker_class"],
+                    app="scorekeeper" if name == "app" else "floor")
+            for name in names:
+                server.wait_ready(ports[name], processes[name])
+            results = run_all(args, names, ports, processes, pairs=pairs, realistic=realistic,
+                              closed=closed, open_seconds=open_seconds,
+                              closed_seconds=closed_seconds)
         finally:
-            server.stop(process)
-            log = (folder / "server.log").read_text(errors="replace")
-            if "Traceback" in log:
-                print("\nThe server logged an error:\n" + log[log.index("Traceback"):][:3000])
+            for process in processes.values():
+                server.stop(process)
+            for name in names:
+                log = (folder / f"{name}.log").read_text(errors="replace")
+                if "Traceback" in log:
+                    print(f"\nThe {name}'s server logged an error:\n"
+                          + log[log.index("Traceback"):][:3000])
+    return verdicts(args, results)
 
-    writes = result["writes"]
-    plays_per_s = len(writes) / result["window"]
-    p99 = percentile([r.seconds for r in writes], 99) * 1000 if writes else float("inf")
-    errors = len(result["errors"])  # every unexpected answer, warm-up and baseline aside
-    checks = [
-        (f"at least {TARGET_PLAYS:g} plays/s", f"{plays_per_s:.0f}", plays_per_s >= TARGET_PLAYS),
-        (f"p99 latency under {TARGET_P99_MS:g} ms", f"{p99:.1f} ms", p99 < TARGET_P99_MS),
-        ("no errors", str(errors), errors == 0),
-    ]
-    print("\nTargets (issue \"Many phones, one table\", on this 2-core machine):")
+
+def run_all(args, names, ports, processes, *, pairs, realistic, closed, open_seconds,
+            closed_seconds) -> dict:
+    results: dict = {}
+    if realistic:
+        # Every table has opened its game and logged a play or two before it counts.
+        first_warmup = max(args.warmup, 2 * args.interval)
+        tables = {name: [open_loop.Table(server.HOST, ports[name], seed=args.seed + i,
+                                         players=args.players, interval=args.interval,
+                                         watch=args.watch)
+                         for i in range(args.open_tables)] for name in names}
+        title = (f"Realistic, open loop: {args.open_tables} tables × {args.players} phones = "
+                 f"{args.open_tables * args.players}, a play every {args.interval:g} s per table "
+                 f"(POST + the page its 303 names, timed from when it was due), "
+                 f"live polls {args.watch:g} s after each answer; {open_seconds:g} s measured "
+                 f"per segment after {first_warmup:g} s of warm-up (2 s after the first)")
+        if args.stalled:
+            title += (f"; {args.stalled} stalled connections (half a request each) held "
+                      f"{args.stall_seconds:g} s from the start of each measured part")
+        runs, totals = [], {name: Segment() for name in names}
+        for name, i in alternate(pairs, names):
+            seg = realistic_segment(tables[name], processes[name], ports[name],
+                                    warmup=first_warmup if i == 1 else 2.0, seconds=open_seconds,
+                                    stalled_phones=args.stalled, stall_seconds=args.stall_seconds)
+            runs.append((f"{name} {i}", seg))
+            totals[name] += seg
+        results["realistic"] = (report(title, runs, totals), totals)
+        if args.stalled:
+            for name, seg in runs:
+                early = [s for s in seg.stalls if s is not None]
+                print(f"  {name}: stalled connections answered or closed by the server before "
+                      f"{args.stall_seconds:g} s: {len(early)} of {len(seg.stalls)}"
+                      + (f" (after {', '.join(f'{s:.1f}' for s in sorted(early))} s)" if early else ""))
+            print()
+    if closed:
+        shape = dict(players=args.players, follow=args.follow, meld_pages=not args.no_pages,
+                     watch=args.watch)
+        pages = ("following every redirect" if args.follow else "no page loads" if args.no_pages
+                 else "table page after each meld")
+        if not args.no_baseline:
+            alone = {}
+            for name in names:
+                table = [Table(server.HOST, ports[name], seed=args.seed + 1000, **shape)]
+                alone[name] = closed_segment(table, processes[name], warmup=1.0,
+                                             seconds=min(5.0, closed_seconds))
+            report(f"Baseline, closed loop: one table alone ({pages}), "
+                   f"{min(5.0, closed_seconds):g} s each, {', '.join(names)}",
+                   [(name, seg) for name, seg in alone.items()], {})
+        drivers = {name: [Table(server.HOST, ports[name], seed=args.seed + i, **shape)
+                          for i in range(args.tables)] for name in names}
+        title = (f"Closed loop (the maximum, not a target): {args.tables} tables × {args.players} "
+                 f"phones, each table's next play sent when the last is answered, {pages}"
+                 f"{f', live updates every {args.watch:g} s' if args.watch else ''}; "
+                 f"{closed_seconds:g} s measured per segment after {args.warmup:g} s of warm-up "
+                 f"(1 s after the first)")
+        runs, totals = [], {name: Segment() for name in names}
+        for name, i in alternate(pairs, names):
+            seg = closed_segment(drivers[name], processes[name],
+                                 warmup=args.warmup if i == 1 else 1.0, seconds=closed_seconds)
+            runs.append((f"{name} {i}", seg))
+            totals[name] += seg
+        results["closed"] = (report(title, runs, totals), totals)
+    return results
+
+
+def verdicts(args, results: dict) -> int:
+    checks, reported = [], []
+    if "realistic" in results:
+        ratio, totals = results["realistic"]
+        app = totals["app"]
+        p99 = app.p99() * 1000
+        bound = TARGET_STALLED_P99_MS if args.stalled else TARGET_P99_MS
+        what = (f"with {args.stalled} phones stalled, the others' p99" if args.stalled
+                else "realistic: p99 of a play (POST + page)")
+        checks.append((f"{what} under {bound:g} ms (app)", f"{p99:.1f} ms", p99 < bound))
+        if ratio is not None:
+            checks.append((f"realistic: server CPU per play, app ÷ floor, at most "
+                           f"{TARGET_CPU_RATIO:g}", f"{ratio:.2f}", ratio <= TARGET_CPU_RATIO))
+    if "closed" in results:
+        ratio, totals = results["closed"]
+        if ratio is not None:
+            checks.append((f"closed loop: server CPU per play, app ÷ floor, at most "
+                           f"{TARGET_CPU_RATIO:g}", f"{ratio:.2f}", ratio <= TARGET_CPU_RATIO))
+        for name, seg in totals.items():
+            reported.append(f"closed loop, {name}: {seg.answered() / (seg.window or 1):.0f} plays/s, "
+                            f"p99 {seg.p99() * 1000:.1f} ms (the former targets: "
+                            f"{CLOSED_FORMER[0]:g} plays/s, p99 under {CLOSED_FORMER[1]:g} ms)")
+    errors = {name: sum(len(seg.errors) for _r, totals in results.values()
+                        for n, seg in totals.items() if n == name)
+              for name in {n for _r, totals in results.values() for n in totals}}
+    for name in sorted(errors):
+        checks.append((f"no errors ({name})", str(errors[name]), errors[name] == 0))
+    print("Targets (issue 13, on this 2-core machine):")
     for what, got, ok in checks:
         print(f"  [{'met' if ok else 'NOT MET'}] {what}: {got}")
-    return 0 if errors == 0 else 1  # a report; only errors (a broken server) fail it
+    for what in reported:
+        print(f"  [reported] {what}")
+    return 0 if not any(errors.values()) else 1  # a report; only errors (a broken server) fail it
 
 
 if __name__ == "__main__":

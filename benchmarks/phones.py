@@ -129,8 +129,33 @@ class Connection:
 class Request:
     kind: str  # a write ("meld", "pass" … "new game") or a read ("page", "live", "open")
     status: int  # 0: no response (connection refused, reset or timed out)
-    started: float  # time.perf_counter() when it was sent
+    started: float  # time.perf_counter() when it was sent (open loop: when it was due)
     seconds: float
+    size: int = 0  # bytes of the answer's body
+
+
+def step_request(step: tuple, key: str, round_no: int, melds: dict[int, int]) -> tuple[str, str, list]:
+    """A scripted step (``table_script``) as the form the table screen sends for it:
+    (kind, path, fields), without the CSRF token and request id every form adds.
+    ``melds``: this round's meld numbers → the ids of the plays that made them."""
+    kind, seat = step[0], step[1]
+    player, base = PLAYERS[seat], f"/g/{key}"
+    if kind == "ace":
+        return kind, base + "/aces", [("player", player), ("card", step[2])]
+    if kind == "meld":
+        return kind, base + "/plays", [("player", player), ("meld", ""), ("confirm", "1")] + [
+            ("cards", c) for c in step[2]]
+    if kind == "layoff":
+        return kind, base + "/plays", [("player", player), ("meld", str(melds[step[2]])),
+                                       ("confirm", "1")] + [("cards", c) for c in step[3]]
+    if kind == "pass":  # the phone shows whose turn it passes on
+        return kind, base + "/pass", [("turn", player)]
+    if kind == "out":
+        return kind, base + "/out", [("player", player)]
+    if kind == "hand":
+        return kind, base + "/hands", [("player", player), ("round_no", str(round_no))] + [
+            ("cards", c) for c in step[2]]
+    return kind, base + "/end", [("round_no", str(round_no))]  # confirm: the round counted
 
 
 class Phone:
@@ -143,6 +168,7 @@ class Phone:
         self.token = ""
         self.version = "0"  # the game's version as this phone last saw it (live updates)
         self.polled = 0.0  # time.perf_counter() of its last live update
+        self.received = 0  # bytes in the body of the last answer
 
     def close(self) -> None:
         if self.conn is not None:
@@ -163,7 +189,9 @@ class Phone:
             self.conn = Connection(self.host, self.port, timeout=self.timeout)
         self.conn.request(method, path, body=body, headers=headers)
         response = self.conn.getresponse()
-        text = response.read().decode("utf-8", "replace")
+        body = response.read()
+        self.received = len(body)
+        text = body.decode("utf-8", "replace")
         cookie = response.getheader("Set-Cookie")
         if cookie and keep_cookie:
             self.cookie = cookie.split(";", 1)[0]
@@ -209,6 +237,10 @@ class Table:
         self.key = ""
         self.round_no = 0
         self.melds: dict[int, int] = {}  # meld number in this round → its play id
+        # The round being played and how far: a run stopped half way through a round
+        # (``stop``) goes on from there when ``run`` is called again.
+        self.steps: list[tuple] | None = None
+        self.done = 0
 
     # -- one request ------------------------------------------------------------------
     def _send(self, phone: Phone, kind: str, method: str, path: str, fields=None,
@@ -220,7 +252,8 @@ class Table:
             self.requests.append(Request(kind, 0, started, time.perf_counter() - started))
             phone.close()
             raise Unexpected(f"{kind}: {type(e).__name__}: {e}") from None
-        self.requests.append(Request(kind, status, started, time.perf_counter() - started))
+        self.requests.append(Request(kind, status, started, time.perf_counter() - started,
+                                     phone.received))
         if status not in (expect if isinstance(expect, tuple) else (expect,)):
             raise Unexpected(f"{kind} {path}: {status} (expected {expect}): {_gist(text)}")
         return location, text
@@ -281,42 +314,36 @@ class Table:
         for phone in self.phones:
             self._page(phone, f"/g/{self.key}/table", kind="open")
         self.round_no = 1
+        self.steps = None
+
+    def next_round(self) -> list[tuple]:
+        """The steps of the round being played, scripted when it starts."""
+        if self.steps is None:
+            dealer = (self.round_no - 1) % self.players
+            self.steps = script_round(self.rng, self.players, (dealer + 1) % self.players, dealer)
+            self.done = 0
+            self.melds = {}
+        return self.steps
 
     def play_round(self, stop: threading.Event | None = None) -> bool:
-        """The next scripted round, step by step; True when it ended the game."""
-        n = self.players
-        dealer = (self.round_no - 1) % n
-        self.melds = {}
-        base = f"/g/{self.key}"
+        """The next scripted round, step by step; True when it ended the game. Stopped
+        half way (``stop``), the next call goes on where it stopped."""
+        steps = self.next_round()
         location = ""
-        for step in script_round(self.rng, n, (dealer + 1) % n, dealer):
+        while self.done < len(steps):
             if stop is not None and stop.is_set():
                 return False
-            kind, seat = step[0], step[1]
-            phone, player = self.phones[seat], PLAYERS[seat]
+            step = steps[self.done]
+            seat = step[1]
             if self.watch:
                 self._live(seat)
-            if kind == "ace":
-                location = self._write(phone, kind, base + "/aces", [("player", player), ("card", step[2])], step)
-            elif kind == "meld":
-                fields = [("player", player), ("meld", ""), ("confirm", "1")] + [("cards", c) for c in step[2]]
-                location = self._write(phone, kind, base + "/plays", fields, step)
-            elif kind == "layoff":
-                fields = [("player", player), ("meld", str(self.melds[step[2]])), ("confirm", "1")]
-                fields += [("cards", c) for c in step[3]]
-                location = self._write(phone, kind, base + "/plays", fields, step)
-            elif kind == "pass":  # the phone shows whose turn it passes on
-                location = self._write(phone, kind, base + "/pass", [("turn", player)], step)
-            elif kind == "out":
-                location = self._write(phone, kind, base + "/out", [("player", player)], step)
-            elif kind == "hand":
-                fields = [("player", player), ("round_no", str(self.round_no))] + [("cards", c) for c in step[2]]
-                location = self._write(phone, kind, base + "/hands", fields, step)
-            else:  # confirm
-                location = self._write(phone, kind, base + "/end", [("round_no", str(self.round_no))], step)
+            kind, path, fields = step_request(step, self.key, self.round_no, self.melds)
+            location = self._write(self.phones[seat], kind, path, fields, step)
+            self.done += 1
+        self.steps = None
         self.rounds_counted += 1
         self.round_no += 1
-        return location == base  # the game's summary page: someone reached the target
+        return location == f"/g/{self.key}"  # the game's page: someone reached the target
 
     def run(self, stop: threading.Event, max_writes: int | None = None,
             keep_going: bool = True, max_errors: int = 20) -> None:

@@ -1,11 +1,17 @@
 """The production server as a child process: start it on a loopback port, wait, stop or kill.
 
-Used by the load benchmark and the crash test. The server runs in its own process group
-(``start_new_session``), so stopping or killing it reaches its workers too and nothing
-else. Only loopback addresses are used.
+Used by the load benchmark, the crash test and the stalled phones' test. The server runs
+in its own process group (``start_new_session``), so stopping or killing it reaches its
+workers too and nothing else. Only loopback addresses are used.
+
+What it serves: the app (``scorekeeper:create_app()``) of a checkout (``src``), or the
+load benchmark's floor (``benchmarks/floor.py``: the same stack doing no game work),
+with gunicorn's settings as that checkout's ``scorekeeper/serving.py`` writes them
+(:func:`settings`): whatever it says is what is measured.
 """
 from __future__ import annotations
 
+import ast
 import os
 import signal
 import socket
@@ -23,12 +29,33 @@ BIN = Path(sys.executable).parent
 HOST = "127.0.0.1"
 
 # The settings the load benchmark chose (benchmarks/README.md says why), as `make serve`
-# has them: scorekeeper/serving.py. Given on the command line too, so that another
-# checkout (--src) is served the same way; one older than serving.py's Worker by gthread.
+# has them: scorekeeper/serving.py, this checkout's (the defaults of `command`). `start`
+# reads them from the checkout it serves (`settings`: --src may be another one) and gives
+# them on the command line too, so that a checkout older than serving.py is served the
+# same way (one older than serving.py's Worker by gthread).
 GUNICORN_CLASS = serving.worker_class
 GUNICORN_WORKERS = serving.workers
 GUNICORN_THREADS = serving.threads
 WAITRESS_THREADS = 8
+# A checkout older than serving.py was served with these.
+BEFORE_SERVING = {"worker_class": "gthread", "workers": 2, "threads": 1}
+APPS = {"scorekeeper": "scorekeeper:create_app()", "floor": "floor:create_app()"}
+
+
+def settings(src: Path = ROOT) -> dict:
+    """gunicorn's ``worker_class``, ``workers`` and ``threads`` as ``src``'s
+    scorekeeper/serving.py sets them (read, not imported: the checkout may be another
+    one than this process runs); a checkout without it, as it was served before it."""
+    found = dict(BEFORE_SERVING)
+    path = Path(src) / "scorekeeper" / "serving.py"
+    if not path.exists():
+        return found
+    for node in ast.parse(path.read_text()).body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id in found
+                and isinstance(node.value, ast.Constant)):
+            found[node.targets[0].id] = node.value.value
+    return found
 
 
 def free_port() -> int:
@@ -39,12 +66,14 @@ def free_port() -> int:
 
 def command(server: str, port: int, *, workers: int = GUNICORN_WORKERS,
             threads: int | None = None, worker_class: str = GUNICORN_CLASS,
-            config: bool = True) -> list[str]:
-    """The command line that serves ``scorekeeper:create_app`` for real (``config``:
-    with scorekeeper/serving.py, which a checkout older than it does not have)."""
+            config: bool = True, app: str = "scorekeeper") -> list[str]:
+    """The command line that serves ``scorekeeper:create_app`` for real, or the floor
+    (``app``; see :data:`APPS`) the same way (``config``: with scorekeeper/serving.py,
+    which a checkout older than it does not have)."""
     if server == "waitress":
         return [str(BIN / "waitress-serve"), f"--host={HOST}", f"--port={port}",
-                f"--threads={threads or WAITRESS_THREADS}", "--call", "scorekeeper:create_app"]
+                f"--threads={threads or WAITRESS_THREADS}", "--call",
+                APPS[app].removesuffix("()")]
     if server == "gunicorn":
         # gthread workers keep connections alive (the sync worker closes each one);
         # --preload creates the app, and so migrates the database, once, before forking.
@@ -53,29 +82,48 @@ def command(server: str, port: int, *, workers: int = GUNICORN_WORKERS,
         return [str(BIN / "gunicorn"), *(["--config=python:scorekeeper.serving"] if config else []),
                 f"--bind={HOST}:{port}", f"--workers={workers}",
                 f"--worker-class={worker_class}", f"--threads={threads or GUNICORN_THREADS}",
-                "--preload", "--keep-alive=30", "--log-level=warning", "scorekeeper:create_app()"]
+                "--preload", "--keep-alive=30", "--log-level=warning", APPS[app]]
     raise ValueError(f"unknown server {server!r} (waitress or gunicorn)")
 
 
+def resolve(server: str = "gunicorn", src: Path = ROOT, *, workers: int | None = None,
+            threads: int | None = None, worker_class: str | None = None) -> dict:
+    """What :func:`start` serves ``src`` with: ``workers``, ``threads``, ``worker_class``
+    as given, else as ``src``'s serving.py says (:func:`settings`)."""
+    configured = settings(src)
+    if server == "waitress":
+        return {"workers": 1, "threads": threads or WAITRESS_THREADS, "worker_class": "waitress"}
+    worker_class = worker_class or configured["worker_class"]
+    serving_py = Path(src) / "scorekeeper" / "serving.py"
+    if worker_class == "scorekeeper.serving.Worker" and "class Worker" not in (
+            serving_py.read_text() if serving_py.exists() else ""):
+        worker_class = "gthread"  # a checkout older than serving.py's Worker
+    return {"workers": workers or configured["workers"],
+            "threads": threads or configured["threads"], "worker_class": worker_class}
+
+
 def start(server: str, port: int, database: Path, log: Path, *, src: Path = ROOT,
-          workers: int = GUNICORN_WORKERS, threads: int | None = None,
-          worker_class: str = GUNICORN_CLASS) -> subprocess.Popen:
-    """The app served on ``HOST:port`` from ``database``; ``src``: the checkout to serve."""
+          workers: int | None = None, threads: int | None = None,
+          worker_class: str | None = None, app: str = "scorekeeper") -> subprocess.Popen:
+    """``app`` served on ``HOST:port`` from ``database``; ``src``: the checkout whose app
+    (and whose gunicorn settings) are served. ``workers``, ``threads``, ``worker_class``:
+    what ``src``'s serving.py says unless given (:func:`resolve`). ``app="floor"``:
+    benchmarks/floor.py of this checkout, served as the app would be."""
+    chosen = resolve(server, src, workers=workers, threads=threads, worker_class=worker_class)
+    paths = [str(src)]  # the checkout served, before the installed package
+    if app == "floor":
+        paths.append(str(ROOT / "benchmarks"))  # floor.py, as the top-level module `floor`
     env = {
         **os.environ,
         "SCOREKEEPER_DATABASE": str(database),
         "SCOREKEEPER_SECRET_KEY": "load-benchmark",
-        "PYTHONPATH": str(src),  # the checkout served, before the installed package
+        "PYTHONPATH": os.pathsep.join(paths),
     }
     with open(log, "ab") as out:
-        serving = Path(src) / "scorekeeper" / "serving.py"
-        config = serving.exists()
-        if worker_class == GUNICORN_CLASS and "class Worker" not in (
-                serving.read_text() if config else ""):
-            worker_class = "gthread"
         return subprocess.Popen(
-            command(server, port, workers=workers, threads=threads, worker_class=worker_class,
-                    config=config),
+            command(server, port, workers=chosen["workers"], threads=chosen["threads"],
+                    worker_class=chosen["worker_class"],
+                    config=(Path(src) / "scorekeeper" / "serving.py").exists(), app=app),
             cwd=src, env=env,
             stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )

@@ -1,0 +1,71 @@
+"""Phones that stall half way through sending a request must not stall the others.
+
+Issue 13, item 5 (``benchmarks/stalled.py`` says what a stalled phone sends; the load
+benchmark measures the same with 250 phones playing: ``load.py --stalled 10``). The
+production server, started as ``benchmarks/server.py`` starts it (gunicorn with
+``scorekeeper/serving.py``'s settings), gets ten connections that each send half a
+request — half the header lines of a POST, or a POST's header and half its body — and
+then nothing for a few seconds. Meanwhile another phone (a connection kept alive from
+before, and new connections) asks for pages: each must be answered within a second,
+where the app answers in milliseconds.
+
+A worker that reads and runs its requests on one thread is held by a stalled request
+until the phone sends the rest or gunicorn's timeout (30 s) kills the worker; with as
+many workers as cores, ten stalled phones hold them all, and the other phone's requests
+wait for the whole stall (here they time out after two seconds). A worker with a pool
+of threads (gunicorn's ``gthread`` with ``threads`` well above the stalled requests
+one worker may get) has threads left to answer. About 8 s.
+"""
+from __future__ import annotations
+
+import http.client
+import time
+
+from benchmarks import server, stalled
+
+STALLED = 10  # connections that send half a request and stall
+STALL_SECONDS = 4.0  # how long the other phone asks for pages while they stall
+BOUND = 1.0  # seconds: each of its requests answered within this (milliseconds, normally)
+GIVE_UP = 2.0  # seconds: a request not answered by then is counted as not answered
+
+
+def _get(conn: http.client.HTTPConnection, path: str) -> float:
+    """Seconds to a whole answer (200 expected), or infinity if none came in time."""
+    started = time.perf_counter()
+    try:
+        conn.request("GET", path)
+        answer = conn.getresponse()
+        answer.read()
+    except OSError:  # timed out, or the connection was dropped
+        conn.close()
+        return float("inf")
+    assert answer.status == 200, answer.status
+    return time.perf_counter() - started
+
+
+def test_stalled_requests_do_not_hold_up_another_phone(tmp_path):
+    port = server.free_port()
+    process = server.start("gunicorn", port, tmp_path / "scorekeeper.db", tmp_path / "server.log")
+    socks = []
+    try:
+        server.wait_ready(port, process)
+        kept = http.client.HTTPConnection(server.HOST, port, timeout=GIVE_UP)
+        assert _get(kept, "/games/new") < BOUND  # a phone with a connection kept alive
+        socks = stalled.send(server.HOST, port, STALLED)
+        time.sleep(0.5)  # the server has read what they sent and waits for the rest
+        times = []
+        deadline = time.monotonic() + STALL_SECONDS
+        while time.monotonic() < deadline:
+            times.append(("kept", _get(kept, "/games/new")))
+            new = http.client.HTTPConnection(server.HOST, port, timeout=GIVE_UP)
+            times.append(("new", _get(new, "/")))
+            new.close()
+            time.sleep(0.1)
+    finally:
+        for sock in socks:
+            sock.close()
+        server.stop(process)
+    slow = [(how, round(seconds, 3)) for how, seconds in times if seconds >= BOUND]
+    assert len(times) >= 4 and not slow, (
+        f"{len(slow)} of {len(times)} requests took {BOUND:g} s or more (inf: no answer within "
+        f"{GIVE_UP:g} s) while {STALLED} requests were stalled: {slow[:6]}")

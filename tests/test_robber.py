@@ -210,7 +210,7 @@ def test_sequences_place_the_ace_low_or_high(text, positions):
         ("SJ SQ SK", "SA", (11, 12, 13, 14)),
         ("SA S2 S3", "S4", (1, 2, 3, 4)),
         ("SQ SK SA", "SJ", (11, 12, 13, 14)),
-        # Both ends are open; the code places an ace high where both fit (_sequence docstring).
+        # Both ends are open: an ace laid on 2 … K goes high, as a new meld's would.
         ("S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK", "SA", tuple(range(2, 15))),
         ("S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK", "SA SA", tuple(range(1, 15))),
         ("S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK SA", "SA", tuple(range(1, 15))),
@@ -224,6 +224,73 @@ def test_a_full_ace_to_ace_sequence_is_locked_and_scores_200():
     round_ = played([("A", "meld", FULL_SPADES), ("A", "out")])
     assert round_.melds[0].meld.locked
     assert scores(round_, {}) == {"A": 200, "B": 0}
+
+
+# RULES.md, Robber Rummy: "An ace keeps the end it was placed at: a sequence A-2-3 grown
+# up to K keeps its ace low (and may still take a second ace high); only where a new
+# meld's ace could be read at either end (A through K laid at once) does it count high."
+ACE_TO_Q = "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ"
+ACE_TO_J = "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ"
+ACE_TO_K = ACE_TO_Q + " SK"
+
+
+@pytest.mark.parametrize(
+    "meld_text,lay_offs,positions,points",
+    [
+        # A-2-…-K is not around the corner (K-A-2 is): the ace stays low, 2 × (5 + 40 + 40)
+        (ACE_TO_Q, ["SK"], tuple(range(1, 14)), 170),
+        (ACE_TO_J, ["SK SQ"], tuple(range(1, 14)), 170),
+        ("SA S2 S3", ["S4 S5 S6 S7 S8 S9 S10 SJ SQ SK"], tuple(range(1, 14)), 170),
+        ("SA S2 S3", ["S4", "S5 S6", "S7 S8 S9 S10", "SJ", "SQ", "SK"], tuple(range(1, 14)), 170),
+        # … and it can still take a second ace, high: the whole suit, 2 × (5 + 40 + 40 + 15)
+        (ACE_TO_Q, ["SK", "SA"], tuple(range(1, 15)), 200),
+        (ACE_TO_Q, ["SK SA"], tuple(range(1, 15)), 200),
+        ("SA S2 S3", ["S4 S5 S6 S7 S8 S9 S10 SJ SQ SK SA"], tuple(range(1, 15)), 200),
+        # the same thirteen cards laid down at once read the ace high: 2 × (40 + 40 + 15)
+        (ACE_TO_K, [], tuple(range(2, 15)), 190),
+        (ACE_TO_K, ["SA"], tuple(range(1, 15)), 200),
+    ],
+)
+def test_an_ace_keeps_the_end_it_was_placed_at(meld_text, lay_offs, positions, points):
+    meld = meld_of(meld_text)
+    for laid in lay_offs:
+        meld = robber.lay_off(meld, cards(laid))
+    assert meld.positions == positions
+    assert meld.value(robber.resolve_rules({}, 2)) == points
+
+
+@pytest.mark.parametrize("ace_low,points", [(5, 170), (1, 162), (0, 160)])
+def test_a_sequence_grown_to_the_king_prices_its_ace_low(ace_low, points):
+    meld = robber.lay_off(meld_of(ACE_TO_Q), cards("SK"))
+    assert meld.value(robber.resolve_rules({"ace_low": ace_low}, 2)) == points
+
+
+def test_a_sequence_grown_from_the_low_ace_to_the_king_in_the_file():
+    result = score(round_(meld("A", ACE_TO_Q), layoff("A", 1, "SK"), out("A"), hands={"B": "H2"}))
+    rnd = result["rounds"][0]
+    assert rnd["scores"] == {"A": 170, "B": -5}
+    assert rnd["detail"]["A"]["melds"][0]["cards"] == ACE_TO_K.split()
+    assert rnd["detail"]["A"]["melds"][0]["locked"] is False
+
+
+@pytest.mark.parametrize(
+    "events,extenders,locked",
+    [
+        # ace low grown to K: only the second ace (high) could still come
+        ([("A", "meld", ACE_TO_Q), ("B", "layoff", (1, "SK"))], "SA", False),
+        # … and once the other spade ace is in a set, no card is left to add
+        ([("A", "meld", ACE_TO_Q), ("B", "layoff", (1, "SK")), ("A", "meld", "SA HA DA")], "SA", True),
+        # the second ace laid high: the whole suit, A to A
+        ([("A", "meld", ACE_TO_Q), ("B", "layoff", (1, "SK")), ("A", "layoff", (1, "SA"))], "", True),
+        # A through K laid at once reads its ace high: the other ace could still go low
+        ([("A", "meld", ACE_TO_K)], "SA", False),
+    ],
+)
+def test_extenders_and_locked_for_a_sequence_from_ace_to_king(events, extenders, locked):
+    round_ = played(events)
+    assert round_.extenders(1) == tuple(cards(extenders))
+    assert round_.locked(1) is locked
+    assert round_.melds[0].meld.locked is (round_.melds[0].meld.positions == tuple(range(1, 15)))
 
 
 # ---------------------------------------------------------------------------------------

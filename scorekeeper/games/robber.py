@@ -2,7 +2,9 @@
 
 RULES.md, Robber Rummy: two decks, no jokers. Sets of 3+ of a rank (up to 8, repeated
 cards allowed); sequences of 3+ in one suit over A-2-…-K-A, the ace low or high but
-never around the corner (K-A-2). Every meld belongs to whoever made it; adding cards to
+never around the corner (K-A-2). An ace keeps the end it was placed at: A-2-3 grown up
+to K keeps its ace low (and may still take a second ace high); only a new meld laid as
+A through K at once reads its ace high. Every meld belongs to whoever made it; adding cards to
 a meld another player (or team) owns steals it. When the hand ends, each side scores
 the melds it owns at chart value (cards in sequences double) less the cards left in
 hand at chart value (never doubled; an ace in hand is always 15). A player who reneges
@@ -85,17 +87,17 @@ class Meld:
         return self.positions[0] == LOW_ACE and self.positions[-1] == HIGH_ACE
 
 
-def _sequence(cards: Sequence[Card]) -> Meld | None:
-    """These cards as one sequence, if they make one (aces placed high where both fit)."""
+def _sequence(cards: Sequence[Card], placed: Sequence[int] = ()) -> Meld | None:
+    """These cards as one sequence, if they make one, around the places already
+    ``placed`` (a lay-off: the meld's cards keep theirs). A new ace goes high where both
+    ends fit: A through K laid at once reads its ace high (RULES.md, Robber Rummy)."""
     if len({c.suit for c in cards}) != 1:
         return None
     others = sorted(c.rank for c in cards if c.rank != ACE)
     aces = len(cards) - len(others)
-    if aces > 2 or len(set(others)) != len(others):
-        return None
-    options = {0: [()], 1: [(HIGH_ACE,), (LOW_ACE,)], 2: [(LOW_ACE, HIGH_ACE)]}[aces]
+    options = {0: [()], 1: [(HIGH_ACE,), (LOW_ACE,)], 2: [(LOW_ACE, HIGH_ACE)]}.get(aces, [])
     for ace_places in options:
-        places = sorted(others + list(ace_places))
+        places = sorted([*placed, *others, *ace_places])
         if places and all(b == a + 1 for a, b in zip(places, places[1:])):
             suit = cards[0].suit
             ordered = tuple(Card(ACE if p in (LOW_ACE, HIGH_ACE) else p, suit) for p in places)
@@ -124,20 +126,17 @@ def lay_off(meld: Meld, cards: Sequence[Card]) -> Meld:
         if any(c.rank != meld.cards[0].rank for c in cards):
             raise IllegalPlay(f"{names} does not fit {meld}: a set takes only its own rank")
         return Meld(SET, tuple(sorted(meld.cards + tuple(cards), key=sort_key)))
-    grown = _sequence(meld.cards + tuple(cards))
-    # An ace already in the sequence keeps its place: a lay-off only adds at the ends.
-    if grown is None or not _keeps_places(meld, grown):
+    # An ace already in the sequence keeps the end it was placed at: A-2-3 grown up to
+    # K keeps its ace low and may still take a second ace high (RULES.md, Robber Rummy).
+    # The new cards take the places left at the ends; a place taken twice breaks the run.
+    in_suit = all(c.suit == meld.cards[0].suit for c in cards)
+    grown = _sequence(cards, meld.positions) if in_suit else None
+    if grown is None:
         raise IllegalPlay(
             f"{names} does not fit {meld}: a sequence grows only at its ends, in its suit, "
             "never around the corner"
         )
     return grown
-
-
-def _keeps_places(before: Meld, after: Meld) -> bool:
-    return after.positions[0] <= before.positions[0] and after.positions[-1] >= before.positions[-1] and (
-        set(before.positions) <= set(after.positions)
-    )
 
 
 # ---------------------------------------------------------------------------------------

@@ -170,6 +170,16 @@ def test_the_rules_page_says_how_it_is_scored(client):
     assert "steals it" in html and "never doubled" in html
 
 
+@pytest.mark.parametrize("words", [
+    "never around the corner (K-A-2)",
+    "An ace keeps the end it was placed at: A-2-3 grown up to the K keeps its ace low",
+    "can still take a second ace high",
+    "Only A through K laid down at once counts its ace high",
+])
+def test_the_rules_page_says_where_an_ace_lies(client, words):
+    assert words in text(client.get("/rules/robber"))
+
+
 # ---------------------------------------------------------------------------------------
 # The table: melds, steals and steal-backs, the live score, locked melds.
 
@@ -213,6 +223,15 @@ def test_the_game_file_keeps_the_cards_in_the_order_given_and_the_log_arranges_t
         ["HA", "H9", "H10", "HJ", "HQ", "HK"], ["H8", "H7"]]
     board = re.search(r'data-meld-number="1".*?</li>', three.page(), re.S).group(0)
     assert re.findall(r'class="k r">([^<]+)<', board) == ["7♥", "8♥", "9♥", "10♥", "J♥", "Q♥", "K♥", "A♥"]
+
+
+def test_a_sequence_from_the_low_ace_grows_to_the_king_on_the_table(three):
+    three.ok(three.meld("Ann", "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ"))
+    three.ok(three.lay_off("Bob", 1, "SK"))
+    assert three.log()[-1] == "Bob steals meld 1 from Ann with SK"
+    assert three.live_scores() == {"Ann": 0, "Bob": 170, "Cy": 0}  # the ace stays low: 2 × (5 + 40 + 40)
+    three.ok(three.lay_off("Cy", 1, "SA"))  # and a second ace goes high: 2 × (5 + 40 + 40 + 15)
+    assert three.live_scores() == {"Ann": 0, "Bob": 0, "Cy": 200}
 
 
 def test_the_table_picker_offers_the_aces(three):

@@ -509,12 +509,61 @@ def test_renege_in_the_file():
     assert rnd["detail"]["A"]["story"] == ["reneged: scores exactly −100 for the hand"]
 
 
-def test_a_partner_of_a_reneger_adds_his_own_score():
+def test_a_partner_of_a_reneger_adds_their_own_score():
     result = score(
         round_(meld("C", "H4 S4 C4"), meld("B", "D2 D3 D4"), out("B"), hands={"A": "SK", "C": "S2"}, renege=["A"]),
         players=("A", "B", "C", "D"), teams=[["A", "C"], ["B", "D"]], rules={"renege_penalty": 100},
     )
     assert result["rounds"][0]["scores"] == {"A": -90, "B": 30, "C": -90, "D": 30}
+
+
+# RULES.md, Robber Rummy: "in partnership play the team scores its owned melds, minus the
+# cards left in the other partner's hand, minus renege_penalty for the partner who reneged
+# (whose own hand is not counted)". Teams A+C against B+D.
+PARTNERS = {"players": ("A", "B", "C", "D"), "teams": [["A", "C"], ["B", "D"]]}
+SEVENS = (meld("C", "S7 H7 C7"), layoff("A", 1, "D7"), out("B"))  # A's lay-off: same team, no steal
+
+
+@pytest.mark.parametrize(
+    "events,hands,renege,fields,expected",
+    [
+        # melds 20 (the sevens) − A's H2 5 − 100 for C's renege = −85 for A and for C
+        (SEVENS, {"A": "H2"}, ["C"], PARTNERS, {"A": -85, "B": 0, "C": -85, "D": 0}),
+        # C's own hand is not counted: still −85
+        (SEVENS, {"A": "H2", "C": "SK SQ"}, ["C"], PARTNERS, {"A": -85, "B": 0, "C": -85, "D": 0}),
+        # A reneges instead: the melds (C's) 20 − C's S2 5 − 100; A's own hand not counted
+        (SEVENS, {"A": "H2", "C": "S2"}, ["A"], PARTNERS, {"A": -85, "B": 0, "C": -85, "D": 0}),
+        # both partners renege: the melds still count, −100 each, no hand counted
+        (SEVENS, {"A": "H2", "C": "S2"}, ["A", "C"], PARTNERS, {"A": -180, "B": 0, "C": -180, "D": 0}),
+        # a meld the reneger made and the other team stole is theirs: B+D 20, A+C −5 − 100
+        ((meld("C", "S7 H7 C7"), layoff("B", 1, "D7"), out("B")), {"A": "H2"}, ["C"], PARTNERS,
+         {"A": -105, "B": 20, "C": -105, "D": 20}),
+        # without partnerships a renege scores exactly −renege_penalty, melds and hand alike
+        ((meld("C", "S7 H7 C7"), out("B")), {"A": "H2", "C": "S2"}, ["C"], {"players": ("A", "B", "C")},
+         {"A": -5, "B": 0, "C": -100}),
+        ((meld("C", "S7 H7 C7"), layoff("A", 1, "D7"), out("B")), {"C": "S2"}, ["A"],
+         {"players": ("A", "B", "C")}, {"A": -100, "B": 0, "C": -5}),
+    ],
+)
+def test_a_renege_in_partnership_play_keeps_the_partnerships_melds(events, hands, renege, fields, expected):
+    result = score(round_(*events, hands=hands, renege=renege), **fields)
+    assert result["rounds"][0]["scores"] == expected
+    assert result["totals"] == expected
+
+
+def test_a_partnership_renege_in_the_detail_says_what_counts_in_plain_words():
+    rnd = score(round_(*SEVENS, hands={"A": "H2", "C": "SK"}, renege=["C"]), **PARTNERS)["rounds"][0]
+    c, a = rnd["detail"]["C"], rnd["detail"]["A"]
+    assert (c["reneged"], c["meld_points"], c["own_score"]) == (True, 20, -80)
+    assert (a["reneged"], a["hand_points"], a["own_score"]) == (False, -5, -5)
+    assert c["story"] == [
+        "meld 1 S7 H7 D7 C7 (set of sevens, made by C; A added D7): +20",
+        "reneged: −100 for the hand; the cards left in C's hand (SK) are not counted, "
+        "but in partnership play the melds C holds still count for A & C",
+        "score -80",
+        "partners add their scores: A & C together",
+    ]
+    assert a["story"] == ["H2: left in hand −5", "score -5", "partners add their scores: A & C together"]
 
 
 @pytest.mark.parametrize("renege", [["Z"], "A", [1]])

@@ -8,7 +8,9 @@ A through K at once reads its ace high. Every meld belongs to whoever made it; a
 a meld another player (or team) owns steals it. When the hand ends, each side scores
 the melds it owns at chart value (cards in sequences double) less the cards left in
 hand at chart value (never doubled; an ace in hand is always 15). A player who reneges
-scores exactly −``renege_penalty`` for the hand. Partners add their scores. First to
+scores exactly −``renege_penalty`` for the hand; in partnership play the melds belong to
+the partnership, so the team scores its melds less the other partner's hand less the
+penalty (the reneger's own hand is not counted). Partners add their scores. First to
 ``target`` wins; a tie at the top plays on.
 """
 from __future__ import annotations
@@ -33,7 +35,8 @@ RULES = RuleBook(
                "the chart lost it; 500 Rum values it 5, some tables 1", minimum=0, house_value=True),
         Option("renege_penalty", 100,
                "The score of a player who looks at or takes the discard pile without first "
-               "melding its top card.", FOSDICK, minimum=0),
+               "melding its top card; in partnership play the team keeps its melds and loses this "
+               "(the reneger's own hand is not counted).", FOSDICK, minimum=0),
         Option("target", 400, "The game ends when someone reaches this total.", FOSDICK, minimum=1),
     ],
 )
@@ -263,31 +266,48 @@ class PlayerHand:
     hand_points: int
     reneged: bool
     score: int  # the player's own score (before partners are added)
+    team: str | None = None  # the partnership's name ("A & C"); None without partnerships
 
     def story(self, rules: Mapping) -> list[str]:
-        if self.reneged:
-            return [f"reneged: scores exactly −{rules['renege_penalty']} for the hand"]
+        penalty = rules["renege_penalty"]
+        if self.reneged and self.team is None:
+            return [f"reneged: scores exactly −{penalty} for the hand"]
         lines = [
             f"meld {m.number} {m.meld} ({m.meld.describe()}, {'; '.join(m.history)}): +{m.meld.value(rules)}"
             for m in self.melds
         ]
-        if self.hand:
+        if self.reneged:
+            held = f" ({card_names(self.hand)})" if self.hand else ""
+            lines.append(f"reneged: −{penalty} for the hand; the cards left in {self.player}'s hand{held} "
+                         f"are not counted, but in partnership play the melds {self.player} holds still "
+                         f"count for {self.team}")
+        elif self.hand:
             lines += [f"{c}: left in hand −{hand_value(c)}" for c in self.hand]
         lines.append(f"score {self.score}")
+        if self.team is not None:
+            lines.append(f"partners add their scores: {self.team} together")
         return lines
 
 
 def score_player(round_: Round, player: str, hand: Sequence[Card] | None, reneged: bool) -> PlayerHand:
+    """One player's own part of the hand's score (RULES.md, Robber Rummy).
+
+    A renege scores exactly −``renege_penalty`` for the hand; in partnership play the
+    melds belong to the partnership, so those the reneger holds still count for it and
+    only the reneger's own hand is left out: the team scores its melds, less the other
+    partner's hand, less the penalty.
+    """
     rules = round_.rules
+    team = round_.teams.get(player)
     held = tuple(m for m in round_.melds if m.owner == player)
     meld_points = sum(m.meld.value(rules) for m in held)
     cards = tuple(sorted(hand, key=sort_key)) if hand is not None else None
     hand_points = -sum(hand_value(c) for c in cards) if cards else 0
     if reneged:
-        score = -rules["renege_penalty"]
+        score = (meld_points if team is not None else 0) - rules["renege_penalty"]
     else:
         score = meld_points + (hand_points if cards is not None else 0)
-    return PlayerHand(player, held, meld_points, cards, hand_points, reneged, score)
+    return PlayerHand(player, held, meld_points, cards, hand_points, reneged, score, team)
 
 
 def side_scores(players: Sequence[str], own: Mapping[str, int], teams: Mapping[str, str]) -> dict[str, int]:

@@ -660,3 +660,17 @@ def test_the_rules_page_says_how_it_is_scored(client, variant):
     html = text(client.get(f"/rules/{variant}"))
     section = re.search(r'<section aria-labelledby="how-h">(.*?)</section>', html, re.S).group(1)
     assert section.count("<li>") >= 3
+
+
+# What RULES.md writes down, said by the app's own rules pages.
+RULES_PAGES_SAY = [
+    ("conquian", "A hand never holds more than 10 cards (a card taken is melded at once)"),
+    ("conquian", "the hands with the winner's 11 melded cards never come to more than the 40 cards"),
+]
+
+
+@pytest.mark.parametrize("variant,words", RULES_PAGES_SAY)
+def test_the_rules_page_says_what_the_app_does(client, variant, words):
+    html = text(client.get(f"/rules/{variant}"))
+    section = re.search(r'<section aria-labelledby="how-h">(.*?)</section>', html, re.S).group(1)
+    assert words in section

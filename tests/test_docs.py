@@ -57,6 +57,24 @@ def readme_test_commands(readme: str) -> list[str]:
     return found
 
 
+# RULES.md's choices the app has made, in the README's words.
+README_SAYS = [
+    "of the knocker's\nleast-deadwood arrangements it takes the one that leaves the defender the most deadwood\n"
+    "after lay-offs",
+    "A flat shutout adds `game_bonus` again",
+    "the winner is whoever has the most points after all the bonuses",
+    "with penalty scoring, double doubles the others' penalties and plus10 takes 10 off the winner's",
+    "an ace keeps the end of the sequence it was placed at",
+    "a renege does\nnot throw them away",
+    "A Conquian hand never holds more than 10 cards",
+]
+
+
+@pytest.mark.parametrize("words", README_SAYS)
+def test_readme_says_what_the_app_does(readme, words):
+    assert words in readme
+
+
 def test_readme_says_how_to_run_the_tests(readme):
     assert readme_test_commands(readme), "README.md has no line that runs `make test`"
 

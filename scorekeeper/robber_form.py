@@ -15,7 +15,7 @@ SOLO = "none"
 # Partners, as positions among the filled seats (0-based): the first team of each choice.
 PAIRS = {"13": (0, 2), "12": (0, 1), "14": (0, 3)}
 LABELS = {
-    SOLO: "No partnerships: everyone plays for himself",
+    SOLO: "No partnerships: everyone plays for themselves",
     "13": "Players 1 & 3 against 2 & 4 (partners sit opposite)",
     "12": "Players 1 & 2 against 3 & 4",
     "14": "Players 1 & 4 against 2 & 3",

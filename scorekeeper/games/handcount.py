@@ -58,7 +58,7 @@ def check_out(rnd: HandRound, players: Sequence[str], allow_knock: bool = False)
 
 def check_hand_sizes(rnd: HandRound, players: Sequence[str], dealt: int, game: str) -> None:
     """No hand left at the end can be bigger than a hand as dealt: a player draws one card
-    and discards one each turn, so between turns he holds at most what he was dealt."""
+    and discards one each turn, so between turns they hold at most what they were dealt."""
     for p in players:
         if len(rnd.hand(p)) > dealt:
             raise IllegalPlay(f"{p}'s hand has {len(rnd.hand(p))} cards, but {game} with "

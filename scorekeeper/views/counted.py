@@ -183,7 +183,7 @@ def goal(scored: counted.Scored) -> str:
     """How this game is won, in a sentence, with this game's numbers."""
     rules, variant = scored.rules, scored.game.variant
     if variant == "rummy" and rules["scoring"] == "penalty":
-        return (f"Each player scores his own hand as penalty points; once someone reaches "
+        return (f"Each player scores their own hand as penalty points; once someone reaches "
                 f"{rules['target']}, the lowest total wins.")
     if variant == "rummy":
         return (f"Whoever goes out scores the others' hands; the first to {rules['target']} "

@@ -149,7 +149,7 @@ document.querySelectorAll("[data-seat]").forEach(function (input) {
   show();
 });
 
-/* New game: a tap on a name played here before seats him in the next empty seat. */
+/* New game: a tap on a name played here before seats that player in the next empty seat. */
 (function () {
   var box = document.querySelector("[data-quick-pick]");
   if (!box) return;

@@ -90,6 +90,29 @@ def test_score_prints_each_round_with_scores_and_detail():
     assert set(round_["detail"]) == {"A", "B", "C"}
 
 
+def test_score_a_partnership_renege_keeps_the_partnerships_melds():
+    # Robber Rummy, A+C against B+D: C melds the sevens, A lays off D7 (no steal), C
+    # reneges, A holds H2: melds 20 − 5 − 100 for C's renege = −85 for A and for C.
+    doc = {
+        "format": "scorekeeper/1", "variant": "robber", "rules": {},
+        "players": ["A", "B", "C", "D"], "teams": [["A", "C"], ["B", "D"]],
+        "rounds": [{
+            "events": [
+                {"type": "meld", "player": "C", "cards": ["S7", "H7", "C7"]},
+                {"type": "layoff", "player": "A", "meld": 1, "cards": ["D7"]},
+                {"type": "out", "player": "B"},
+            ],
+            "hands": {"A": ["H2"]},
+            "renege": ["C"],
+        }],
+    }
+    proc = run("score", "-", stdin=json.dumps(doc))
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["rounds"][0]["scores"] == {"A": -85, "B": 0, "C": -85, "D": 0}
+    assert result["totals"] == {"A": -85, "B": 0, "C": -85, "D": 0}
+
+
 def test_score_missing_file_is_one_line_exit_2(tmp_path):
     proc = run("score", str(tmp_path / "nope.json"))
     assert_refused(proc, "nope.json")

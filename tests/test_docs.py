@@ -1,6 +1,7 @@
 """Keep the docs honest (like sqlite-utils' tests/test_docs.py): the README names every
 rule option and both commands, and its test command is the one CI runs.
 """
+import ast
 import re
 from pathlib import Path
 
@@ -57,6 +58,24 @@ def readme_test_commands(readme: str) -> list[str]:
     return found
 
 
+# RULES.md's choices the app has made, in the README's words.
+README_SAYS = [
+    "of the knocker's\nleast-deadwood arrangements it takes the one that leaves the defender the most deadwood\n"
+    "after lay-offs",
+    "A flat shutout adds `game_bonus` again",
+    "the winner is whoever has the most points after all the bonuses",
+    "with penalty scoring, double doubles the others' penalties and plus10 takes 10 off the winner's",
+    "an ace keeps the end of the sequence it was placed at",
+    "a renege does\nnot throw them away",
+    "A Conquian hand never holds more than 10 cards",
+]
+
+
+@pytest.mark.parametrize("words", README_SAYS)
+def test_readme_says_what_the_app_does(readme, words):
+    assert words in readme
+
+
 def test_readme_says_how_to_run_the_tests(readme):
     assert readme_test_commands(readme), "README.md has no line that runs `make test`"
 
@@ -72,3 +91,41 @@ def test_ci_runs_make_test_and_make_test_runs_pytest():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     recipe = re.search(r"^test:.*\n((?:\t.*\n?)+)", makefile, re.M)
     assert recipe and "pytest" in recipe.group(1)
+
+
+# ---------------------------------------------------------------------------------------
+# Every text a person reads says "they", not "he" or "his".
+
+GENDERED = re.compile(r"\b(he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
+PACKAGE = ROOT / "scorekeeper"
+
+
+def _docstring_nodes(tree: ast.AST) -> set[int]:
+    nodes = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                nodes.add(id(first.value))
+    return nodes
+
+
+def person_texts() -> list[tuple[str, str]]:
+    """(where, text): the READMEs, every template, the page script, and every string the
+    package can show (messages, labels, rule descriptions; not its docstrings and comments)."""
+    pages = [*ROOT.glob("*.md"), *(ROOT / "benchmarks").glob("*.md"), *(ROOT / "examples").glob("*.md"),
+             *(ROOT / "templates").rglob("*.html"), *(ROOT / "static").glob("*.js")]
+    texts = [(str(p.relative_to(ROOT)), p.read_text(encoding="utf-8")) for p in sorted(pages)]
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = _docstring_nodes(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                texts.append((f"{path.relative_to(ROOT)}:{node.lineno}", node.value))
+    return texts
+
+
+def test_every_text_a_person_reads_is_gender_neutral():
+    found = [f"{where}: {m.group(0)!r} in …{text[max(0, m.start() - 40):m.end() + 20]}…"
+             for where, text in person_texts() for m in GENDERED.finditer(text)]
+    assert not found, "\n".join(found)

@@ -187,8 +187,8 @@ def test_knocker_never_lays_off():
 
 def test_knockers_tied_arrangements_pick_the_one_leaving_fewest_lay_offs():
     # A's S3 makes S2-S3-S4 or S3 H3 D3: 6 in deadwood either way. With the run, B would
-    # lay off SA S5 S6; with the set, nothing. The code's comment: "Of the knocker's
-    # least-deadwood arrangements, the one that lets the defender lay off least."
+    # lay off SA S5 S6; with the set, nothing. RULES.md: "the knocker's melds are the ones
+    # that leave the defender the most deadwood after lay-offs".
     result = knock("S2 S3 S4 H3 D3 C7 C8 C9 C10 CJ", "SA S5 S6 HK DK SK HQ DQ SQ D2")
     assert sorted(names(result.knock.deadwood)) == ["S2", "S4"]
     assert result.defence.layoffs == ()

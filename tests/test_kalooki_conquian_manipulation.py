@@ -316,6 +316,59 @@ def test_conquian_illegal_rounds(rounds, rules, message):
         conquian_game(*rounds, rules=rules)
 
 
+# RULES.md, Conquian: "A hand never holds more than 10 cards (a card taken is melded at
+# once), and the two hands with the winner's melds never hold more than the 40 cards."
+CONQUIAN_RANKS = "A 2 3 4 5 6 7 J Q K".split()
+SPADES, HEARTS, DIAMONDS, CLUBS = (" ".join(s + r for r in CONQUIAN_RANKS) for s in "SHDC")
+ELEVEN = SPADES + " HA"
+THIRTY = " ".join([SPADES, HEARTS, DIAMONDS])
+FORTY = " ".join([SPADES, HEARTS, DIAMONDS, CLUBS])
+
+
+def tableau(**hands):
+    return {"stalemate": True, "hands": {p: t.split() for p, t in hands.items()}}
+
+
+CONQUIAN_HAND_SIZES = [
+    ("loser-holds-11", out("A", B=ELEVEN),
+     "round 1: B's hand has 11 cards, but Conquian deals 10 each and a card taken is melded at once"),
+    ("loser-holds-30-beside-the-winners-11", out("A", B=THIRTY),
+     "round 1: B's hand has 30 cards beside the 11 A melded: 41 cards, but the Conquian pack has 40"),
+    ("winner-b-loser-holds-11", out("B", A=ELEVEN),
+     "round 1: A's hand has 11 cards, but Conquian deals 10 each and a card taken is melded at once"),
+    ("tableau-hand-holds-all-40", tableau(A=FORTY),
+     "round 1: A's hand has 40 cards, but Conquian deals 10 each and a card taken is melded at once"),
+    ("tableau-hand-holds-11", tableau(A=CLUBS, B=ELEVEN),
+     "round 1: B's hand has 11 cards, but Conquian deals 10 each and a card taken is melded at once"),
+    ("unfinished-hand-holds-11", {"hands": {"B": ELEVEN.split()}},
+     "round 1: B's hand has 11 cards, but Conquian deals 10 each and a card taken is melded at once"),
+]
+
+
+@pytest.mark.parametrize("round_,message", [c[1:] for c in CONQUIAN_HAND_SIZES],
+                         ids=[c[0] for c in CONQUIAN_HAND_SIZES])
+def test_conquian_refuses_a_hand_bigger_than_ten_or_more_cards_than_the_pack(round_, message):
+    with pytest.raises(GameFileError) as refused:
+        conquian_game(round_)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("round_,scores", [
+    (out("A", B=SPADES), {"A": 1, "B": -1}),  # ten in hand and the winner's eleven: 21 of 40
+    (out("B", A=HEARTS), {"A": -1, "B": 1}),
+    (tableau(A=SPADES, B=HEARTS), {"A": 0, "B": 0}),  # a tableau: ten each
+])
+def test_conquian_takes_hands_of_ten(round_, scores):
+    assert conquian_game(round_)["rounds"][0]["scores"] == scores
+
+
+def test_conquian_hand_sizes_are_checked_by_the_library():
+    game = conquian.Game(["A", "B"], conquian.resolve_rules({}, 2))
+    with pytest.raises(IllegalPlay, match=r"^B's hand has 11 cards, but Conquian deals 10 each"):
+        game.play(HandRound(out="A", hands={"B": cards(ELEVEN)}, has_hands=True))
+    assert game.totals == {"A": 0, "B": 0}  # a refused hand scores nothing
+
+
 def test_conquian_is_for_two():
     with pytest.raises(GameFileError, match="not 3"):
         gamefile.score_document(game("conquian"))

@@ -210,7 +210,7 @@ def test_sequences_place_the_ace_low_or_high(text, positions):
         ("SJ SQ SK", "SA", (11, 12, 13, 14)),
         ("SA S2 S3", "S4", (1, 2, 3, 4)),
         ("SQ SK SA", "SJ", (11, 12, 13, 14)),
-        # Both ends are open; the code places an ace high where both fit (_sequence docstring).
+        # Both ends are open: an ace laid on 2 … K goes high, as a new meld's would.
         ("S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK", "SA", tuple(range(2, 15))),
         ("S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK", "SA SA", tuple(range(1, 15))),
         ("S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK SA", "SA", tuple(range(1, 15))),
@@ -224,6 +224,73 @@ def test_a_full_ace_to_ace_sequence_is_locked_and_scores_200():
     round_ = played([("A", "meld", FULL_SPADES), ("A", "out")])
     assert round_.melds[0].meld.locked
     assert scores(round_, {}) == {"A": 200, "B": 0}
+
+
+# RULES.md, Robber Rummy: "An ace keeps the end it was placed at: a sequence A-2-3 grown
+# up to K keeps its ace low (and may still take a second ace high); only where a new
+# meld's ace could be read at either end (A through K laid at once) does it count high."
+ACE_TO_Q = "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ"
+ACE_TO_J = "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ"
+ACE_TO_K = ACE_TO_Q + " SK"
+
+
+@pytest.mark.parametrize(
+    "meld_text,lay_offs,positions,points",
+    [
+        # A-2-…-K is not around the corner (K-A-2 is): the ace stays low, 2 × (5 + 40 + 40)
+        (ACE_TO_Q, ["SK"], tuple(range(1, 14)), 170),
+        (ACE_TO_J, ["SK SQ"], tuple(range(1, 14)), 170),
+        ("SA S2 S3", ["S4 S5 S6 S7 S8 S9 S10 SJ SQ SK"], tuple(range(1, 14)), 170),
+        ("SA S2 S3", ["S4", "S5 S6", "S7 S8 S9 S10", "SJ", "SQ", "SK"], tuple(range(1, 14)), 170),
+        # … and it can still take a second ace, high: the whole suit, 2 × (5 + 40 + 40 + 15)
+        (ACE_TO_Q, ["SK", "SA"], tuple(range(1, 15)), 200),
+        (ACE_TO_Q, ["SK SA"], tuple(range(1, 15)), 200),
+        ("SA S2 S3", ["S4 S5 S6 S7 S8 S9 S10 SJ SQ SK SA"], tuple(range(1, 15)), 200),
+        # the same thirteen cards laid down at once read the ace high: 2 × (40 + 40 + 15)
+        (ACE_TO_K, [], tuple(range(2, 15)), 190),
+        (ACE_TO_K, ["SA"], tuple(range(1, 15)), 200),
+    ],
+)
+def test_an_ace_keeps_the_end_it_was_placed_at(meld_text, lay_offs, positions, points):
+    meld = meld_of(meld_text)
+    for laid in lay_offs:
+        meld = robber.lay_off(meld, cards(laid))
+    assert meld.positions == positions
+    assert meld.value(robber.resolve_rules({}, 2)) == points
+
+
+@pytest.mark.parametrize("ace_low,points", [(5, 170), (1, 162), (0, 160)])
+def test_a_sequence_grown_to_the_king_prices_its_ace_low(ace_low, points):
+    meld = robber.lay_off(meld_of(ACE_TO_Q), cards("SK"))
+    assert meld.value(robber.resolve_rules({"ace_low": ace_low}, 2)) == points
+
+
+def test_a_sequence_grown_from_the_low_ace_to_the_king_in_the_file():
+    result = score(round_(meld("A", ACE_TO_Q), layoff("A", 1, "SK"), out("A"), hands={"B": "H2"}))
+    rnd = result["rounds"][0]
+    assert rnd["scores"] == {"A": 170, "B": -5}
+    assert rnd["detail"]["A"]["melds"][0]["cards"] == ACE_TO_K.split()
+    assert rnd["detail"]["A"]["melds"][0]["locked"] is False
+
+
+@pytest.mark.parametrize(
+    "events,extenders,locked",
+    [
+        # ace low grown to K: only the second ace (high) could still come
+        ([("A", "meld", ACE_TO_Q), ("B", "layoff", (1, "SK"))], "SA", False),
+        # … and once the other spade ace is in a set, no card is left to add
+        ([("A", "meld", ACE_TO_Q), ("B", "layoff", (1, "SK")), ("A", "meld", "SA HA DA")], "SA", True),
+        # the second ace laid high: the whole suit, A to A
+        ([("A", "meld", ACE_TO_Q), ("B", "layoff", (1, "SK")), ("A", "layoff", (1, "SA"))], "", True),
+        # A through K laid at once reads its ace high: the other ace could still go low
+        ([("A", "meld", ACE_TO_K)], "SA", False),
+    ],
+)
+def test_extenders_and_locked_for_a_sequence_from_ace_to_king(events, extenders, locked):
+    round_ = played(events)
+    assert round_.extenders(1) == tuple(cards(extenders))
+    assert round_.locked(1) is locked
+    assert round_.melds[0].meld.locked is (round_.melds[0].meld.positions == tuple(range(1, 15)))
 
 
 # ---------------------------------------------------------------------------------------
@@ -442,12 +509,61 @@ def test_renege_in_the_file():
     assert rnd["detail"]["A"]["story"] == ["reneged: scores exactly −100 for the hand"]
 
 
-def test_a_partner_of_a_reneger_adds_his_own_score():
+def test_a_partner_of_a_reneger_adds_their_own_score():
     result = score(
         round_(meld("C", "H4 S4 C4"), meld("B", "D2 D3 D4"), out("B"), hands={"A": "SK", "C": "S2"}, renege=["A"]),
         players=("A", "B", "C", "D"), teams=[["A", "C"], ["B", "D"]], rules={"renege_penalty": 100},
     )
     assert result["rounds"][0]["scores"] == {"A": -90, "B": 30, "C": -90, "D": 30}
+
+
+# RULES.md, Robber Rummy: "in partnership play the team scores its owned melds, minus the
+# cards left in the other partner's hand, minus renege_penalty for the partner who reneged
+# (whose own hand is not counted)". Teams A+C against B+D.
+PARTNERS = {"players": ("A", "B", "C", "D"), "teams": [["A", "C"], ["B", "D"]]}
+SEVENS = (meld("C", "S7 H7 C7"), layoff("A", 1, "D7"), out("B"))  # A's lay-off: same team, no steal
+
+
+@pytest.mark.parametrize(
+    "events,hands,renege,fields,expected",
+    [
+        # melds 20 (the sevens) − A's H2 5 − 100 for C's renege = −85 for A and for C
+        (SEVENS, {"A": "H2"}, ["C"], PARTNERS, {"A": -85, "B": 0, "C": -85, "D": 0}),
+        # C's own hand is not counted: still −85
+        (SEVENS, {"A": "H2", "C": "SK SQ"}, ["C"], PARTNERS, {"A": -85, "B": 0, "C": -85, "D": 0}),
+        # A reneges instead: the melds (C's) 20 − C's S2 5 − 100; A's own hand not counted
+        (SEVENS, {"A": "H2", "C": "S2"}, ["A"], PARTNERS, {"A": -85, "B": 0, "C": -85, "D": 0}),
+        # both partners renege: the melds still count, −100 each, no hand counted
+        (SEVENS, {"A": "H2", "C": "S2"}, ["A", "C"], PARTNERS, {"A": -180, "B": 0, "C": -180, "D": 0}),
+        # a meld the reneger made and the other team stole is theirs: B+D 20, A+C −5 − 100
+        ((meld("C", "S7 H7 C7"), layoff("B", 1, "D7"), out("B")), {"A": "H2"}, ["C"], PARTNERS,
+         {"A": -105, "B": 20, "C": -105, "D": 20}),
+        # without partnerships a renege scores exactly −renege_penalty, melds and hand alike
+        ((meld("C", "S7 H7 C7"), out("B")), {"A": "H2", "C": "S2"}, ["C"], {"players": ("A", "B", "C")},
+         {"A": -5, "B": 0, "C": -100}),
+        ((meld("C", "S7 H7 C7"), layoff("A", 1, "D7"), out("B")), {"C": "S2"}, ["A"],
+         {"players": ("A", "B", "C")}, {"A": -100, "B": 0, "C": -5}),
+    ],
+)
+def test_a_renege_in_partnership_play_keeps_the_partnerships_melds(events, hands, renege, fields, expected):
+    result = score(round_(*events, hands=hands, renege=renege), **fields)
+    assert result["rounds"][0]["scores"] == expected
+    assert result["totals"] == expected
+
+
+def test_a_partnership_renege_in_the_detail_says_what_counts_in_plain_words():
+    rnd = score(round_(*SEVENS, hands={"A": "H2", "C": "SK"}, renege=["C"]), **PARTNERS)["rounds"][0]
+    c, a = rnd["detail"]["C"], rnd["detail"]["A"]
+    assert (c["reneged"], c["meld_points"], c["own_score"]) == (True, 20, -80)
+    assert (a["reneged"], a["hand_points"], a["own_score"]) == (False, -5, -5)
+    assert c["story"] == [
+        "meld 1 S7 H7 D7 C7 (set of sevens, made by C; A added D7): +20",
+        "reneged: −100 for the hand; the cards left in C's hand (SK) are not counted, "
+        "but in partnership play the melds C holds still count for A & C",
+        "score -80",
+        "partners add their scores: A & C together",
+    ]
+    assert a["story"] == ["H2: left in hand −5", "score -5", "partners add their scores: A & C together"]
 
 
 @pytest.mark.parametrize("renege", [["Z"], "A", [1]])

@@ -83,7 +83,7 @@ def test_card_values(card, value):
         ({"rummy_bonus": "plus10"}, True, {"A": 31, "B": 0, "C": 0}),  # seeds/003 "a bonus of ten points"
         ({"rummy_bonus": "none"}, True, {"A": 21, "B": 0, "C": 0}),
         ({"rummy_bonus": "plus10"}, False, {"A": 21, "B": 0, "C": 0}),  # no rummy, no bonus
-        # penalty: "each player scores his own hand's value as penalty points"
+        # penalty: "each player scores their own hand's value as penalty points"
         ({"scoring": "penalty"}, False, {"A": 0, "B": 19, "C": 2}),
         # With penalty scoring (option help): "double doubles the others' penalties and
         # plus10 takes 10 off the winner's"

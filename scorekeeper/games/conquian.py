@@ -3,12 +3,15 @@
 40 cards (no 8, 9, 10), two players, ten cards each; the first to have eleven cards
 melded wins the hand. There are no points: each hand is a stake. A hand whose stock
 runs out is a tableau and raises the stake of the next decided hand by one: the winner
-scores +stake, the loser −stake (stake = 1 + the tableaus just before it).
+scores +stake, the loser −stake (stake = 1 + the tableaus just before it). A hand never
+holds more than ten cards (a card taken is melded at once), and the hands with the
+winner's eleven melded cards never come to more than the 40-card pack.
 """
 from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from .errors import IllegalPlay
 from .handcount import CountedGame, HandRound, RoundScore, check_out
 from .options import Option, RuleBook, Rules
 from .variant import CountVariant
@@ -18,6 +21,8 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 2
 DECKS, JOKERS = 1, 0
 WITHOUT_RANKS = (8, 9, 10)
 SOURCE = "seeds/003"
+HAND_SIZE, WINNING_MELDS = 10, 11
+PACK = 40  # 52 cards less the 8s, 9s and 10s
 
 RULES = RuleBook(
     "conquian",
@@ -32,6 +37,22 @@ def resolve_rules(overrides: object, players: int) -> Rules:
     return RULES.resolve(overrides, players)
 
 
+def check_hand_sizes(rnd: HandRound, players: Sequence[str]) -> None:
+    """RULES.md, Conquian: a hand never holds more than 10 cards (a card taken is melded
+    at once), and the hands with the winner's 11 melded cards never more than the pack."""
+    if rnd.out:
+        held = sum(len(rnd.hand(p)) for p in players)
+        if held + WINNING_MELDS > PACK:
+            biggest = max(players, key=lambda p: len(rnd.hand(p)))
+            raise IllegalPlay(f"{biggest}'s hand has {len(rnd.hand(biggest))} cards beside the "
+                              f"{WINNING_MELDS} {rnd.out} melded: {held + WINNING_MELDS} cards, but the "
+                              f"{NAME} pack has {PACK}")
+    for p in players:
+        if len(rnd.hand(p)) > HAND_SIZE:
+            raise IllegalPlay(f"{p}'s hand has {len(rnd.hand(p))} cards, but {NAME} deals {HAND_SIZE} "
+                              "each and a card taken is melded at once")
+
+
 class Game(CountedGame):
     def __init__(self, players: Sequence[str], rules: Mapping) -> None:
         super().__init__(players, rules)
@@ -39,6 +60,7 @@ class Game(CountedGame):
 
     def play(self, rnd: HandRound) -> RoundScore:
         check_out(rnd, self.players)
+        check_hand_sizes(rnd, self.players)
         scores = {p: 0 for p in self.players}
         if rnd.stalemate:
             self.tableaus += 1

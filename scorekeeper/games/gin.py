@@ -4,13 +4,16 @@ Two players, ten cards each, one deck, ace low only (A-2-3, never Q-K-A). Deadwo
 ace 1, pips face value, J Q K 10. A player may knock with deadwood of at most
 ``knock_limit``; gin is no deadwood at all. The program arranges each hand's melds for
 the least deadwood; after a knock (not gin) the defender lays off deadwood onto the
-knocker's melds, his own melds and lay-offs chosen for the least deadwood left.
+knocker's melds, the defender's own melds and lay-offs chosen for the least deadwood
+left; of the knocker's least-deadwood arrangements the one that leaves the defender the
+most deadwood is taken (a knocker lays down what serves them best).
 
-Knocker lower: he scores the difference. Undercut (defender equal or lower, no gin):
+Knocker lower: the knocker scores the difference. Undercut (defender equal or lower, no gin):
 the defender scores the difference + ``undercut_bonus``. Gin: the defender's deadwood +
 ``gin_bonus``, never undercut. Game to ``target``: the winner gets ``game_bonus``; a
 shutout (the loser scored nothing) adds it again (``flat``) or doubles the winner's total
 (``double``); each hand won is worth ``line_bonus`` at the end (not toward the target).
+The winner is whoever has the most points after all the bonuses.
 """
 from __future__ import annotations
 
@@ -63,7 +66,8 @@ RULES = RuleBook(
                "The loser scored nothing: flat adds game_bonus again; double doubles the winner's total.",
                SOURCE, kind="choice", choices=("flat", "double"), default_for=_from_preset("shutout"),
                default_text="flat (classic), double (modern)"),
-        Option("game_bonus", 100, "Bonus to the winner of the game.", SOURCE, minimum=0),
+        Option("game_bonus", 100, "Bonus to the player who reaches the target; the winner is whoever "
+               "has the most points after all the bonuses.", SOURCE, minimum=0),
         Option("target", 100, "The game ends when a player's hand points reach this.", SOURCE, minimum=1),
     ],
 )
@@ -327,7 +331,8 @@ def score_hand(knocker: str, defender: str, knock_cards, defend_cards, rules: Ma
             f"({card_names(options[0].deadwood)}): the knock limit is {rules['knock_limit']}"
         )
     gin = options[0].points == 0
-    # Of the knocker's least-deadwood arrangements, the one that lets the defender lay off least.
+    # Of the knocker's least-deadwood arrangements, the one that leaves the defender the most
+    # deadwood after lay-offs (RULES.md, Gin Rummy).
     pairs = [(a, defend(defend_cards, a.melds, not gin)) for a in options]
     knock, defence = max(pairs, key=lambda p: p[1].points)
     k, d = knock.points, defence.points

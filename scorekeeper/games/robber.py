@@ -2,11 +2,15 @@
 
 RULES.md, Robber Rummy: two decks, no jokers. Sets of 3+ of a rank (up to 8, repeated
 cards allowed); sequences of 3+ in one suit over A-2-…-K-A, the ace low or high but
-never around the corner (K-A-2). Every meld belongs to whoever made it; adding cards to
+never around the corner (K-A-2). An ace keeps the end it was placed at: A-2-3 grown up
+to K keeps its ace low (and may still take a second ace high); only a new meld laid as
+A through K at once reads its ace high. Every meld belongs to whoever made it; adding cards to
 a meld another player (or team) owns steals it. When the hand ends, each side scores
 the melds it owns at chart value (cards in sequences double) less the cards left in
 hand at chart value (never doubled; an ace in hand is always 15). A player who reneges
-scores exactly −``renege_penalty`` for the hand. Partners add their scores. First to
+scores exactly −``renege_penalty`` for the hand; in partnership play the melds belong to
+the partnership, so the team scores its melds less the other partner's hand less the
+penalty (the reneger's own hand is not counted). Partners add their scores. First to
 ``target`` wins; a tie at the top plays on.
 """
 from __future__ import annotations
@@ -33,7 +37,8 @@ RULES = RuleBook(
                "the chart lost it; 500 Rum values it 5, some tables 1", minimum=0, house_value=True),
         Option("renege_penalty", 100,
                "The score of a player who looks at or takes the discard pile without first "
-               "melding its top card.", FOSDICK, minimum=0),
+               "melding its top card; in partnership play the team keeps its melds and loses this "
+               "(the reneger's own hand is not counted).", FOSDICK, minimum=0),
         Option("target", 400, "The game ends when someone reaches this total.", FOSDICK, minimum=1),
     ],
 )
@@ -87,17 +92,17 @@ class Meld:
         return self.positions[0] == LOW_ACE and self.positions[-1] == HIGH_ACE
 
 
-def _sequence(cards: Sequence[Card]) -> Meld | None:
-    """These cards as one sequence, if they make one (aces placed high where both fit)."""
+def _sequence(cards: Sequence[Card], placed: Sequence[int] = ()) -> Meld | None:
+    """These cards as one sequence, if they make one, around the places already
+    ``placed`` (a lay-off: the meld's cards keep theirs). A new ace goes high where both
+    ends fit: A through K laid at once reads its ace high (RULES.md, Robber Rummy)."""
     if len({c.suit for c in cards}) != 1:
         return None
     others = sorted(c.rank for c in cards if c.rank != ACE)
     aces = len(cards) - len(others)
-    if aces > 2 or len(set(others)) != len(others):
-        return None
-    options = {0: [()], 1: [(HIGH_ACE,), (LOW_ACE,)], 2: [(LOW_ACE, HIGH_ACE)]}[aces]
+    options = {0: [()], 1: [(HIGH_ACE,), (LOW_ACE,)], 2: [(LOW_ACE, HIGH_ACE)]}.get(aces, [])
     for ace_places in options:
-        places = sorted(others + list(ace_places))
+        places = sorted([*placed, *others, *ace_places])
         if places and all(b == a + 1 for a, b in zip(places, places[1:])):
             suit = cards[0].suit
             ordered = tuple(Card(ACE if p in (LOW_ACE, HIGH_ACE) else p, suit) for p in places)
@@ -126,20 +131,17 @@ def lay_off(meld: Meld, cards: Sequence[Card]) -> Meld:
         if any(c.rank != meld.cards[0].rank for c in cards):
             raise IllegalPlay(f"{names} does not fit {meld}: a set takes only its own rank")
         return Meld(SET, tuple(sorted(meld.cards + tuple(cards), key=sort_key)))
-    grown = _sequence(meld.cards + tuple(cards))
-    # An ace already in the sequence keeps its place: a lay-off only adds at the ends.
-    if grown is None or not _keeps_places(meld, grown):
+    # An ace already in the sequence keeps the end it was placed at: A-2-3 grown up to
+    # K keeps its ace low and may still take a second ace high (RULES.md, Robber Rummy).
+    # The new cards take the places left at the ends; a place taken twice breaks the run.
+    in_suit = all(c.suit == meld.cards[0].suit for c in cards)
+    grown = _sequence(cards, meld.positions) if in_suit else None
+    if grown is None:
         raise IllegalPlay(
             f"{names} does not fit {meld}: a sequence grows only at its ends, in its suit, "
             "never around the corner"
         )
     return grown
-
-
-def _keeps_places(before: Meld, after: Meld) -> bool:
-    return after.positions[0] <= before.positions[0] and after.positions[-1] >= before.positions[-1] and (
-        set(before.positions) <= set(after.positions)
-    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -274,31 +276,48 @@ class PlayerHand:
     hand_points: int
     reneged: bool
     score: int  # the player's own score (before partners are added)
+    team: str | None = None  # the partnership's name ("A & C"); None without partnerships
 
     def story(self, rules: Mapping) -> list[str]:
-        if self.reneged:
-            return [f"reneged: scores exactly −{rules['renege_penalty']} for the hand"]
+        penalty = rules["renege_penalty"]
+        if self.reneged and self.team is None:
+            return [f"reneged: scores exactly −{penalty} for the hand"]
         lines = [
             f"meld {m.number} {m.meld} ({m.meld.describe()}, {'; '.join(m.history)}): +{m.meld.value(rules)}"
             for m in self.melds
         ]
-        if self.hand:
+        if self.reneged:
+            held = f" ({card_names(self.hand)})" if self.hand else ""
+            lines.append(f"reneged: −{penalty} for the hand; the cards left in {self.player}'s hand{held} "
+                         f"are not counted, but in partnership play the melds {self.player} holds still "
+                         f"count for {self.team}")
+        elif self.hand:
             lines += [f"{c}: left in hand −{hand_value(c)}" for c in self.hand]
         lines.append(f"score {self.score}")
+        if self.team is not None:
+            lines.append(f"partners add their scores: {self.team} together")
         return lines
 
 
 def score_player(round_: Round, player: str, hand: Sequence[Card] | None, reneged: bool) -> PlayerHand:
+    """One player's own part of the hand's score (RULES.md, Robber Rummy).
+
+    A renege scores exactly −``renege_penalty`` for the hand; in partnership play the
+    melds belong to the partnership, so those the reneger holds still count for it and
+    only the reneger's own hand is left out: the team scores its melds, less the other
+    partner's hand, less the penalty.
+    """
     rules = round_.rules
+    team = round_.teams.get(player)
     held = tuple(m for m in round_.melds if m.owner == player)
     meld_points = sum(m.meld.value(rules) for m in held)
     cards = tuple(sorted(hand, key=sort_key)) if hand is not None else None
     hand_points = -sum(hand_value(c) for c in cards) if cards else 0
     if reneged:
-        score = -rules["renege_penalty"]
+        score = (meld_points if team is not None else 0) - rules["renege_penalty"]
     else:
         score = meld_points + (hand_points if cards is not None else 0)
-    return PlayerHand(player, held, meld_points, cards, hand_points, reneged, score)
+    return PlayerHand(player, held, meld_points, cards, hand_points, reneged, score, team)
 
 
 def side_scores(players: Sequence[str], own: Mapping[str, int], teams: Mapping[str, str]) -> dict[str, int]:

@@ -2,9 +2,10 @@
 
 2–4 players, one deck, aces low. Hand values: ace 1, pips face value, J Q K 10.
 ``winner_takes_all``: whoever goes out scores the sum of the others' hands.
-``penalty``: each player scores his own hand as penalty points; when someone reaches
+``penalty``: each player scores their own hand as penalty points; when someone reaches
 the target the lowest total wins. Going "rummy" (out in one turn, nothing melded or laid
-off before) doubles the win or adds 10. A stalemate scores 0 for everyone.
+off before) doubles the win or adds 10; under penalty scoring it doubles every other
+player's penalty for that round, or takes 10 off the winner's total. A stalemate scores 0 for everyone.
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ RULES = RuleBook(
     [
         Option("scoring", "winner_takes_all",
                "winner_takes_all: who goes out scores the others' hands; penalty: each player "
-               "scores his own hand as penalty points and the lowest total wins.",
+               "scores their own hand as penalty points and the lowest total wins.",
                f"{SOURCE}; the penalty variation from seeds/003", kind="choice",
                choices=("winner_takes_all", "penalty")),
         Option("rummy_bonus", "double",
@@ -56,7 +57,7 @@ def resolve_rules(overrides: object, players: int) -> Rules:
 
 
 def lowest_total_wins(rules: Mapping) -> bool:
-    """With penalty scoring each player's own hand counts against him: lowest wins."""
+    """With penalty scoring each player's own hand counts against them: lowest wins."""
     return rules.get("scoring") == "penalty"
 
 

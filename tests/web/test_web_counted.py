@@ -660,3 +660,23 @@ def test_the_rules_page_says_how_it_is_scored(client, variant):
     html = text(client.get(f"/rules/{variant}"))
     section = re.search(r'<section aria-labelledby="how-h">(.*?)</section>', html, re.S).group(1)
     assert section.count("<li>") >= 3
+
+
+# What RULES.md writes down, said by the app's own rules pages.
+RULES_PAGES_SAY = [
+    ("conquian", "A hand never holds more than 10 cards (a card taken is melded at once)"),
+    ("conquian", "the hands with the winner's 11 melded cards never come to more than the 40 cards"),
+    ("gin", "a shutout (the other player scored nothing) adds the game bonus again (flat, classic)"),
+    ("gin", "The winner is whoever has the most points after all the bonuses"),
+    ("gin", "Where several arrangements give the knocker the same least deadwood, the app takes the one "
+            "that leaves the defender the most deadwood after lay-offs"),
+    ("rummy", "With penalty scoring, double doubles every other player's penalty for that round, and "
+              "plus10 takes 10 off the winner's total"),
+]
+
+
+@pytest.mark.parametrize("variant,words", RULES_PAGES_SAY)
+def test_the_rules_page_says_what_the_app_does(client, variant, words):
+    html = text(client.get(f"/rules/{variant}"))
+    section = re.search(r'<section aria-labelledby="how-h">(.*?)</section>', html, re.S).group(1)
+    assert words in section

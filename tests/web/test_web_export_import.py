@@ -206,6 +206,10 @@ BAD_FILES = {
     "one player": (lambda seed: _bad(seed, lambda d: d.update(players=["A"], rounds=[])), "2 to 6 players"),
     "a long name": (lambda seed: _bad(seed, lambda d: d.update(players=["A" * 41, "B"], rounds=[])),
                     "longer than 40 letters"),
+    "a Conquian hand of eleven": (lambda seed: json.dumps({
+        "format": "scorekeeper/1", "variant": "conquian", "players": ["A", "B"], "rounds": [
+            {"out": "A", "hands": {"B": "SA S2 S3 S4 S5 S6 S7 SJ SQ SK HA".split()}}]}),
+        "round 1: B's hand has 11 cards, but Conquian deals 10 each and a card taken is melded at once"),
 }
 
 

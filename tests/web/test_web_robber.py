@@ -170,6 +170,22 @@ def test_the_rules_page_says_how_it_is_scored(client):
     assert "steals it" in html and "never doubled" in html
 
 
+@pytest.mark.parametrize("words", [
+    "never around the corner (K-A-2)",
+    "An ace keeps the end it was placed at: A-2-3 grown up to the K keeps its ace low",
+    "can still take a second ace high",
+    "Only A through K laid down at once counts its ace high",
+])
+def test_the_rules_page_says_where_an_ace_lies(client, words):
+    assert words in text(client.get("/rules/robber"))
+
+
+def test_the_rules_page_says_a_partnership_keeps_its_melds_after_a_renege(client):
+    html = text(client.get("/rules/robber"))
+    assert "In partnership play the melds belong to the partnership, so a renege does not throw them away" in html
+    assert "20 − 5 − 100 = −85 for A and C" in html
+
+
 # ---------------------------------------------------------------------------------------
 # The table: melds, steals and steal-backs, the live score, locked melds.
 
@@ -213,6 +229,15 @@ def test_the_game_file_keeps_the_cards_in_the_order_given_and_the_log_arranges_t
         ["HA", "H9", "H10", "HJ", "HQ", "HK"], ["H8", "H7"]]
     board = re.search(r'data-meld-number="1".*?</li>', three.page(), re.S).group(0)
     assert re.findall(r'class="k r">([^<]+)<', board) == ["7♥", "8♥", "9♥", "10♥", "J♥", "Q♥", "K♥", "A♥"]
+
+
+def test_a_sequence_from_the_low_ace_grows_to_the_king_on_the_table(three):
+    three.ok(three.meld("Ann", "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ"))
+    three.ok(three.lay_off("Bob", 1, "SK"))
+    assert three.log()[-1] == "Bob steals meld 1 from Ann with SK"
+    assert three.live_scores() == {"Ann": 0, "Bob": 170, "Cy": 0}  # the ace stays low: 2 × (5 + 40 + 40)
+    three.ok(three.lay_off("Cy", 1, "SA"))  # and a second ace goes high: 2 × (5 + 40 + 40 + 15)
+    assert three.live_scores() == {"Ann": 0, "Bob": 0, "Cy": 200}
 
 
 def test_the_table_picker_offers_the_aces(three):
@@ -369,12 +394,12 @@ def test_renege_scores_minus_the_penalty_and_frees_the_table(three):
     assert three.live_scores()["Bob"] == -100
     refused = three.act("Bob", "renege")
     assert refused.status_code == 422 and "reneged this hand already" in error(refused)
-    three.ok(three.meld("Bob", "H9 H10 HJ"))  # his melds still count for nothing this hand
+    three.ok(three.meld("Bob", "H9 H10 HJ"))  # their melds still count for nothing this hand
     three.ok(three.act("Cy", "out"))
     three.ok(three.end_hand({"Ann": "S2", "Bob": "CA"}))
     assert three.totals() == {"Ann": -5, "Bob": -100, "Cy": 0}
     assert three.export()["rounds"][0]["renege"] == ["Bob"]
-    hand = three.page("/hands/1")  # the dispute view: what he holds is shown, and not counted
+    hand = three.page("/hands/1")  # the dispute view: what they hold is shown, and not counted
     assert re.search(r'data-left="Bob">Left in hand .*?: not counted</li>', hand)
     assert re.search(r'data-owned-meld="\d+">Meld \d+ .*?: not counted <small>', hand)
     assert re.search(r'data-left="Ann">Left in hand .*?: −5</li>', hand)
@@ -502,6 +527,24 @@ def test_partners_own_melds_together_and_add_their_scores(client):
     game.ok(game.end_hand({"Bob": "SA", "Cy": "S2", "Dee": "S3"}))
     # Ann & Cy: 50 − 5 = 45; Bob & Dee: 25 − 15 − 5 = 5; each member shows the team's score.
     assert game.totals() == {"Ann": 45, "Bob": 5, "Cy": 45, "Dee": 5}
+
+
+def test_a_partner_reneges_and_the_partnerships_melds_still_count(client):
+    game = Robber(client, ["Ann", "Bob", "Cy", "Dee"], partnerships="13")  # Ann & Cy, Bob & Dee
+    game.ok(game.meld("Cy", "S7 H7 C7"))
+    game.ok(game.lay_off("Ann", 1, "D7"))
+    assert game.log()[-1] == "Ann adds D7 to meld 1"
+    game.ok(game.act("Cy", "renege"))
+    assert game.live_scores() == {"Ann & Cy": 20 - 100, "Bob & Dee": 0}
+    game.ok(game.act("Bob", "out"))
+    game.ok(game.end_hand({"Ann": "H2", "Cy": "SK", "Dee": ""}))
+    # the melds 20, less Ann's H2 5, less 100 for Cy's renege; Cy's SK is not counted
+    assert game.totals() == {"Ann": -85, "Bob": 0, "Cy": -85, "Dee": 0}
+    hand = game.page("/hands/1")
+    assert re.search(r'data-owned-meld="\d+">Meld 1 .*?: \+20 <small>', hand)
+    assert re.search(r'data-left="Cy">Left in hand .*?: not counted</li>', hand)
+    assert re.search(r'data-left="Ann">Left in hand .*?: −5</li>', hand)
+    assert "the melds they hold still count: in partnership play melds belong to the partnership" in hand
 
 
 # ---------------------------------------------------------------------------------------

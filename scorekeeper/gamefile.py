@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping
 
 from .games import registry
@@ -26,6 +27,7 @@ from .games.variant import COUNT, LOG, CountVariant, LogVariant, Variant
 FORMAT = "scorekeeper/1"
 TOP_KEYS = {"format", "variant", "rules", "players", "teams", "rounds"}
 HAND_ROUND_KEYS = {"out", RUMMY, "hands", "stalemate", "knocker"}
+ROUNDS_KEPT = 4096  # a game being played has some ten rounds, and one more per play
 
 
 def parse_json(text: str) -> Any:
@@ -282,19 +284,43 @@ def replay_log(variant: LogVariant, doc: Mapping) -> LogGame:
     over, winners, tied = False, [], False
     for round_no, data in enumerate(rounds, 1):
         _check_not_over(round_no, over)
-        lists = _round_lists(variant, data, players, round_no)
-        round_, hands = replay_round(variant, variant.new_round(players, rules, teams), data, round_no)
-        _check_finished(round_no, rounds, hands is not None)
-        try:
-            result = variant.score_round(round_, hands, lists)
-        except ScorekeeperError as e:
-            raise located(e, round_no, place=e.place) from None
+        result = kept_round(_text((variant.key, players, dict(rules), teams, data, round_no)))
+        _check_finished(round_no, rounds, result.finished)
         results.append(result)
         if result.finished:
             totals = {p: totals[p] + result.scores[p] for p in players}
             over, winners, tied = variant.standing(players, rules, totals, teams)
     return LogGame(variant, players, rules, teams, doc.get("teams"), results, totals, winners,
                    over, tied)
+
+
+def logged_round(variant: LogVariant, players: list[str], rules: Mapping, teams: Mapping,
+                 data: Any, round_no: int):
+    """One round of a log game, replayed and scored (the variant's round result)."""
+    lists = _round_lists(variant, data, players, round_no)
+    round_, hands = replay_round(variant, variant.new_round(players, rules, teams), data, round_no)
+    try:
+        return variant.score_round(round_, hands, lists)
+    except ScorekeeperError as e:
+        raise located(e, round_no, place=e.place) from None
+
+
+def _text(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@lru_cache(maxsize=ROUNDS_KEPT)
+def kept_round(key: str):
+    """:func:`logged_round`, kept by everything a round is made from (the variant, the
+    players, the rules, the teams, the round's data and its number, as JSON text): the
+    same round gives the same result every time it is replayed. A game is replayed by
+    every page, live update and play, and all but its last round are as they were; the
+    last one too, but for the play just logged. A refusal is not kept. The results are
+    shared between requests: read only."""
+    key_, players, rules, teams, data, round_no = json.loads(key)
+    variant = registry.get(key_)
+    return logged_round(variant, players, variant.rules.resolve(rules, len(players)), teams,
+                        data, round_no)
 
 
 # ---------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Iterable, Mapping
 
 from sqlite_utils import Database
@@ -81,12 +82,22 @@ class GameLog:
     first_dealer: int
     teams: list[list[str]] | None = None  # partnerships, as in the game file
     version: int = 0
-    plays: list[PlayRow] = field(default_factory=list)  # by round, then seq
+    # By round, then seq. Never changed in place: a change makes a new log
+    # (with_play, without, replacing), so what is worked out from it stays true.
+    plays: tuple[PlayRow, ...] = ()
     hands: dict[int, dict[str, tuple[str, ...]]] = field(default_factory=dict)  # counted
     drafts: dict[int, dict[str, tuple[str, ...]]] = field(default_factory=dict)  # being entered
 
     def rows(self, round_no: int) -> list[PlayRow]:
-        return [p for p in self.plays if p.round_no == round_no]
+        return self.rounds.get(round_no, [])
+
+    @cached_property
+    def rounds(self) -> dict[int, list[PlayRow]]:
+        """Each round's rows, in order."""
+        by_round: dict[int, list[PlayRow]] = {}
+        for play in self.plays:
+            by_round.setdefault(play.round_no, []).append(play)
+        return by_round
 
     def play(self, play_id: int) -> PlayRow:
         for play in self.plays:
@@ -105,7 +116,13 @@ class GameLog:
 
     def with_play(self, row: PlayRow) -> "GameLog":
         """This log with one more play (nothing saved)."""
-        return replace(self, plays=self.plays + [row])
+        return replace(self, plays=self.plays + (row,))
+
+    def without(self, row: PlayRow) -> "GameLog":
+        return replace(self, plays=tuple(p for p in self.plays if p is not row))
+
+    def replacing(self, old: PlayRow, new: PlayRow) -> "GameLog":
+        return replace(self, plays=tuple(new if p is old else p for p in self.plays))
 
 
 def load(db: Database, game_id: int) -> GameLog:
@@ -129,8 +146,11 @@ def load(db: Database, game_id: int) -> GameLog:
         raise ValueError(f"game {game_id} is not kept as a log of plays")
     log = GameLog(game_id, game["variant"], game["players"], game["rules"], game["first_dealer"],
                   game["teams"], game["version"])
-    log.plays = [PlayRow(i, r, seq, kind, player, tuple(json.loads(cards)), target, revision)
-                 for i, r, seq, kind, player, cards, target, revision in plays]
+    # Every row's cards (a JSON list) read in one go: a game has hundreds of rows.
+    cards_of = json.loads("[" + ",".join(row[5] for row in plays) + "]")
+    log.plays = tuple(PlayRow(i, r, seq, kind, player, tuple(cards), target, revision)
+                      for (i, r, seq, kind, player, _text, target, revision), cards
+                      in zip(plays, cards_of))
     for round_no, player, cards, confirmed in hands:
         book = log.hands if confirmed else log.drafts
         book.setdefault(round_no, {})[player] = tuple(json.loads(cards))
@@ -150,10 +170,11 @@ def document(log: GameLog, extra_hands: Mapping[int, Mapping[str, Iterable[str]]
     variant = log.variant
     hands = dict(log.hands)
     hands.update(extra_hands or {})
-    last = max([p.round_no for p in log.plays] + list(hands), default=0)
+    by_round = log.rounds
+    last = max([*by_round, *hands], default=0)
     rounds, events = [], []
     for round_no in range(1, last + 1):
-        rows = log.rows(round_no)
+        rows = by_round.get(round_no, [])
         data: dict = {"events": []}
         behind, meld_numbers = [], {}
         for row in rows:
@@ -287,7 +308,7 @@ class LogState:
             return self.game.rounds[round_no - 1]
         return None
 
-    @property
+    @cached_property
     def round(self):
         """The table of the round being played (an empty one before its first play)."""
         result = self.round_result(self.round_no)
@@ -589,10 +610,10 @@ def add_play(db: Database, game_id: int, request_id: str | None, kind: str, play
                             "nothing was changed")
             player = state.turn
         row, after = check_play(state, kind, player, cards, target)
-        row = replace(row, id=_insert_play(db, game_id, row))
-        after.log.plays[-1] = row
-        after.events = [[row if r.id is None else r for r in rows] for rows in after.events]
-        return row, save_summary(db, log, after)
+        saved = replace(row, id=_insert_play(db, game_id, row))
+        after = LogState(after.log.replacing(row, saved), after.doc, after.game,
+                         [[saved if r is row else r for r in rows] for rows in after.events])
+        return saved, save_summary(db, log, after)
 
 
 def undo(db: Database, game_id: int, request_id: str | None = None,
@@ -618,8 +639,7 @@ def undo(db: Database, game_id: int, request_id: str | None = None,
             raise Stale("the table changed on another phone: nothing was undone")
         if rows:
             row = rows[-1]
-            log.plays.remove(row)
-            after = replay(log)
+            after = replay(log.without(row))
             db.execute("DELETE FROM plays WHERE id = ?", [row.id])
             save_summary(db, log, after)
             return f"took back {row.describe()}"
@@ -665,8 +685,7 @@ def preview_edit(state: LogState, play_id: int, player: str, cards: Iterable[str
     """What a play would make and score once changed, everything after it replayed."""
     try:
         old, row = _edited(state.log, play_id, player, cards, target)
-        plays = [row if p is old else p for p in state.log.plays]
-        after = replay(replace(state.log, plays=plays), row)
+        after = replay(state.log.replacing(old, row), row)
     except (Refused, NotFound) as e:
         message = e.message if isinstance(e, Refused) else kernel.sentence(str(e))
         return Preview(PlayRow(play_id, 0, 0, "meld", player, tuple(cards), target), error=message)
@@ -685,9 +704,8 @@ def edit_play(db: Database, game_id: int, request_id: str | None, play_id: int, 
         log = _changing(db, game_id, request_id)
         _same_revision(db, log, play_id, revision)
         old, row = _edited(log, play_id, player, cards, target)
-        log.plays[log.plays.index(old)] = row
-        after = replay(log, row)
-        _check_order(log.variant, log.rows(row.round_no), after.rules)
+        after = replay(log.replacing(old, row), row)
+        _check_order(log.variant, after.log.rows(row.round_no), after.rules)
         db.execute(
             "UPDATE plays SET player = ?, cards = ?, target = ?, revision = revision + 1 "
             "WHERE id = ? AND game = ?",
@@ -708,9 +726,8 @@ def delete_play(db: Database, game_id: int, request_id: str | None, play_id: int
             on_it = [p for p in log.plays if p.target == row.id]
             if on_it:
                 raise Refused(_lay_off_first(log.variant, on_it[0]))
-        log.plays.remove(row)
-        after = replay(log)
-        _check_order(log.variant, log.rows(row.round_no), after.rules)
+        after = replay(log.without(row))
+        _check_order(log.variant, after.log.rows(row.round_no), after.rules)
         db.execute("DELETE FROM plays WHERE id = ?", [play_id])
         save_summary(db, log, after)
         return row

@@ -18,7 +18,6 @@ The winner is whoever has the most points after all the bonuses.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import product
 from typing import Mapping, Sequence
 
@@ -113,7 +112,6 @@ def possible_melds(cards: Sequence[Card]) -> list[int]:
     return melds
 
 
-@lru_cache(maxsize=4096)
 def _arrangements(cards: tuple[Card, ...]) -> tuple[int, tuple[tuple[int, ...], ...]]:
     """(least deadwood, every meld arrangement reaching it as tuples of masks)."""
     values = [deadwood_value(c) for c in cards]
@@ -510,4 +508,5 @@ VARIANT = CountVariant(
     how_to_enter="say who knocked (or went gin) and pick both hands",
     stalemate_choice="No knock: the stock ran down (no score)",
     goal=goal,
+    knock_advice=knock_advice,
 )

@@ -114,5 +114,7 @@ class CountVariant(Variant):
     how_to_enter: str = "say who went out and pick the cards left in the other hands"
     stalemate_choice: str = "Stalemate: no one went out (no score)"
     goal: Callable[[Mapping], str] = lambda rules: ""  # how the game is won, with its numbers
+    # "Can I knock?": (cards, knock limit) → the hand's best melds, deadwood, whether it may.
+    knock_advice: Callable[[Sequence[Any], int], dict] | None = None
     how_won: Callable[[Mapping], str] = lambda rules: ""  # why the winner won, if not "highest total"
     recording = COUNT

@@ -5,8 +5,8 @@ knocked, in Gin) or a stalemate, and each hand with the card picker. "Check" sco
 without saving — each hand's best melds and deadwood in Gin with the defender's
 lay-offs, each card's points in the others — and "Save" records it. The game page has
 the per-round table, the running totals and the winner; a recorded round can be
-changed or deleted and everything after it is recomputed. ``/gin/knock`` answers "can
-I knock?" for a Gin hand, tied to no game. Scores come from the store
+changed or deleted and everything after it is recomputed. ``/<variant>/knock`` answers
+"can I knock?" for a hand of a game that has such advice (Gin), tied to no game. Scores come from the store
 (storage/rounds.py), which replays the game file; what differs between these games (how
 a round ends, whether hands are counted, the words) is said by each game's ``VARIANT``:
 nothing here knows a rule or a game by name.
@@ -20,7 +20,7 @@ from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_t
 from wtforms import BooleanField, IntegerField, StringField, SubmitField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
-from ...games import gin
+from ...games import registry
 from ...games.cards import full_deck, parse_card
 from ...games.errors import ScorekeeperError
 from ...games.handcount import RUMMY
@@ -347,11 +347,14 @@ def export_csv(game_id: int) -> Response:
 
 
 # ---------------------------------------------------------------------------------------
-# Gin: "can I knock?", for any hand, tied to no game.
+# "Can I knock?" (Gin), for any hand, tied to no game.
 
 
-@bp.route("/gin/knock")
-def knock():
+@bp.route("/<variant_key>/knock")
+def knock(variant_key: str):
+    variant = registry.get(variant_key)
+    if variant is None or getattr(variant, "knock_advice", None) is None:
+        abort(404)
     names = [v for v in request.args.getlist("cards") if v]
     limit_text = request.args.get("knock_limit", "").strip()
     answer, error = None, None
@@ -365,12 +368,12 @@ def knock():
                  f"published rule): “{limit_text[:20]}” is not one. Nothing was judged.")
     if names and not error:
         try:
-            answer = gin.knock_advice([parse_card(n) for n in names], limit)
+            answer = variant.knock_advice([parse_card(n) for n in names], limit)
         except ScorekeeperError as e:
             error = kernel.sentence(str(e))
     back = request.args.get("game", "")  # the game page it was opened from: only that
     back = back if re.fullmatch(r"/g/[A-Za-z0-9_-]+/counted", back) else None
-    deck, _limit, _jokers = _deck(gin.VARIANT)
-    return render_template("counted_knock.html", rows=grid(deck, names, aces=True, limit=1),
+    deck, _limit, _jokers = _deck(variant)
+    return render_template("counted_knock.html", variant=variant, rows=grid(deck, names, aces=True, limit=1),
                            answer=answer, error=error, limit=limit, limit_bad=not isinstance(limit, int),
                            game=back), 422 if error else 200

@@ -44,10 +44,9 @@ import json
 import os
 import secrets
 import sqlite3
-import threading
 import time
 
-from flask import Flask, Response, abort, jsonify, render_template, request
+from flask import Flask, Response, abort, g, jsonify, redirect, render_template, request
 from flask_wtf.csrf import CSRFProtect, generate_csrf
 from jinja2 import DictLoader
 
@@ -260,11 +259,11 @@ HEADERS = {  # the app's (scorekeeper/security.py), on every answer
 
 
 class Database:
-    """One SQLite connection per thread, kept from request to request (as the app's)."""
+    """One SQLite connection per request, closed when it ends (as the app's: Flask's
+    tutorial shape, scorekeeper/web/database.py)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.local = threading.local()
 
     def create(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None)
@@ -275,13 +274,18 @@ class Database:
             conn.close()  # before gunicorn forks: no connection crosses a fork
 
     def conn(self) -> sqlite3.Connection:
-        conn = getattr(self.local, "conn", None)
-        if conn is None or self.local.pid != os.getpid():
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        if "floor_db" not in g:
+            conn = sqlite3.connect(self.path, isolation_level=None)
             conn.execute("PRAGMA synchronous = NORMAL")  # WAL's safe setting, as the app's
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self.local.conn, self.local.pid = conn, os.getpid()
-        return conn
+            g.floor_db = conn
+        return g.floor_db
+
+    @staticmethod
+    def close(_error=None) -> None:
+        conn = g.pop("floor_db", None)
+        if conn is not None:
+            conn.close()
 
     def write(self, *statements: tuple[str, tuple]) -> sqlite3.Cursor:
         """The statements in one ``BEGIN IMMEDIATE`` transaction; the first one's cursor."""
@@ -310,8 +314,8 @@ def _now() -> str:
 
 
 def _redirect(location: str) -> Response:
-    """303 without a body, as the app's redirects (scorekeeper/urls.py)."""
-    return Response(b"", status=303, headers={"Location": location})
+    """A 303, as the app answers a play (Flask's own redirect)."""
+    return redirect(location, 303)
 
 
 def create_app(database: str | None = None) -> Flask:
@@ -333,6 +337,7 @@ def create_app(database: str | None = None) -> Flask:
                                  request_id=lambda: secrets.token_urlsafe(12))
     CSRFProtect(app)
     db = Database(database or os.environ["SCOREKEEPER_DATABASE"])
+    app.teardown_appcontext(db.close)
     db.create()
 
     @app.after_request

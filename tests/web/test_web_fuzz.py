@@ -470,9 +470,10 @@ def test_an_upload_imports_a_game_that_scores_the_same_or_changes_nothing(world)
             return
         assert world.games_count() == len(world.before["games"]) + 1
         game = response.headers["Location"]
-        assert world.client.get(game).status_code == 200
-        assert world.client.get(game + "/table").status_code == 200
-        exported = json.loads(world.client.get(game + "/export").get_data())
+        # The game's address and its table lead to its own pages, whatever its variant.
+        assert world.client.get(game, follow_redirects=True).status_code == 200
+        assert world.client.get(game + "/table", follow_redirects=True).status_code == 200
+        exported = json.loads(world.client.get(game + "/export", follow_redirects=True).get_data())
         if doc is None:  # bytes that happened to be a game file
             doc = json.loads(body.decode("utf-8-sig"))
         assert gamefile.score_document(exported) == gamefile.score_document(_trim(doc))

@@ -52,6 +52,9 @@ class Variant:
     # that reads them from a replayed game: {player: {record: value}} over counted rounds.
     card_stats: tuple[str, ...] = ()
     card_facts: Callable[[Any], Mapping[str, Mapping[str, Any]]] | None = None
+    # "Can I knock?" (Gin): (cards, knock limit) → the hand's best melds and deadwood, gin,
+    # and whether it may knock; a page of its own, tied to no game.
+    knock_advice: Callable[[Sequence[Any], int], dict] | None = None
     recording = ""  # LOG or COUNT, said by the subclass
 
     def __post_init__(self) -> None:
@@ -114,7 +117,5 @@ class CountVariant(Variant):
     how_to_enter: str = "say who went out and pick the cards left in the other hands"
     stalemate_choice: str = "Stalemate: no one went out (no score)"
     goal: Callable[[Mapping], str] = lambda rules: ""  # how the game is won, with its numbers
-    # "Can I knock?": (cards, knock limit) → the hand's best melds, deadwood, whether it may.
-    knock_advice: Callable[[Sequence[Any], int], dict] | None = None
     how_won: Callable[[Mapping], str] = lambda rules: ""  # why the winner won, if not "highest total"
     recording = COUNT

@@ -401,8 +401,7 @@ class LogState:
 
     def missing_hands(self) -> list[str]:
         """Players whose cards left in hand have not been entered yet (the one out holds none)."""
-        drafts = self.log.drafts.get(self.round_no, {})
-        return [p for p in self.players if p not in drafts and p != self.out]
+        return [p for p in self.players if p not in self.drafts and p != self.out]
 
     @property
     def drafts(self) -> dict[str, tuple[str, ...]]:

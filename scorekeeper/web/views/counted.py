@@ -353,7 +353,7 @@ def export_csv(game_id: int) -> Response:
 @bp.route("/<variant_key>/knock")
 def knock(variant_key: str):
     variant = registry.get(variant_key)
-    if variant is None or getattr(variant, "knock_advice", None) is None:
+    if variant is None or variant.knock_advice is None:
         abort(404)
     names = [v for v in request.args.getlist("cards") if v]
     limit_text = request.args.get("knock_limit", "").strip()

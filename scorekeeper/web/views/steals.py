@@ -167,7 +167,7 @@ class Steals:
                 text = f"{row.player} reneged: −{self.state.rules['renege_penalty']} this hand"
             else:
                 text = f"the stock ran out: {row.player} drew the last card" if row.player else "the stock ran out"
-            lines.append(LogLine(row, text, bool(play is not None and getattr(play, "stolen_from", None))))
+            lines.append(LogLine(row, text, bool(play is not None and play.stolen_from)))
         return lines
 
     def hand_ended(self, round_no: int) -> str:

@@ -152,10 +152,6 @@ def _check_finished(round_no: int, rounds: list, finished: bool) -> None:
         raise located("has no hands, but only the last round may be unfinished", round_no)
 
 
-def _read_cards(value: Any, what: str) -> list[Card]:
-    return parse_cards(value, what)
-
-
 def _check_hand(supply: Supply, player: str, cards: Any, round_no: int) -> list[Card]:
     """One player's cards left in hand, counted against the decks like the table's."""
     if not isinstance(cards, list):
@@ -191,7 +187,7 @@ def apply_event(round_: Any, event: Any, types: tuple[str, ...]) -> None:
     if kind == "out":
         round_.go_out(player)
         return
-    cards = _read_cards(event.get("cards"), f"the {kind}'s cards")
+    cards = parse_cards(event.get("cards"), f"the {kind}'s cards")
     if kind == "ace":
         round_.ace(player, cards)
     elif kind == "meld":

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import gamefile
 from scorekeeper.games import registry
 from scorekeeper.games import iceberg
 

@@ -13,7 +13,7 @@ import pytest
 
 from scorekeeper import create_app, gamefile
 from scorekeeper.games import registry
-from scorekeeper.storage import games, kernel, logs
+from scorekeeper.storage import games, kernel
 from scorekeeper.storage.db import connect, migrations
 
 OLD = Path(__file__).resolve().parents[1] / "fixtures" / "schema-m001.db"

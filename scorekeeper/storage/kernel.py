@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Iterable, Mapping
+from typing import Iterable, Iterator, Mapping
 
 from sqlite_utils import Database
 
@@ -99,6 +100,20 @@ def header(db: Database, game_id: int) -> dict:
     game["over"] = bool(game["over"])
     game["variant"] = registry.get(game["variant"])
     return game
+
+
+@contextmanager
+def reading(db: Database) -> Iterator[Database]:
+    """One snapshot for several reads: what they find belongs to one version of the game.
+    Inside a write transaction, that transaction is the snapshot."""
+    if db.conn.in_transaction:
+        yield db
+        return
+    db.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.execute("COMMIT")
 
 
 def version_of(db: Database, game_id: int) -> int:

@@ -128,10 +128,7 @@ class GameLog:
 def load(db: Database, game_id: int) -> GameLog:
     """The game as stored, read in one transaction (its version always matches its rows);
     NotFound, or ValueError for a game whose rounds are not logs of plays."""
-    in_transaction = db.conn.in_transaction
-    if not in_transaction:
-        db.execute("BEGIN")
-    try:
+    with kernel.reading(db):
         game = kernel.header(db, game_id)
         plays = db.execute(
             "SELECT id, round_no, seq, type, player, cards, target, revision FROM plays "
@@ -139,9 +136,6 @@ def load(db: Database, game_id: int) -> GameLog:
         hands = db.execute(
             "SELECT round_no, player, cards, confirmed FROM hands WHERE game = ? "
             "ORDER BY round_no, id", [game_id]).fetchall()
-    finally:
-        if not in_transaction:
-            db.execute("COMMIT")
     if not isinstance(game["variant"], LogVariant):
         raise ValueError(f"game {game_id} is not kept as a log of plays")
     log = GameLog(game_id, game["variant"], game["players"], game["rules"], game["first_dealer"],

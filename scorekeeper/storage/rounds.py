@@ -199,10 +199,7 @@ class Scored:
 
 def load(db: Database, game_id: int) -> CountedLog:
     """The game as stored (NotFound if there is none, ValueError if not hand-count)."""
-    in_transaction = db.conn.in_transaction
-    if not in_transaction:
-        db.execute("BEGIN")
-    try:
+    with kernel.reading(db):
         game = kernel.header(db, game_id)
         plays = db.execute(
             "SELECT id, round_no, type, player, revision FROM plays WHERE game = ? "
@@ -210,9 +207,6 @@ def load(db: Database, game_id: int) -> CountedLog:
         hands = db.execute(
             "SELECT round_no, player, cards FROM hands WHERE game = ? AND confirmed = 1 "
             "ORDER BY round_no, id", [game_id]).fetchall()
-    finally:
-        if not in_transaction:
-            db.execute("COMMIT")
     if not isinstance(game["variant"], CountVariant):
         raise ValueError(f"game {game_id} is not kept by its hands counted")
     counted = CountedLog(game_id, game["variant"], game["players"], game["rules"],

@@ -212,14 +212,19 @@ def export(game_id: int) -> Response:
     return export_file(game_id)
 
 
-@bp.route("/g/<game_key>/export.csv")
-def export_csv(game_id: int) -> Response:
-    """The score sheet: a row per counted round, a column per player, then the totals."""
-    state = load_state(game_id)
+def log_sheet(state) -> Response:
+    """The score sheet of a game of logged rounds: a row per counted round (its dealer), a
+    column per player, then the totals."""
     rows = [(n, state.dealer(n), r.scores) for n, r in enumerate(state.game.rounds, 1) if r.finished]
     body = transfer.sheet_csv((state.variant.round_word.capitalize(), "Dealer"), state.players,
                               rows, state.game.totals)
-    return sheet_response(state.variant, game_id, body)
+    return sheet_response(state.variant, state.log.id, body)
+
+
+@bp.route("/g/<game_key>/export.csv")
+def export_csv(game_id: int) -> Response:
+    """The score sheet: a row per counted round, a column per player, then the totals."""
+    return log_sheet(load_state(game_id))
 
 
 @bp.route("/games/import")

@@ -32,20 +32,13 @@ def end_page(state: logs.LogState, *, player=None, picked=None, error=None, stat
     drafts = state.log.drafts.get(round_no, {})
     missing = state.missing_hands()
     out = state.round.out
-    entering = [p for p in state.players if p != out]
-    if player not in entering:
-        player = missing[0] if missing else None
+    entering, player, picker = hand_entry(state, player, picked)
     scored, draft_error = None, None
     try:
         scored = state.counted()
     except Refused as e:
         draft_error = e.message
     result = scored.round_result(round_no) if scored else None
-    picker = None
-    if player:
-        holding = [c for p, cards in drafts.items() if p != player for c in cards]
-        available = logs.availability(state.round, holding=holding)
-        picker = grid(available, drafts.get(player, ()) if picked is None else picked, aces=True)
     return render_template(
         "round_end.html",
         state=state, game_id=game_id, round_no=round_no, drafts=drafts, missing=missing,
@@ -53,6 +46,23 @@ def end_page(state: logs.LogState, *, player=None, picked=None, error=None, stat
         result=result if not draft_error else None, scored=scored, version=state.log.version,
         screen=screen(state), earned={p: state.round.earned(p) for p in state.players},
     ), status
+
+
+def hand_entry(state: logs.LogState, player: str | None, picked=None):
+    """Who enters a hand at the round end (everyone but who went out), whose hand is being
+    entered (the one asked for, else the first missing) and its card picker: the cards
+    on the table and in the other hands entered are not to be had."""
+    drafts = state.drafts
+    entering = [p for p in state.players if p != state.out]
+    if player not in entering:
+        missing = state.missing_hands()
+        player = missing[0] if missing else None
+    picker = None
+    if player:
+        holding = [c for p, cards in drafts.items() if p != player for c in cards]
+        available = logs.availability(state.round, holding=holding)
+        picker = grid(available, drafts.get(player, ()) if picked is None else picked, aces=True)
+    return entering, player, picker
 
 
 @bp.route("/end")

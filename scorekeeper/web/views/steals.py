@@ -21,7 +21,7 @@ from wtforms import IntegerField, StringField
 from wtforms.validators import InputRequired, Optional
 
 from ...games.cards import card_names
-from ...storage import kernel, logs, transfer
+from ...storage import kernel, logs
 from ...storage.kernel import NotFound, Refused, Repeated
 from .. import links
 from ..chart import chart
@@ -29,7 +29,8 @@ from ..database import get_db
 from ..forms import CardsField, ConfirmRoundForm, DeleteForm, HandForm, PassForm, UndoForm, WriteForm
 from ..picker import grid
 from . import helpers
-from .games import export_file, sheet_response
+from .games import export_file, log_sheet
+from .round_end import hand_entry
 from .table import ALREADY_SAVED, picked_first, refusal_status
 
 SCREENS = "steals"
@@ -407,14 +408,7 @@ def end_page(state: Steals, *, player=None, picked=None, error=None, status=200)
         return redirect(url_for("steals.table", game_id=game_id), 303)
     drafts = state.drafts
     missing = state.missing_hands()
-    entering = [p for p in state.players if p != state.out]
-    if player not in entering:
-        player = missing[0] if missing else None
-    picker = None
-    if player:
-        holding = [c for p, cards in drafts.items() if p != player for c in cards]
-        available = logs.availability(state.round, holding=holding)
-        picker = grid(available, drafts.get(player, ()) if picked is None else picked, aces=True)
+    entering, player, picker = hand_entry(state.state, player, picked)
     try:
         counted = state.counted()
     except Refused as e:
@@ -512,7 +506,4 @@ def export(game_id: int) -> Response:
 @bp.route("/export.csv")
 def export_csv(game_id: int) -> Response:
     """The score sheet: a row per counted hand, a column per player, then the totals."""
-    state = _state(game_id)
-    rows = [(n, state.dealer(n), r.scores) for n, r in enumerate(state.scored.rounds, 1) if r.finished]
-    body = transfer.sheet_csv(("Hand", "Dealer"), state.players, rows, state.scored.totals)
-    return sheet_response(state.variant, game_id, body)
+    return log_sheet(_state(game_id).state)

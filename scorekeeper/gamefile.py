@@ -311,8 +311,9 @@ def kept_round(key: str):
     players, the rules, the teams, the round's data and its number, as JSON text): the
     same round gives the same result every time it is replayed. A game is replayed by
     every page, live update and play, and all but its last round are as they were; the
-    last one too, but for the play just logged. A refusal is not kept. The results are
-    shared between requests: read only."""
+    last one too, but for the play just logged (at full load a third of the CPU a play
+    costs: benchmarks/README.md). A refusal is not kept. The results are shared between
+    requests: read only."""
     key_, players, rules, teams, data, round_no = json.loads(key)
     variant = registry.get(key_)
     return logged_round(variant, players, variant.rules.resolve(rules, len(players)), teams,

@@ -37,6 +37,8 @@ def parse_json(text: str) -> Any:
         raise GameFileError(f"not a game file: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
     except RecursionError:
         raise GameFileError("not a game file: the JSON is nested too deeply") from None
+    except ValueError:  # an integer of thousands of digits
+        raise GameFileError("not a game file: it holds a number too long to read") from None
 
 
 def read_header(doc: Any) -> tuple[Variant, list]:

@@ -129,3 +129,18 @@ def test_every_text_a_person_reads_is_gender_neutral():
     found = [f"{where}: {m.group(0)!r} in …{text[max(0, m.start() - 40):m.end() + 20]}…"
              for where, text in person_texts() for m in GENDERED.finditer(text)]
     assert not found, "\n".join(found)
+
+
+def test_the_readme_gives_every_number_option_its_range():
+    """Every rule option that takes a number has a documented range (issue 14): the
+    README's tables say the same range as the rules library checks."""
+    from scorekeeper.games import registry
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    for variant in registry.VARIANTS.values():
+        for option in variant.rules:
+            if option.kind != "int":
+                continue
+            rows = [line for line in text.splitlines()
+                    if f"`{option.name}`" in line and (variant.key == "iceberg" or f"`{variant.key}`" in line)]
+            assert any(f"{option.minimum} to {option.maximum}" in row for row in rows), (variant.key, option.name)

@@ -28,7 +28,7 @@ RULES = RuleBook(
     "conquian",
     [
         Option("target", None, "Stakes needed to win the match (null: play on without end).",
-               SOURCE, minimum=1, nullable=True),
+               SOURCE, minimum=1, maximum=1000, nullable=True),
     ],
 )
 

@@ -24,9 +24,10 @@ RULES = RuleBook(
     "kalooki",
     [
         Option("elimination", 150, "A player whose total goes above this is out of the game.",
-               SOURCE, minimum=1),
+               SOURCE, minimum=1, maximum=100_000),
         Option("court_card_value", 10, "What a J, Q or K left in hand costs.",
-               "published tables; the seed gives none", minimum=0, house_value=True),
+               "published tables; the seed gives none", minimum=0, maximum=100,
+               house_value=True),
     ],
 )
 

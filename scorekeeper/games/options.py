@@ -76,9 +76,15 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f"'{value}'"
+        return f"'{value[:40]}'" + ("…" if len(value) > 40 else "")
     if value is None:
         return "null"
+    if isinstance(value, int) and abs(value) >= 10**12:
+        return f"a number of {len(str(abs(value)))} digits" if abs(value) < 10**4000 else "a number that long"
+    if isinstance(value, float):
+        return "a number with a fraction"
+    if isinstance(value, (list, dict)):
+        return "a list" if isinstance(value, list) else "an object"
     return repr(value)
 
 

@@ -45,6 +45,7 @@ def create_app(test_config: dict | None = None):
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
+    app.url_map.converters["id"] = links.IdConverter  # every row id in a URL
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(

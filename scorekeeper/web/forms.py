@@ -18,9 +18,10 @@ from wtforms import (
     StringField,
     SubmitField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from ..games import registry
+from ..games.errors import RuleError
 from ..games.options import Option
 from ..games.variant import Variant
 
@@ -118,16 +119,38 @@ def rule_field(option: Option) -> Field:
             default=_bool_choice(option.default), description=description,
         )
     if option.default_for or option.nullable:  # empty: the computed default, or null
-        return IntegerField(
-            rule_title(option),
-            [Optional(), NumberRange(min=option.minimum, max=option.maximum)],
-            default=None, description=description,
-        )
-    return IntegerField(
-        rule_title(option),
-        [NumberRange(min=option.minimum, max=option.maximum)],
-        default=option.default, description=description,
-    )
+        return IntegerField(rule_title(option), [Optional(), InRange(option)],
+                            default=None, description=description)
+    return IntegerField(rule_title(option), [InRange(option)],
+                        default=option.default, description=description)
+
+
+class Between:
+    """A whole number from ``low`` to ``high`` (WTForms' NumberRange turns a number into a
+    float first, which a number of hundreds of digits does not survive)."""
+
+    def __init__(self, low: int, high: int, message: str) -> None:
+        self.low, self.high, self.message = low, high, message
+
+    def __call__(self, form, field) -> None:
+        if field.data is not None and not self.low <= field.data <= self.high:
+            raise ValidationError(self.message)
+
+
+class InRange:
+    """A rule's number within the range its option declares: the same check (and words)
+    as a game file's ``rules`` get (``Option.check``)."""
+
+    def __init__(self, option: Option) -> None:
+        self.option = option
+
+    def __call__(self, form, field) -> None:
+        if field.data is None:
+            return
+        try:
+            self.option.check(field.data)
+        except RuleError:
+            raise ValidationError(f"it takes {self.option.describe_allowed()}.") from None
 
 
 def rule_value(option: Option, data, players: int, chosen: dict):

@@ -19,11 +19,39 @@ import hmac
 from datetime import timedelta
 
 from flask import Flask, abort, g, request, session
+from werkzeug.routing import BaseConverter, ValidationError
 
 from .database import get_db
 
 EDIT, VIEW = "edit", "view"
 REMEMBERED = 100  # games a phone's history keeps
+
+
+LARGEST_ID = 2**63 - 1  # SQLite's largest integer: every id of a row is at most this
+
+
+def parse_id(text: object) -> int | None:
+    """An id as a URL or a form gives it: ASCII digits, at most SQLite's largest integer;
+    anything else (a superscript digit, a number too long) is None: no such thing."""
+    if not isinstance(text, str) or not (0 < len(text) <= 19 and text.isascii() and text.isdigit()):
+        return None
+    number = int(text)
+    return number if number <= LARGEST_ID else None
+
+
+class IdConverter(BaseConverter):
+    """``<id:play_id>`` in a route: a row's id (:func:`parse_id`), else the URL is a 404."""
+
+    regex = r"[0-9]{1,19}"
+
+    def to_python(self, value: str) -> int:
+        number = parse_id(value)
+        if number is None:
+            raise ValidationError()
+        return number
+
+    def to_url(self, value) -> str:
+        return str(int(value))
 
 
 def make_key(game_id: int, secret: str) -> str:
@@ -32,12 +60,13 @@ def make_key(game_id: int, secret: str) -> str:
 
 def resolve(key: str) -> tuple[int, str]:
     """(game id, "edit" or "view") for a key, or 404 when it opens nothing."""
-    game_id, _, secret = key.partition("-")
-    if not game_id.isdigit() or not secret:
+    text, _, secret = key.partition("-")
+    game_id = parse_id(text)
+    if game_id is None or not secret:
         abort(404)
     # On the connection itself (no sqlite-utils savepoint): every game request asks it.
     row = get_db().execute(
-        "SELECT edit_token, view_token FROM games WHERE id = ?", [int(game_id)]).fetchone()
+        "SELECT edit_token, view_token FROM games WHERE id = ?", [game_id]).fetchone()
     if row is None:
         abort(404)
     edit_token, view_token = row
@@ -45,9 +74,9 @@ def resolve(key: str) -> tuple[int, str]:
     is_edit = hmac.compare_digest(secret.encode(), (edit_token or "").encode())
     is_view = hmac.compare_digest(secret.encode(), (view_token or "").encode())
     if is_edit:
-        return int(game_id), EDIT
+        return game_id, EDIT
     if is_view:
-        return int(game_id), VIEW
+        return game_id, VIEW
     abort(404)
 
 

@@ -18,7 +18,7 @@ from collections import Counter
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from wtforms import BooleanField, IntegerField, StringField, SubmitField
-from wtforms.validators import InputRequired, NumberRange, Optional
+from wtforms.validators import InputRequired, Optional
 
 from ...games import registry
 from ...games.cards import full_deck, parse_card
@@ -29,7 +29,7 @@ from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from ..chart import chart
 from ..database import get_db
-from ..forms import WriteForm
+from ..forms import Between, WriteForm
 from ..picker import grid
 from . import helpers
 from .games import export_file, sheet_response
@@ -47,7 +47,7 @@ class RoundForm(WriteForm):
     """A round as it ended: ``ended`` is "p<seat>" (went out / knocked) or "stalemate";
     each player's cards come as ``hand_<seat>`` (one value per card picked)."""
 
-    round_no = IntegerField("Round", [InputRequired(), NumberRange(min=1)])
+    round_no = IntegerField("Round", [InputRequired(), Between(1, links.LARGEST_ID, "no such round")])
     revision = IntegerField("Revision", [Optional()])
     ended = StringField("How the round ended", [Optional()])
     rummy = BooleanField("Rummy: went out in one turn, nothing melded or laid off before")
@@ -72,8 +72,9 @@ def _ending(form: RoundForm, players: list[str]) -> tuple[str | None, str | None
     value = form.ended.data or ""
     if value == STALEMATE:
         return STALEMATE, None
-    if value.startswith("p") and value[1:].isdigit() and int(value[1:]) < len(players):
-        return None, players[int(value[1:])]
+    seat = links.parse_id(value[1:]) if value.startswith("p") else None
+    if seat is not None and seat < len(players):
+        return None, players[seat]
     return None, None
 
 
@@ -258,7 +259,7 @@ def save_round(game_id: int):
     return _check_or_save(scored, form, round_no, None)
 
 
-@bp.route("/g/<game_key>/counted/rounds/<int:round_no>")
+@bp.route("/g/<game_key>/counted/rounds/<id:round_no>")
 def round_detail(game_id: int, round_no: int):
     """A recorded round: how it ended, each hand's melds, deadwood and points, edit/delete."""
     scored = _scored(game_id)
@@ -276,7 +277,7 @@ def _detail_page(scored: counted.Scored, round_no: int, error: str | None = None
     ), status
 
 
-@bp.route("/g/<game_key>/counted/rounds/<int:round_no>/edit")
+@bp.route("/g/<game_key>/counted/rounds/<id:round_no>/edit")
 def edit_round(game_id: int, round_no: int):
     scored = _scored(game_id)
     if not 1 <= round_no <= len(scored.game.rounds):
@@ -289,7 +290,7 @@ def edit_round(game_id: int, round_no: int):
                        ended=_ended_value(scored, rnd), rummy=rnd.how == RUMMY, editing=rnd)
 
 
-@bp.route("/g/<game_key>/counted/rounds/<int:round_no>/edit", methods=["POST"])
+@bp.route("/g/<game_key>/counted/rounds/<id:round_no>/edit", methods=["POST"])
 def save_edit(game_id: int, round_no: int):
     scored = _scored(game_id)
     if not 1 <= round_no <= len(scored.game.rounds):
@@ -299,7 +300,7 @@ def save_edit(game_id: int, round_no: int):
     return _check_or_save(scored, RoundForm(), round_no, scored.game.rounds[round_no - 1])
 
 
-@bp.route("/g/<game_key>/counted/rounds/<int:round_no>/delete", methods=["POST"])
+@bp.route("/g/<game_key>/counted/rounds/<id:round_no>/delete", methods=["POST"])
 def delete_round(game_id: int, round_no: int):
     form = DeleteRoundForm()
     if request.form.get("sure") != "y":  # a delete cannot be undone: its box must be ticked

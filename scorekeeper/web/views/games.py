@@ -136,7 +136,7 @@ def summary(game_id: int):
     )
 
 
-@bp.route("/g/<game_key>/rounds/<int:round_no>")
+@bp.route("/g/<game_key>/rounds/<id:round_no>")
 def round_detail(game_id: int, round_no: int):
     """One round's plays and each player's score, with the reasons: the dispute view."""
     state = load_state(game_id)

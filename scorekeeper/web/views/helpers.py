@@ -16,7 +16,7 @@ from typing import Mapping
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 
-from ...games.cards import parse_card
+from ...games.cards import CardError, parse_card
 from ...games.iceberg import signed
 from ...games.iceberg_melds import ordinal
 from ...storage import games, kernel
@@ -86,8 +86,14 @@ def other_family(error: OtherFamily):
 
 
 def card_parts(name) -> Mapping[str, str]:
-    """A card name (S9) as the pieces a template prints: rank, suit symbol, colour, words."""
-    card = parse_card(str(name))
+    """A card name (S9) as the pieces a template prints: rank, suit symbol, colour, words.
+    Text that is no card (sent back to a page that refuses it) is printed as it came."""
+    try:
+        card = parse_card(str(name))
+    except CardError:
+        text = str(name)[:12]
+        return MappingProxyType({"rank": text, "symbol": "", "suit": "", "colour": "",
+                                 "label": text})
     if card.is_joker:  # Kalooki's jokers
         return MappingProxyType({"rank": "JK", "symbol": "", "suit": "", "colour": "joker",
                                  "label": "joker"})

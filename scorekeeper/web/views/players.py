@@ -72,12 +72,12 @@ def _player_page(player_id: int, rename_form=None, merge_form=None, error=None, 
     ), status
 
 
-@bp.route("/players/<int:player_id>")
+@bp.route("/players/<id:player_id>")
 def show(player_id: int):
     return _player_page(player_id)
 
 
-@bp.route("/players/<int:player_id>/rename", methods=["POST"])
+@bp.route("/players/<id:player_id>/rename", methods=["POST"])
 def rename(player_id: int):
     form = RenameForm()
     players.get(get_db(), player_id)  # 404 for no such player
@@ -97,17 +97,17 @@ def rename(player_id: int):
     return redirect(url_for("players.show", player_id=player_id), 303)
 
 
-@bp.route("/players/<int:player_id>/merge", methods=["POST"])
+@bp.route("/players/<id:player_id>/merge", methods=["POST"])
 def merge(player_id: int):
     form = MergeForm()
     db = get_db()
     source = players.get(db, player_id)
-    into = request.form.get("into", "")
-    if not into.isdigit():
+    into = links.parse_id(request.form.get("into", ""))
+    if into is None:
         return _player_page(player_id, error=_sorry(
             "Nothing was merged", "choose the player to merge with"), status=422)
     try:
-        target = players.get(db, int(into))
+        target = players.get(db, into)
     except NotFound:
         return _player_page(player_id, error=_sorry(
             "Nothing was merged", "that player is not here any more (merged or renamed meanwhile?)"),

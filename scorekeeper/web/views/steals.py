@@ -378,7 +378,7 @@ def undo(game_id: int):
     return redirect(screen_url(_state(game_id)), 303)
 
 
-@bp.route("/plays/<int:play_id>/delete", methods=["POST"])
+@bp.route("/plays/<id:play_id>/delete", methods=["POST"])
 def delete(game_id: int, play_id: int):
     form = DeleteForm()
     form.validate()
@@ -483,7 +483,7 @@ def game(game_id: int):
                            share=links.share(game_id, *kernel.secrets_of(get_db(), game_id)))
 
 
-@bp.route("/hands/<int:round_no>")
+@bp.route("/hands/<id:round_no>")
 def hand(game_id: int, round_no: int):
     """One hand: every meld's owner history and value, each player's score and why."""
     state = _state(game_id)

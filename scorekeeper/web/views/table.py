@@ -338,14 +338,14 @@ def _stale_play(game_id: int, play_id: int, refusal: Stale):
     return table_page(state, error=refusal.message, status=409)
 
 
-@bp.route("/plays/<int:play_id>/edit")
+@bp.route("/plays/<id:play_id>/edit")
 def edit(game_id: int, play_id: int):
     if not links.can_edit():
         abort(403)
     return edit_page(load_state(game_id), play_id)
 
 
-@bp.route("/plays/<int:play_id>", methods=["POST"])
+@bp.route("/plays/<id:play_id>", methods=["POST"])
 def save_edit(game_id: int, play_id: int):
     """Change a play: the whole game is replayed with it; a later play it breaks says so."""
     state = load_state(game_id)
@@ -372,7 +372,7 @@ def save_edit(game_id: int, play_id: int):
     return _back(game_id)
 
 
-@bp.route("/plays/<int:play_id>/delete", methods=["POST"])
+@bp.route("/plays/<id:play_id>/delete", methods=["POST"])
 def delete(game_id: int, play_id: int):
     form = DeleteForm()
     form.validate()

@@ -1,0 +1,121 @@
+"""Hostile input gets a clear refusal, never a 500, and changes nothing (issue 14).
+
+Every case here was a 500 once: ids too large for SQLite or written with non-ASCII
+digits, rule values of hundreds or thousands of digits, the same unknown card twice.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from scorekeeper.games import registry
+from db_dump import dump
+from web_table import Table
+
+HUGE = "9223372036854775808"  # 2**63: one more than SQLite's largest integer
+
+
+def text(response) -> str:
+    return response.get_data(as_text=True)
+
+
+@pytest.fixture
+def key(client):
+    table = Table(client)
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    return table.key
+
+
+@pytest.mark.parametrize("path", [
+    f"/g/{HUGE}-x", "/g/%C2%B2-x", "/g/%D9%A3-x", f"/players/{HUGE}", "/players/%C2%B2",
+    "{key}/rounds/" + HUGE, "{key}/plays/" + HUGE + "/edit",
+])
+def test_urls_that_are_no_ids_are_404(client, key, path):
+    assert client.get(path.format(key=f"/g/{key}")).status_code == 404
+
+
+@pytest.mark.parametrize("path", ["/plays/{n}/delete", "/robber/plays/{n}/delete", "/plays/{n}",
+                                  "/counted/rounds/{n}/delete"])
+def test_a_post_to_a_play_id_too_large_is_404_and_changes_nothing(client, app, key, path):
+    before = dump(app.config["DATABASE"])
+    assert client.post(f"/g/{key}" + path.format(n=HUGE), data={"revision": "0"}).status_code == 404
+    assert dump(app.config["DATABASE"]) == before
+
+
+@pytest.mark.parametrize("into", ["²", "9" * 5000, HUGE, "-1", ""])
+def test_a_merge_into_no_id_is_refused(client, app, key, into):
+    client.get(f"/g/{key}/table")
+    before = dump(app.config["DATABASE"])
+    response = client.post("/players/1/merge", data={"into": into, "sure": "y"})
+    assert response.status_code in (404, 422)
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_a_counted_round_ended_by_no_seat_is_refused(client, app):
+    made = client.post("/games", data={"variant": "gin", "seat_0": "A", "seat_1": "B", "first_dealer": "0"})
+    game = re.match(r"/g/[^/]+", made.headers["Location"]).group(0)
+    before = dump(app.config["DATABASE"])
+    for ended in ("p²", "p" + "9" * 5000, "p-1"):
+        response = client.post(f"{game}/counted/round", data={"round_no": "1", "ended": ended, "save": "1"})
+        assert response.status_code == 422, ended
+    response = client.post(f"{game}/counted/round", data={"round_no": "9" * 400, "save": "1"})
+    assert response.status_code in (409, 422)
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_the_same_unknown_card_twice_is_said_not_a_500(client):
+    made = client.post("/games", data={"variant": "robber", "seat_0": "A", "seat_1": "B",
+                                       "first_dealer": "0", "partnerships": "none"})
+    game = made.headers["Location"]
+    assert client.get(f"{game}/preview?cards=XX&cards=XX&player=A").status_code == 200
+    shown = client.post(f"{game}/play", data={"player": "A", "action": "check", "cards": ["XX", "XX"]})
+    assert shown.status_code == 200 and "XX" in text(shown)
+
+
+# ---------------------------------------------------------------------------------------
+# Rule values: every option has a range, checked the same way by the form and the import.
+
+
+def test_every_number_a_rule_takes_has_a_range():
+    for variant in registry.VARIANTS.values():
+        for option in variant.rules:
+            if option.kind == "int":
+                assert option.minimum is not None and option.maximum is not None, (variant.key, option.name)
+                assert option.maximum <= 1_000_000, (variant.key, option.name)
+
+
+@pytest.mark.parametrize("value", ["9" * 310, "9" * 5000, "1000001", "-1", "1e308"])
+def test_a_rule_value_out_of_range_on_the_form_is_refused_naming_it(client, app, value):
+    before = dump(app.config["DATABASE"])
+    response = client.post("/games", data={"seat_0": "A", "seat_1": "B", "rule_target": value})
+    assert response.status_code == 422
+    assert "Target: " in text(response)
+    assert dump(app.config["DATABASE"]) == before
+
+
+@pytest.mark.parametrize("rules, words", [
+    ({"target": 10**400}, "rule 'target' cannot be a number of 401 digits: it takes a whole number from 1 to 1000000"),
+    ({"card_penalty": 10**20}, "it takes a whole number from 0 to 1000"),
+    ({"special_odds_suit": 10**308}, "it takes a whole number from 0 to 10000"),
+])
+def test_a_rule_value_out_of_range_in_an_imported_file_is_refused_naming_it(client, app, rules, words):
+    doc = {"format": "scorekeeper/1", "variant": "iceberg", "rules": rules, "players": ["A", "B"], "rounds": []}
+    before = dump(app.config["DATABASE"])
+    response = client.post("/games/import", data={"game_file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 422 and words in text(response).replace("&#39;", "'")
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_a_number_of_thousands_of_digits_in_a_file_is_refused(client, app):
+    body = b'{"format": "scorekeeper/1", "variant": "iceberg", "players": ["A", "B"], "rules": {"target": ' \
+        + b"9" * 5000 + b"}}"
+    before = dump(app.config["DATABASE"])
+    response = client.post("/games/import", data={"game_file": (io.BytesIO(body), "g.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 422 and "a number too long" in text(response)
+    assert dump(app.config["DATABASE"]) == before

@@ -11,6 +11,7 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.storage import games, kernel, players
 from scorekeeper.storage.db import connect
+from scorekeeper.storage.players import EVERY_GAME
 
 from tests.conftest import EXAMPLES
 from games_data import GIN_ANN_WINS
@@ -36,7 +37,7 @@ def gin_example(names=("A", "B")):
 
 
 def pid(db, name):
-    return next(p.id for p in players.everyone(db) if p.name == name)
+    return next(p.id for p in players.everyone(db, EVERY_GAME) if p.name == name)
 
 
 def open_game(client, db, game_id, access="edit"):
@@ -69,7 +70,7 @@ def test_a_new_game_seats_the_same_people_matched_case_insensitively(client, tab
     data = {"variant": variant, "first_dealer": "0", **{f"seat_{i}": n for i, n in enumerate(seats)}}
     response = client.post("/games", data=data)
     assert response.status_code == 303, text(response)
-    names = {p.name: p.games for p in players.everyone(db)}
+    names = {p.name: p.games for p in players.everyone(db, EVERY_GAME)}
     assert names["Ann"] == 2 and ("Bob" not in seats[1:] or names["Bob"] == 2)
     assert len(names) == 3  # Ann, Bob and Cy: no second Ann
 
@@ -77,7 +78,7 @@ def test_a_new_game_seats_the_same_people_matched_case_insensitively(client, tab
 def test_imported_games_get_their_players_too(client, db, seed_example):
     games.import_document(db, finished_seed(seed_example))
     games.import_document(db, gin_example())
-    assert {p.name: p.games for p in players.everyone(db)} == {"A": 2, "B": 2, "C": 1}
+    assert {p.name: p.games for p in players.everyone(db, EVERY_GAME)} == {"A": 2, "B": 2, "C": 1}
 
 
 def test_an_import_seats_its_players_in_its_own_transaction(db, seed_example):
@@ -136,6 +137,37 @@ def test_unknown_player_is_404_everywhere(client):
     assert client.post("/players/99/merge", data={"into": "1"}).status_code == 404
 
 
+# -- what a phone sees, and who may change it: the games it holds links to -----------------
+
+@pytest.fixture
+def two_games(db, seed_example):
+    """A played two games: with B and C (Iceberg, 2026-01-02), with Zed (Gin, 2026-03-04)."""
+    iceberg = games.import_document(db, finished_seed(seed_example))
+    gin = games.import_document(db, gin_example(("A", "Zed")))
+    db.execute("UPDATE games SET created = '2026-01-02T10:00:00+00:00' WHERE id = ?", [iceberg])
+    db.execute("UPDATE games SET created = '2026-03-04T10:00:00+00:00' WHERE id = ?", [gin])
+    db.conn.commit()
+    return iceberg, gin
+
+
+def test_storage_renames_and_merges_only_within_the_games_given(db, two_games):
+    iceberg, gin = two_games
+    a, b = pid(db, "A"), pid(db, "B")
+    before = [games.export_document(db, g) for g in two_games]
+    with pytest.raises(players.Forbidden) as refused:
+        players.rename(db, a, "Alice", editable=[iceberg])
+    assert refused.value.games == [gin]
+    with pytest.raises(players.Forbidden):
+        players.merge(db, a, b, editable=[gin])
+    with pytest.raises(TypeError):  # no games given is not every game
+        players.everyone(db, None)
+    assert [games.export_document(db, g) for g in two_games] == before
+    assert players.get(db, a, [gin]).games == 1 and players.get(db, a, EVERY_GAME).games == 2
+    with pytest.raises(kernel.NotFound):
+        players.get(db, b, [gin])
+    assert players.everyone(db, []) == [] and players.records(db, []) == ([], [])
+
+
 # -- rename: every past game follows ------------------------------------------------------
 
 def test_rename_rewrites_every_past_game(client, table, db, seed_example):
@@ -158,7 +190,7 @@ def test_rename_rewrites_every_past_game(client, table, db, seed_example):
     summary = text(client.get(f"/g/{key}"))
     assert "Alice" in summary and ">A<" not in summary
     assert "Alice" in text(client.get("/games"))
-    assert [p.name for p in players.everyone(db)].count("Alice") == 1
+    assert [p.name for p in players.everyone(db, EVERY_GAME)].count("Alice") == 1
 
 
 def test_rename_rewrites_a_robber_game_and_its_cached_summary(client, db):
@@ -217,7 +249,7 @@ def test_a_rename_made_meanwhile_is_not_overwritten(client, db, seed_example):
     assert client.post(f"/players/{a}/rename", data={"name": "Al", "expected": "A"}).status_code == 303
     stale = client.post(f"/players/{a}/rename", data={"name": "Alex", "expected": "A"})
     assert stale.status_code == 409 and "renamed to Al meanwhile" in text(stale)
-    assert players.get(db, a).name == "Al"
+    assert players.get(db, a, EVERY_GAME).name == "Al"
     # The same rename sent twice (a double tap) changes nothing more.
     assert client.post(f"/players/{a}/rename", data={"name": "Al", "expected": "A"}).status_code == 303
 
@@ -239,7 +271,7 @@ def test_merge_repoints_every_game(client, db, seed_example):
     assert "Annie and Ann are one player now: Ann, in 1 game more." in text(client.get(response.headers["Location"]))
     assert kernel.header(db, one)["players"] == ["Ann", "B", "C"]
     assert kernel.header(db, two)["players"] == ["Ann", "B"]
-    assert players.game_ids(db, ann) == [one, two]
+    assert players.game_ids(db, ann, EVERY_GAME) == [one, two]
     assert client.get(f"/players/{annie}").status_code == 404
     page = text(client.get(f"/players/{ann}"))
     assert re.search(r'<tr data-variant="iceberg">.*?data-won>1<', page)
@@ -253,7 +285,7 @@ def test_merge_refused_when_both_played_in_one_game(client, db, seed_example):
     page = text(response)
     assert "Nothing was merged: A and B both played in the game of" in page
     assert "they are two people, so they cannot be merged" in page
-    assert games.export_document(db, game) == before and len(players.everyone(db)) == 3
+    assert games.export_document(db, game) == before and len(players.everyone(db, EVERY_GAME)) == 3
 
 
 @pytest.mark.parametrize("into, says", [("", "choose the player to merge with"), ("abc", "choose the player"),
@@ -264,7 +296,7 @@ def test_merge_bad_choices(client, db, seed_example, into, says):
     a = pid(db, "A")
     response = client.post(f"/players/{a}/merge", data={"into": str(a) if into == "self" else into, "sure": "y"})
     assert response.status_code == 422 and says in text(response).lower()
-    assert len(players.everyone(db)) == 3
+    assert len(players.everyone(db, EVERY_GAME)) == 3
 
 
 def test_merge_page_chooses_nobody_and_asks_to_confirm(client, db, seed_example):
@@ -292,7 +324,7 @@ def test_merge_without_the_confirmation_changes_nothing(client, db, seed_example
             "to confirm it.") in page
     assert f'<option value="{kim}" selected>Kim</option>' in page  # the choice is kept for the second try
     assert [games.export_document(db, g) for g in (one, two)] == before
-    assert {p.name for p in players.everyone(db)} == {"Uma", "Kim", "B", "C"}
+    assert {p.name for p in players.everyone(db, EVERY_GAME)} == {"Uma", "Kim", "B", "C"}
 
 
 # -- escaping ------------------------------------------------------------------------------
@@ -330,7 +362,7 @@ def test_rename_and_merge_need_the_token(csrf_client, seed_example, action, data
     data = {k: (str(pid(db, "Zoe")) if v == "TARGET" else v) for k, v in data.items()}
     refused = client.post(f"/players/{a}/{action}", data=data)
     assert refused.status_code == 400 and "nothing was saved" in text(refused)
-    assert players.get(db, a).name == "A"
+    assert players.get(db, a, EVERY_GAME).name == "A"
     page = text(client.get(f"/players/{a}"))
     form = page.split(f'action="/players/{a}/{action}"')[1]
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form).group(1)

@@ -40,7 +40,7 @@ class MergeForm(FlaskForm):
 @bp.app_template_global("known_players")
 def known_players() -> list[str]:
     """The names of everyone who played here, for the new-game page."""
-    return [p.name for p in players.everyone(get_db())]
+    return [p.name for p in players.everyone(get_db(), players.EVERY_GAME)]
 
 
 def _mine() -> dict[int, tuple[str, str]]:
@@ -50,21 +50,21 @@ def _mine() -> dict[int, tuple[str, str]]:
 @bp.route("/players")
 def index():
     db = get_db()
-    everyone = players.everyone(db)
+    everyone = players.everyone(db, players.EVERY_GAME)
     return render_template("players.html", everyone=everyone, scope=SCOPE)
 
 
 def _player_page(player_id: int, rename_form=None, merge_form=None, error=None, status=200):
     db = get_db()
-    player = players.get(db, player_id)
-    records, unread = players.records(db, players.game_ids(db, player_id))
+    player = players.get(db, player_id, players.EVERY_GAME)
+    records, unread = players.records(db, players.game_ids(db, player_id, players.EVERY_GAME))
     figures = stats.player_stats(player_id, records)
     drawn = timeline([(r.date, r.won, r.rate,
                        f"{r.date}, {stats.variant_name(r.variant)}: {'won' if r.won else 'lost'}, "
                        f"win rate so far {r.rate}%") for r in figures.results])
     rename_form = rename_form or RenameForm(formdata=None, name=player.name, expected=player.name)
     merge_form = merge_form or MergeForm(formdata=None, into=None)
-    merge_form.into.choices = [(p.id, p.name) for p in players.everyone(db) if p.id != player_id]
+    merge_form.into.choices = [(p.id, p.name) for p in players.everyone(db, players.EVERY_GAME) if p.id != player_id]
     return render_template(
         "player.html", player=player, figures=figures, timeline=drawn, unread=unread,
         rename_form=rename_form, merge_form=merge_form, mine=_mine(), error=error, scope=SCOPE,
@@ -80,19 +80,20 @@ def show(player_id: int):
 @bp.route("/players/<int:player_id>/rename", methods=["POST"])
 def rename(player_id: int):
     form = RenameForm()
-    players.get(get_db(), player_id)  # 404 for no such player
+    players.get(get_db(), player_id, players.EVERY_GAME)  # 404 for no such player
     if not form.validate():
         message = next(iter(e for errors in form.errors.values() for e in errors), "check the name")
         return _player_page(player_id, rename_form=form, error=_sorry("The name was not changed", message),
                             status=422)
     try:
-        changed = players.rename(get_db(), player_id, form.name.data, form.expected.data or None)
+        changed = players.rename(get_db(), player_id, form.name.data, form.expected.data or None,
+                                 editable=players.EVERY_GAME)
     except Stale as e:
         return _player_page(player_id, error=_sorry("The name was not changed", e.message), status=409)
     except Refused as e:
         return _player_page(player_id, rename_form=form, error=_sorry("The name was not changed", e.message),
                             status=422)
-    name = players.get(get_db(), player_id).name
+    name = players.get(get_db(), player_id, players.EVERY_GAME).name
     flash(f"Renamed to {name}" + (f" in {_games(len(changed))}." if changed else "."))
     return redirect(url_for("players.show", player_id=player_id), 303)
 
@@ -101,13 +102,13 @@ def rename(player_id: int):
 def merge(player_id: int):
     form = MergeForm()
     db = get_db()
-    source = players.get(db, player_id)
+    source = players.get(db, player_id, players.EVERY_GAME)
     into = request.form.get("into", "")
     if not into.isdigit():
         return _player_page(player_id, error=_sorry(
             "Nothing was merged", "choose the player to merge with"), status=422)
     try:
-        target = players.get(db, int(into))
+        target = players.get(db, int(into), players.EVERY_GAME)
     except NotFound:
         return _player_page(player_id, error=_sorry(
             "Nothing was merged", "that player is not here any more (merged or renamed meanwhile?)"),
@@ -117,7 +118,7 @@ def merge(player_id: int):
             "Nothing was merged", f"a merge cannot be undone, so tick “Yes, {source.name} and "
             f"{target.name} are the same person” to confirm it"), status=422)
     try:
-        changed = players.merge(db, player_id, target.id)
+        changed = players.merge(db, player_id, target.id, editable=players.EVERY_GAME)
     except Refused as e:
         return _player_page(player_id, merge_form=form, error=_sorry("Nothing was merged", e.message),
                             status=422)
@@ -129,8 +130,8 @@ def merge(player_id: int):
 @bp.route("/players/head-to-head")
 def head_to_head():
     db = get_db()
-    everyone = [p for p in players.everyone(db) if p.games]
-    records, unread = players.records(db)
+    everyone = [p for p in players.everyone(db, players.EVERY_GAME) if p.games]
+    records, unread = players.records(db, players.EVERY_GAME)
     duels = stats.head_to_head([p.id for p in everyone], records)
     return render_template("players_head_to_head.html", everyone=everyone, duels=duels,
                            unread=unread, scope=SCOPE)

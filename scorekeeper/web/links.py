@@ -108,7 +108,8 @@ def held() -> dict[int, str]:
             tokens = {game_id: (edit, view) for game_id, edit, view in rows}
             for game_id, (key, _noted) in keys.items():
                 number, _, secret = key.partition("-")
-                if game_id in tokens and number.isdigit() and int(number) == game_id and secret:
+                if (game_id in tokens and number.isascii() and number.isdigit() and int(number) == game_id
+                        and secret):
                     access = _opens(secret, *tokens[game_id])
                     if access is not None:
                         found[game_id] = access

@@ -1,4 +1,6 @@
-"""The ``scorekeeper`` command: score a game file, list a variant's rule options."""
+"""The ``scorekeeper`` command: score a game file, list a variant's rule options; and, for
+whoever runs the server, the app's database: games in and out, a backup, the games' links,
+the players (every game: the server's owner is not limited to one phone's links)."""
 from __future__ import annotations
 
 import json
@@ -132,6 +134,87 @@ def games(database: str | None) -> None:
             click.echo(f"  read-only link: /g/{game['id']}-{view}/table")
     finally:
         db.close()
+
+
+def _player(db, given: str):
+    """The player PLAYER names: an id (as ``scorekeeper players`` shows it) or an exact name."""
+    from .storage import players
+    from .storage.kernel import key_of
+
+    everyone = players.everyone(db, players.EVERY_GAME)
+    if given.isdigit():
+        found = next((p for p in everyone if p.id == int(given)), None)
+        if found is not None:
+            return found
+    found = next((p for p in everyone if p.name == given), None)
+    if found is None:
+        near = next((p for p in everyone if key_of(p.name) == key_of(given)), None)
+        hint = f" (did you mean {near.name!r}, player {near.id}?)" if near else ""
+        fail(f"there is no player {given!r}{hint}: scorekeeper players lists them")
+    return found
+
+
+@main.command("players")
+@DATABASE_OPTION
+def players_(database: str | None) -> None:
+    """List every player with their number of games, the most recently played first."""
+    from .storage import players
+
+    db = _database(database)
+    try:
+        for p in players.everyone(db, players.EVERY_GAME):
+            last = f", last played {p.last_played[:10]}" if p.last_played else ""
+            click.echo(f"player {p.id}: {p.name} — {p.games} game{'' if p.games == 1 else 's'}{last}")
+    finally:
+        db.close()
+
+
+@main.command("rename-player")
+@click.argument("player")
+@click.argument("new_name")
+@DATABASE_OPTION
+def rename_player(player: str, new_name: str, database: str | None) -> None:
+    """Rename PLAYER (an id or the exact name) to NEW_NAME in every game they played."""
+    from .storage import players
+    from .storage.kernel import NotFound, Refused
+
+    db = _database(database)
+    try:
+        found = _player(db, player)
+        try:
+            changed = players.rename(db, found.id, new_name, editable=players.EVERY_GAME)
+        except (Refused, NotFound) as e:
+            fail(getattr(e, "message", None) or str(e))
+        name = players.get(db, found.id, players.EVERY_GAME).name
+    finally:
+        db.close()
+    if not changed:
+        click.echo(f"nothing to change: player {found.id} is called {name} already")
+        return
+    click.echo(f"renamed {found.name} to {name} in {len(changed)} game{'' if len(changed) == 1 else 's'}")
+
+
+@main.command("merge-players")
+@click.argument("player")
+@click.argument("into")
+@DATABASE_OPTION
+def merge_players(player: str, into: str, database: str | None) -> None:
+    """Merge PLAYER into INTO (each an id or the exact name): two entries for one person.
+    Every game of PLAYER then names INTO, and PLAYER is gone; this cannot be undone."""
+    from .storage import players
+    from .storage.kernel import NotFound, Refused
+
+    db = _database(database)
+    try:
+        source, target = _player(db, player), _player(db, into)
+        try:
+            changed = players.merge(db, source.id, target.id, editable=players.EVERY_GAME)
+        except (Refused, NotFound) as e:
+            fail(getattr(e, "message", None) or str(e))
+    finally:
+        db.close()
+    click.echo(f"merged {source.name} into {target.name}: {len(changed)} "
+               f"game{'' if len(changed) == 1 else 's'} changed")
 
 
 @main.command()

@@ -1,5 +1,5 @@
 """Keep the docs honest (like sqlite-utils' tests/test_docs.py): the README names every
-rule option and both commands, and its test command is the one CI runs.
+rule option and every command, and its test command is the one CI runs.
 """
 import ast
 import re
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper import cli
 from scorekeeper.games import iceberg
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,9 +27,11 @@ def test_readme_mentions_iceberg_rule_option(readme, option):
     assert re.search(rf"(?<![\w]){re.escape(option)}(?![\w])", readme), f"README.md does not mention {option}"
 
 
-@pytest.mark.parametrize("command", ["scorekeeper score", "scorekeeper rules"])
+@pytest.mark.parametrize("command", sorted(cli.main.commands))
 def test_readme_mentions_command(readme, command):
-    assert command in readme
+    """Every command of `scorekeeper` (cli.py), as it is typed."""
+    assert re.search(rf"scorekeeper {re.escape(command)}(?![\w-])", readme), \
+        f"README.md does not mention scorekeeper {command}"
 
 
 def shell_commands(text: str) -> list[str]:

@@ -8,17 +8,21 @@ every row of every game the player sat in, and a merge re-points every game of o
 entry to the other, each in one transaction that bumps the version of every game it
 touched (phones watching one see the new name at their next look).
 
-Which games: the app has no accounts; this is the score pad of one table or household,
-so the players and their statistics cover every game in this database. A game's link
-is never shown here: pages list a game's date, type and result, and link to it only when
-this phone already holds a link to it (the view does that, from ``links.remembered``).
+Which games: the app has no accounts, and a game's links are its only keys. So every
+function here is told which games it covers: reading functions take the games the
+caller may see (``within``), a rename or a merge the games it may change
+(``editable``), and the caller says which: a phone's view the games this phone holds a
+link to (web/links.py), the server's command line :data:`EVERY_GAME`. A player is known
+to a caller only through those games: a player none of them seats is :class:`NotFound`,
+as one that does not exist; a rename or a merge that would change a game outside
+``editable`` is refused whole (:class:`Forbidden`, naming those games by id).
 """
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Union
 
 from sqlite_utils import Database
 
@@ -28,6 +32,47 @@ from .db import write
 from .kernel import NotFound, Refused, Stale, key_of
 
 NAME_LENGTH = 40  # as the new-game form's seats (web/forms.NAME_LENGTH)
+
+
+class _EveryGame:
+    """Every game in the database: what the server's owner covers (the command line)."""
+
+    def __repr__(self) -> str:
+        return "EVERY_GAME"
+
+
+EVERY_GAME = _EveryGame()
+Games = Union[Iterable[int], _EveryGame]  # which games a call covers: their ids, or EVERY_GAME
+
+
+class Forbidden(Refused):
+    """A rename or merge would change games the caller may not change; nothing was changed.
+
+    ``games``: the ids of those games, for the caller to describe as it may."""
+
+    def __init__(self, games: list[int]) -> None:
+        super().__init__("it would change games that may not be changed from here")
+        self.games = games
+
+
+class NameTaken(Refused):
+    """A rename to a name another player has (``other``: that player's id and name)."""
+
+    def __init__(self, message: str, other: tuple[int, str]) -> None:
+        super().__init__(message)
+        self.other = other
+
+
+def _in(column: str, games) -> tuple[str, list[int]]:
+    """An SQL condition keeping the rows whose ``column`` is one of ``games``, and its
+    parameters ("1" for EVERY_GAME). ``games`` must be ids or EVERY_GAME: None is refused
+    rather than read as every game."""
+    if games is EVERY_GAME:
+        return "1", []
+    if games is None or isinstance(games, (str, bytes)):
+        raise TypeError("which games: give their ids, or EVERY_GAME")
+    ids = sorted({int(i) for i in games})
+    return f"{column} IN ({', '.join('?' * len(ids))})" if ids else "0", ids
 
 
 # ---------------------------------------------------------------------------------------
@@ -42,40 +87,66 @@ class Player:
     last_played: str = ""
 
 
-def everyone(db: Database) -> list[Player]:
-    """Every player, the most recently played first."""
-    rows = db.execute(
-        "SELECT p.id, p.name, count(s.game), coalesce(max(g.updated), '') FROM players p "
-        "LEFT JOIN seats s ON s.player = p.id LEFT JOIN games g ON g.id = s.game "
-        "GROUP BY p.id ORDER BY max(g.updated) DESC, p.name COLLATE NOCASE").fetchall()
-    return [Player(*row) for row in rows]
+def everyone(db: Database, within: Games) -> list[Player]:
+    """The players of the games ``within``, the most recently played first, each with
+    their games and last game among those. (EVERY_GAME: every player, even one left with
+    no game.)"""
+    return [Player(*row) for row in _players(db, within)]
 
 
-def get(db: Database, player_id: int) -> Player:
-    row = db.execute(
-        "SELECT p.id, p.name, count(s.game), coalesce(max(g.updated), '') FROM players p "
-        "LEFT JOIN seats s ON s.player = p.id LEFT JOIN games g ON g.id = s.game "
-        "WHERE p.id = ? GROUP BY p.id", [player_id]).fetchone()
-    if row is None:
+def get(db: Database, player_id: int, within: Games) -> Player:
+    """A player of the games ``within`` (their figures among those games); NotFound for
+    no such player and, alike, for one who sat in none of those games."""
+    rows = _players(db, within, player_id)
+    if not rows:
         raise NotFound(f"there is no player {player_id}")
-    return Player(*row)
+    return Player(*rows[0])
 
 
-def game_ids(db: Database, player_id: int) -> list[int]:
+def _players(db: Database, within: Games, player_id: int | None = None) -> list[tuple]:
+    if within is EVERY_GAME:  # a player with no game at all is listed too
+        join, where, params = "LEFT JOIN", "1", []
+    else:
+        join, (where, params) = "JOIN", _in("s.game", within)
+    one = ""
+    if player_id is not None:
+        one, params = " AND p.id = ?", [*params, player_id]
+    return db.execute(
+        "SELECT p.id, p.name, count(s.game), coalesce(max(g.updated), '') FROM players p "
+        f"{join} seats s ON s.player = p.id {join} games g ON g.id = s.game "
+        f"WHERE {where}{one} GROUP BY p.id "
+        "ORDER BY max(g.updated) DESC, p.name COLLATE NOCASE", params).fetchall()
+
+
+def game_ids(db: Database, player_id: int, within: Games) -> list[int]:
+    """The games ``within`` that this player sat in."""
+    where, params = _in("game", within)
     return [r[0] for r in db.execute(
-        "SELECT game FROM seats WHERE player = ? ORDER BY game", [player_id]).fetchall()]
+        f"SELECT game FROM seats WHERE player = ? AND {where} ORDER BY game",
+        [player_id, *params]).fetchall()]
 
 
-def seat_map(db: Database) -> dict[int, dict[str, int]]:
-    """Game id → {name in that game: player id}."""
+def seat_map(db: Database, within: Games) -> dict[int, dict[str, int]]:
+    """Game id → {name in that game: player id}, for the games ``within``."""
+    where, params = _in("s.game", within)
     seats: dict[int, dict[str, int]] = {}
     rows = db.execute(
-        "SELECT s.game, g.players, s.seat, s.player FROM seats s JOIN games g ON g.id = s.game")
+        "SELECT s.game, g.players, s.seat, s.player FROM seats s JOIN games g ON g.id = s.game "
+        f"WHERE {where}", params)
     for game_id, names, seat, player_id in rows.fetchall():
         names = json.loads(names)
         if seat < len(names):
             seats.setdefault(game_id, {})[names[seat]] = player_id
     return seats
+
+
+def outside(db: Database, player_id: int, editable: Games) -> list[int]:
+    """The games of this player that ``editable`` leaves out: a rename or a merge of the
+    player would change each of them, so while there is one it is refused."""
+    if editable is EVERY_GAME:
+        return []
+    allowed = set(_in("game", editable)[1])
+    return [g for g in game_ids(db, player_id, EVERY_GAME) if g not in allowed]
 
 
 # ---------------------------------------------------------------------------------------
@@ -135,9 +206,12 @@ def _current(conn, player_id: int) -> tuple[str, str]:
     return row
 
 
-def rename(db: Database, player_id: int, new_name: str, expected: str | None = None) -> list[int]:
+def rename(db: Database, player_id: int, new_name: str, expected: str | None = None, *,
+           editable: Games) -> list[int]:
     """Rename a player, in every game they played; returns the games changed.
 
+    ``editable``: the games the caller may change; a player who sat in any other game
+    is not renamed (:class:`Forbidden`), checked in the same transaction as the change.
     ``expected``: the name the page showed; if another phone renamed the player
     meanwhile, this rename is refused (:class:`Stale`) rather than applied over it.
     """
@@ -145,16 +219,19 @@ def rename(db: Database, player_id: int, new_name: str, expected: str | None = N
     with write(db):
         conn = db.conn
         name, _key = _current(conn, player_id)
+        lacking = outside(db, player_id, editable)
+        if lacking:
+            raise Forbidden(lacking)
         if name == new_name:
             return []
         if expected is not None and expected != name:
             raise Stale(f"this player was renamed to {name} meanwhile (on another phone): "
                               "nothing was changed")
-        other = conn.execute("SELECT name FROM players WHERE key = ? AND id != ?",
+        other = conn.execute("SELECT id, name FROM players WHERE key = ? AND id != ?",
                              [key_of(new_name), player_id]).fetchone()
         if other is not None:
-            raise Refused(f"there is already a player called {other[0]}. If they are the "
-                                f"same person, merge {name} into {other[0]} instead")
+            raise NameTaken(f"there is already a player called {other[1]}. If they are the "
+                            f"same person, merge {name} into {other[1]} instead", tuple(other))
         changed = []
         for game_id, seat in _seats_of(conn, player_id):
             _rename_in_game(db, game_id, seat, new_name)
@@ -164,15 +241,20 @@ def rename(db: Database, player_id: int, new_name: str, expected: str | None = N
     return changed
 
 
-def merge(db: Database, source_id: int, target_id: int) -> list[int]:
+def merge(db: Database, source_id: int, target_id: int, *, editable: Games) -> list[int]:
     """Make two entries one person: every game of ``source`` now names ``target``, and
-    ``source`` is gone. Refused when both played in the same game."""
+    ``source`` is gone. Refused when both played in the same game, and when ``source``
+    sat in a game outside ``editable`` (the games the caller may change: :class:`Forbidden`).
+    ``target``'s own games are not changed."""
     if source_id == target_id:
         raise Refused("choose two different players to merge")
     with write(db):
         conn = db.conn
         source, _ = _current(conn, source_id)
         target, _ = _current(conn, target_id)
+        lacking = outside(db, source_id, editable)
+        if lacking:
+            raise Forbidden(lacking)
         both = conn.execute(
             "SELECT game FROM seats WHERE player = ? INTERSECT SELECT game FROM seats WHERE player = ?",
             [source_id, target_id]).fetchall()
@@ -196,17 +278,17 @@ def merge(db: Database, source_id: int, target_id: int) -> list[int]:
 # Games for the statistics: each replayed from its rows (gamefile.replay).
 
 
-def records(db: Database, ids: Iterable[int] | None = None):
-    """(stats.GameRecord for each game that replays, ids of games that could not be read)."""
+def records(db: Database, within: Games):
+    """(stats.GameRecord for each game ``within`` that replays, ids of those that could
+    not be read)."""
     from ..stats import GameRecord
 
-    seats = seat_map(db)
-    rows = db.execute("SELECT id, variant, created FROM games ORDER BY created, id").fetchall()
-    wanted = set(ids) if ids is not None else None
+    seats = seat_map(db, within)
+    where, params = _in("id", within)
+    rows = db.execute(f"SELECT id, variant, created FROM games WHERE {where} ORDER BY created, id",
+                      params).fetchall()
     found, unread = [], []
     for game_id, variant, created in rows:
-        if wanted is not None and game_id not in wanted:
-            continue
         try:
             game = games.replayed(db, game_id)
         except Refused:  # a stored game the rules no longer allow: left out, and said so

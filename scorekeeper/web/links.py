@@ -9,6 +9,9 @@ the same live table and every change it attempts is refused (403).
 
 This phone's games — the keys it has opened — are kept in its signed session cookie,
 so the history list shows what this phone has played or watched, and no one else's.
+Across games, :func:`held` is the rule of what a phone may see and change: the players
+pages cover the games it gives (each key checked against its game today), and a rename
+or a merge needs the edit link of every game it changes.
 
 Views keep taking ``game_id``: :func:`init_app` turns the key in the URL into the id
 (and the access level into ``g.access``), and puts the key back when a URL is built.
@@ -69,15 +72,22 @@ def resolve(key: str) -> tuple[int, str]:
         "SELECT edit_token, view_token FROM games WHERE id = ?", [game_id]).fetchone()
     if row is None:
         abort(404)
-    edit_token, view_token = row
+    access = _opens(secret, *row)
+    if access is None:
+        abort(404)
+    return game_id, access
+
+
+def _opens(secret: str, edit_token: str | None, view_token: str | None) -> str | None:
+    """EDIT or VIEW: what this secret opens of a game with these tokens (None: nothing)."""
     # Both comparisons always run, each in constant time: the answer's timing says nothing.
     is_edit = hmac.compare_digest(secret.encode(), (edit_token or "").encode())
     is_view = hmac.compare_digest(secret.encode(), (view_token or "").encode())
     if is_edit:
-        return game_id, EDIT
+        return EDIT
     if is_view:
-        return game_id, VIEW
-    abort(404)
+        return VIEW
+    return None
 
 
 def remember(game_id: int, key: str, access: str) -> None:
@@ -99,11 +109,51 @@ def remember(game_id: int, key: str, access: str) -> None:
     games[str(game_id)] = [key, access]
     session["games"] = dict(list(games.items())[-REMEMBERED:])
     session.permanent = True
+    g.pop("held", None)
 
 
 def remembered() -> dict[int, tuple[str, str]]:
     """This phone's games: id → (key, access), the most recently opened last."""
     return {int(i): (k, a) for i, (k, a) in session.get("games", {}).items()}
+
+
+def held() -> dict[int, str]:
+    """The games this phone holds a link to: id → EDIT or VIEW, the most recently opened
+    last. What the players pages may show (these games) and change (those held with
+    EDIT) is this and nothing else.
+
+    Each key the session keeps is checked against its game's secrets now, and the
+    access is what the key opens today, not what the session noted: a key that opens
+    nothing (a session signed for another database, say) gives nothing. Read once per
+    request.
+    """
+    if "held" not in g:
+        keys = remembered()
+        found: dict[int, str] = {}
+        if keys:
+            rows = get_db().execute(
+                f"SELECT id, edit_token, view_token FROM games WHERE id IN ({', '.join('?' * len(keys))})",
+                list(keys)).fetchall()
+            tokens = {game_id: (edit, view) for game_id, edit, view in rows}
+            for game_id, (key, _noted) in keys.items():
+                number, _, secret = key.partition("-")
+                if game_id in tokens and parse_id(number) == game_id and secret:
+                    access = _opens(secret, *tokens[game_id])
+                    if access is not None:
+                        found[game_id] = access
+        g.held = found
+    return g.held
+
+
+def seen_games() -> frozenset[int]:
+    """The games whose players and results this phone may see: those it holds a link to."""
+    return frozenset(held())
+
+
+def editable_games() -> frozenset[int]:
+    """The games this phone may change beyond their own pages (a rename, a merge): those
+    it holds the edit link of."""
+    return frozenset(i for i, access in held().items() if access == EDIT)
 
 
 def key_for(game_id: int) -> str:

@@ -1,7 +1,8 @@
 """Players across games at phone size, with taps: finished games imported through the
 import page, the history filtered, the players page, a player's figures and chart, a
 rename and a merge that the game history follows, head to head, and a game's printable
-score sheet (its read-only link, one printed page).
+score sheet (its read-only link, one printed page); a second phone sees those players
+only once it holds a link, and cannot rename them with a read-only one.
 
 The browser server is shared by every browser test of a session: the names here carry a
 suffix of their own, and nothing assumes who else has played on it.
@@ -215,8 +216,19 @@ def test_players_history_and_statistics_at_phone_size(page, screenshot):
     stranger = page.context.browser.new_context(base_url=page.url.split("/g/")[0])
     try:
         other = stranger.new_page()
+        # Before it holds a link, that phone sees no one of these games.
+        other.goto("/players")
+        expect(other.get_by_role("link", name=anna, exact=True)).to_have_count(0)
+        assert other.goto(ann_url).status == 404
         other.goto(view_link)
         expect(other.locator("[data-sheet] h1")).to_have_text(f"Gin Rummy: {anna}, {bob}")
         assert other.locator("input[data-link=view]").input_value() == view_link
+        # Now it sees that game's players, that game only, and cannot rename them.
+        other.goto("/players")
+        expect(other.locator("[data-players] li", has_text=anna)).to_contain_text("1 game")
+        other.goto(ann_url)
+        expect(other.locator("[data-player-games] > li")).to_have_count(1)
+        expect(other.locator("form[data-rename]")).to_have_count(0)
+        expect(other.locator("[data-no-change]")).to_be_visible()
     finally:
         stranger.close()

@@ -80,7 +80,7 @@ def test_old_games_get_their_players_matched_by_name(upgraded):
     from scorekeeper.storage import players
 
     app, db, _plays = upgraded
-    everyone = {p.name: p for p in players.everyone(db)}
+    everyone = {p.name: p for p in players.everyone(db, players.EVERY_GAME)}
     assert sorted(everyone) == ["A", "Ann", "B", "Bob", "C"]
     assert {name: p.games for name, p in everyone.items()} == {"A": 1, "Ann": 1, "B": 1, "Bob": 1, "C": 1}
     assert db.execute("SELECT game, seat, player FROM seats ORDER BY game, seat").fetchall() == [
@@ -88,8 +88,8 @@ def test_old_games_get_their_players_matched_by_name(upgraded):
         (2, 0, everyone["Ann"].id), (2, 1, everyone["Bob"].id)]
     # A new game with "ANN" seats the same person; renaming her renames the old game too.
     game_id, _secret = games.create(db, registry.get("iceberg"), ["ANN", "Zoe"], {}, 0)
-    assert players.game_ids(db, everyone["Ann"].id) == [2, game_id]
-    players.rename(db, everyone["Ann"].id, "Annabel")
+    assert players.game_ids(db, everyone["Ann"].id, players.EVERY_GAME) == [2, game_id]
+    players.rename(db, everyone["Ann"].id, "Annabel", editable=players.EVERY_GAME)
     assert [e["player"] for e in games.export_document(db, 2)["rounds"][0]["events"]] == ["Bob", "Annabel"]
     assert kernel.header(db, game_id)["players"] == ["Annabel", "Zoe"]
 

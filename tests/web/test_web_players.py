@@ -1,5 +1,6 @@
 """Players across games (views/players.py): every route, renames and merges that every
-past game follows, refusals in plain words, escaping, CSRF, the score sheet, history filters."""
+past game follows, what a phone sees and may change (the games it holds links to),
+refusals in plain words, escaping, CSRF, the score sheet, history filters."""
 from __future__ import annotations
 
 from html import unescape
@@ -11,8 +12,10 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.storage import games, kernel, players
 from scorekeeper.storage.db import connect
+from scorekeeper.storage.players import EVERY_GAME
 
 from tests.conftest import EXAMPLES
+from db_dump import dump
 from games_data import GIN_ANN_WINS
 
 XSS = "<script>alert(1)</script>"
@@ -36,7 +39,7 @@ def gin_example(names=("A", "B")):
 
 
 def pid(db, name):
-    return next(p.id for p in players.everyone(db) if p.name == name)
+    return next(p.id for p in players.everyone(db, EVERY_GAME) if p.name == name)
 
 
 def open_game(client, db, game_id, access="edit"):
@@ -69,7 +72,7 @@ def test_a_new_game_seats_the_same_people_matched_case_insensitively(client, tab
     data = {"variant": variant, "first_dealer": "0", **{f"seat_{i}": n for i, n in enumerate(seats)}}
     response = client.post("/games", data=data)
     assert response.status_code == 303, text(response)
-    names = {p.name: p.games for p in players.everyone(db)}
+    names = {p.name: p.games for p in players.everyone(db, EVERY_GAME)}
     assert names["Ann"] == 2 and ("Bob" not in seats[1:] or names["Bob"] == 2)
     assert len(names) == 3  # Ann, Bob and Cy: no second Ann
 
@@ -77,7 +80,7 @@ def test_a_new_game_seats_the_same_people_matched_case_insensitively(client, tab
 def test_imported_games_get_their_players_too(client, db, seed_example):
     games.import_document(db, finished_seed(seed_example))
     games.import_document(db, gin_example())
-    assert {p.name: p.games for p in players.everyone(db)} == {"A": 2, "B": 2, "C": 1}
+    assert {p.name: p.games for p in players.everyone(db, EVERY_GAME)} == {"A": 2, "B": 2, "C": 1}
 
 
 def test_an_import_seats_its_players_in_its_own_transaction(db, seed_example):
@@ -91,10 +94,12 @@ def test_an_import_seats_its_players_in_its_own_transaction(db, seed_example):
 # -- the pages ------------------------------------------------------------------------
 
 def test_players_page_and_a_players_figures(client, db, seed_example):
-    games.import_document(db, finished_seed(seed_example))  # A wins with 100; C −20, B −120
-    games.import_document(db, gin_example())  # A knocks: in progress
+    iceberg = games.import_document(db, finished_seed(seed_example))  # A wins with 100; C −20, B −120
+    gin = games.import_document(db, gin_example())  # A knocks: in progress
+    open_game(client, db, iceberg, "view")
+    open_game(client, db, gin, "view")
     html = text(client.get("/players"))
-    assert "Every game kept on this server counts" in html
+    assert "Only the games this phone holds a link to count here" in html
     for name in ("A", "B", "C"):
         assert f"<strong>{name}</strong>" in html
     page = text(client.get(f"/players/{pid(db, 'A')}"))
@@ -114,16 +119,18 @@ def test_a_players_page_links_only_the_games_this_phone_holds(app, client, db, s
     game_id = games.import_document(db, finished_seed(seed_example))
     edit, view = kernel.secrets_of(db, game_id)
     stranger = app.test_client()
-    page = text(stranger.get(f"/players/{pid(db, 'A')}"))
+    response = stranger.get(f"/players/{pid(db, 'A')}")
+    page = text(response)
     assert edit not in page and view not in page and "/g/" not in page
-    assert "data-game=" in page  # the game is listed, without a link
+    assert response.status_code == 404 and "data-game=" not in page  # a phone with no link sees nothing
     open_game(client, db, game_id, "view")
     page = text(client.get(f"/players/{pid(db, 'A')}"))
     assert f"/g/{game_id}-{view}" in page and edit not in page  # the link this phone has
 
 
 def test_head_to_head(client, db, seed_example):
-    games.import_document(db, finished_seed(seed_example))  # A 100, C −20, B −120: A wins
+    game = games.import_document(db, finished_seed(seed_example))  # A 100, C −20, B −120: A wins
+    open_game(client, db, game, "view")
     html = text(client.get("/players/head-to-head"))
     a, b, c = (pid(db, n) for n in "ABC")
     cell = lambda x, y: re.search(rf'data-cell="{x}-{y}">([^<]*)<', html).group(1)
@@ -136,6 +143,188 @@ def test_unknown_player_is_404_everywhere(client):
     assert client.post("/players/99/merge", data={"into": "1"}).status_code == 404
 
 
+# -- what a phone sees, and who may change it: the games it holds links to -----------------
+
+@pytest.fixture
+def two_games(db, seed_example):
+    """A played two games: with B and C (Iceberg, 2026-01-02), with Zed (Gin, 2026-03-04)."""
+    iceberg = games.import_document(db, finished_seed(seed_example))
+    gin = games.import_document(db, gin_example(("A", "Zed")))
+    db.execute("UPDATE games SET created = '2026-01-02T10:00:00+00:00' WHERE id = ?", [iceberg])
+    db.execute("UPDATE games SET created = '2026-03-04T10:00:00+00:00' WHERE id = ?", [gin])
+    db.conn.commit()
+    return iceberg, gin
+
+
+def listed_players(html):
+    return re.findall(r"<strong>([^<]*)</strong></a>", html.split("data-players")[1]) if "data-players" in html else []
+
+
+def test_a_phone_with_no_link_sees_no_player(app, db, two_games):
+    stranger = app.test_client()
+    html = text(stranger.get("/players"))
+    assert listed_players(html) == [] and "No players yet" in html
+    nobody = stranger.get("/players/9999")
+    for name in ("A", "B", "C", "Zed"):
+        response = stranger.get(f"/players/{pid(db, name)}")
+        # The same page as no such player: nothing says that this one exists.
+        assert (response.status_code, text(response)) == (404, text(nobody))
+    h2h = text(stranger.get("/players/head-to-head"))
+    assert "data-head-to-head" not in h2h and "data-cell" not in h2h
+    assert not any(f">{name}<" in h2h for name in ("A", "B", "C", "Zed"))
+    assert 'data-pick-name' not in text(stranger.get("/games/new"))
+    datalist = text(stranger.get("/games/new")).split("data-known-players>")[1].split("</datalist>")[0]
+    assert "<option" not in datalist
+
+
+def test_a_phone_sees_only_its_games_and_their_players(client, db, two_games):
+    iceberg, gin = two_games
+    open_game(client, db, iceberg, "view")
+    assert sorted(listed_players(text(client.get("/players")))) == ["A", "B", "C"]
+    page = text(client.get(f"/players/{pid(db, 'A')}"))
+    assert re.findall(r'<li data-game="(\d+)"', page) == [str(iceberg)]
+    assert 'data-variant="gin"' not in page and "Zed" not in page
+    assert "1 game" in text(client.get("/players")).split("<strong>A</strong>")[1].split("</li>")[0]
+    assert client.get(f"/players/{pid(db, 'Zed')}").status_code == 404
+    h2h = text(client.get("/players/head-to-head"))
+    assert sorted(re.findall(r'<tr data-row="(\d+)"', h2h)) == sorted(str(pid(db, n)) for n in "ABC")
+    assert "Zed" not in h2h
+    new_game = text(client.get("/games/new"))
+    assert sorted(re.findall(r'data-pick-name="([^"]*)"', new_game)) == ["A", "B", "C"]
+
+
+def test_a_session_key_that_opens_nothing_shows_nothing(app, db, two_games):
+    """The session is trusted only as far as its keys open their games today."""
+    iceberg, gin = two_games
+    edit, view = kernel.secrets_of(db, iceberg)
+    stranger = app.test_client()
+    with stranger.session_transaction() as session:
+        session["games"] = {str(iceberg): [f"{iceberg}-not-the-secret", "edit"],
+                            str(gin): [f"{iceberg}-{edit}", "edit"]}  # another game's key
+    assert listed_players(text(stranger.get("/players"))) == []
+    assert stranger.get(f"/players/{pid(db, 'A')}").status_code == 404
+    with stranger.session_transaction() as session:  # a read-only key noted as "edit"
+        session["games"] = {str(iceberg): [f"{iceberg}-{view}", "edit"]}
+    before = dump(app.config["DATABASE"])
+    response = stranger.post(f"/players/{pid(db, 'B')}/rename", data={"name": "Bea", "expected": "B"})
+    assert response.status_code == 403 and dump(app.config["DATABASE"]) == before
+
+
+def test_a_read_only_link_shows_the_players_but_cannot_rename_or_merge(app, client, db, two_games):
+    iceberg, gin = two_games
+    open_game(client, db, iceberg, "view")
+    b = pid(db, "B")
+    page = text(client.get(f"/players/{b}"))
+    assert "data-rename" not in page and "data-merge" not in page and "data-no-change" in page
+    before = dump(app.config["DATABASE"])
+    response = client.post(f"/players/{b}/rename", data={"name": "Bea", "expected": "B"})
+    assert response.status_code == 403
+    message = unescape(text(response))
+    assert ("The name was not changed: Renaming B changes every game B played, so it needs this phone to "
+            "hold the edit link of each: it holds only the read-only link of the Iceberg Rummy game of "
+            "2026-01-02.") in message
+    assert "data-rename" not in message
+    response = client.post(f"/players/{b}/merge", data={"into": str(pid(db, "C")), "sure": "y"})
+    assert response.status_code == 403 and "Nothing was merged: Merging B into another player" in text(response)
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_the_edit_link_of_one_of_two_games_is_not_enough(app, client, db, two_games):
+    iceberg, gin = two_games
+    open_game(client, db, iceberg, "edit")
+    a = pid(db, "A")
+    page = text(client.get(f"/players/{a}"))
+    assert "data-rename" not in page and "data-merge" not in page
+    before = dump(app.config["DATABASE"])
+    for action, data, says in (("rename", {"name": "Alice", "expected": "A"}, "The name was not changed"),
+                               ("merge", {"into": str(pid(db, "B")), "sure": "y"}, "Nothing was merged")):
+        response = client.post(f"/players/{a}/{action}", data=data)
+        assert response.status_code == 403, action
+        message = unescape(text(response))
+        assert f"{says}: " in message and "it holds no link at all to some of them." in message
+        # The game it lacks is not described: not its type, date, players or links.
+        gin_edit, gin_view = kernel.secrets_of(db, gin)
+        for secret in ("Zed", "Gin Rummy", "2026-03-04", gin_edit, gin_view, f"/g/{gin}-"):
+            assert secret not in message, (action, secret)
+    assert dump(app.config["DATABASE"]) == before
+    # B sat only in the game this phone edits: B may be renamed.
+    assert client.post(f"/players/{pid(db, 'B')}/rename", data={"name": "Bea", "expected": "B"}).status_code == 303
+    assert kernel.header(db, iceberg)["players"] == ["A", "Bea", "C"]
+
+
+def test_a_read_only_and_a_missing_link_are_both_said(client, db, two_games, seed_example):
+    iceberg, gin = two_games
+    third = games.import_document(db, gin_example(("A", "Yan")))
+    open_game(client, db, iceberg, "edit")
+    open_game(client, db, gin, "view")
+    response = client.post(f"/players/{pid(db, 'A')}/rename", data={"name": "Alice", "expected": "A"})
+    assert response.status_code == 403
+    message = unescape(text(response))
+    assert ("it holds only the read-only link of the Gin Rummy game of 2026-03-04, and no link at all to "
+            "some others.") in message
+    assert "Yan" not in message and kernel.secrets_of(db, third)[1] not in message
+
+
+def test_the_edit_links_of_every_game_rename_and_merge(client, db, two_games):
+    iceberg, gin = two_games
+    for game in two_games:
+        open_game(client, db, game, "edit")
+    a = pid(db, "A")
+    assert "data-rename" in text(client.get(f"/players/{a}"))
+    response = client.post(f"/players/{a}/rename", data={"name": "Alice", "expected": "A"})
+    assert response.status_code == 303
+    assert "Renamed to Alice in 2 games." in text(client.get(response.headers["Location"]))
+    assert [kernel.header(db, g)["players"][0] for g in two_games] == ["Alice", "Alice"]
+    response = client.post(f"/players/{pid(db, 'Zed')}/merge", data={"into": str(pid(db, "C")), "sure": "y"})
+    assert response.status_code == 303 and kernel.header(db, gin)["players"] == ["Alice", "C"]
+
+
+def test_a_merge_into_a_player_this_phone_does_not_see_is_as_into_no_one(app, client, db, two_games):
+    iceberg, gin = two_games
+    games.import_document(db, gin_example(("Yan", "Xi")))
+    open_game(client, db, iceberg, "edit")
+    before = dump(app.config["DATABASE"])
+    response = client.post(f"/players/{pid(db, 'B')}/merge", data={"into": str(pid(db, "Yan")), "sure": "y"})
+    nobody = client.post(f"/players/{pid(db, 'B')}/merge", data={"into": "9999", "sure": "y"})
+    assert response.status_code == nobody.status_code == 422
+    error = lambda r: re.search(r'data-error>(.*?)</p>', text(r), re.S).group(1)
+    assert error(response) == error(nobody) and "That player is not here any more" in error(response)
+    assert "Yan" not in text(response)
+    assert f'<option value="{pid(db, "Yan")}"' not in text(client.get(f"/players/{pid(db, 'B')}"))
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_a_rename_to_the_name_of_someone_unseen_says_only_that_it_is_taken(app, client, db, two_games):
+    iceberg, _gin = two_games
+    games.import_document(db, gin_example(("Yan", "Xi")))
+    open_game(client, db, iceberg, "edit")
+    before = dump(app.config["DATABASE"])
+    response = client.post(f"/players/{pid(db, 'B')}/rename", data={"name": "yan", "expected": "B"})
+    assert response.status_code == 422
+    message = unescape(text(response))
+    assert "The name was not changed: That name is taken on this server: choose another." in message
+    assert "Yan" not in message and "merge" not in message.split("data-error")[1].split("</p>")[0]
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_storage_renames_and_merges_only_within_the_games_given(db, two_games):
+    iceberg, gin = two_games
+    a, b = pid(db, "A"), pid(db, "B")
+    before = [games.export_document(db, g) for g in two_games]
+    with pytest.raises(players.Forbidden) as refused:
+        players.rename(db, a, "Alice", editable=[iceberg])
+    assert refused.value.games == [gin]
+    with pytest.raises(players.Forbidden):
+        players.merge(db, a, b, editable=[gin])
+    with pytest.raises(TypeError):  # no games given is not every game
+        players.everyone(db, None)
+    assert [games.export_document(db, g) for g in two_games] == before
+    assert players.get(db, a, [gin]).games == 1 and players.get(db, a, EVERY_GAME).games == 2
+    with pytest.raises(kernel.NotFound):
+        players.get(db, b, [gin])
+    assert players.everyone(db, []) == [] and players.records(db, []) == ([], [])
+
+
 # -- rename: every past game follows ------------------------------------------------------
 
 def test_rename_rewrites_every_past_game(client, table, db, seed_example):
@@ -143,6 +332,7 @@ def test_rename_rewrites_every_past_game(client, table, db, seed_example):
     gin = games.import_document(db, gin_example())
     versions = {g: kernel.header(db, g)["version"] for g in (iceberg, gin)}
     key = open_game(client, db, iceberg)
+    open_game(client, db, gin)
     response = client.post(f"/players/{pid(db, 'A')}/rename", data={"name": "Alice", "expected": "A"})
     assert response.status_code == 303
     assert "Renamed to Alice in 2 games." in text(client.get(response.headers["Location"]))
@@ -158,13 +348,14 @@ def test_rename_rewrites_every_past_game(client, table, db, seed_example):
     summary = text(client.get(f"/g/{key}"))
     assert "Alice" in summary and ">A<" not in summary
     assert "Alice" in text(client.get("/games"))
-    assert [p.name for p in players.everyone(db)].count("Alice") == 1
+    assert [p.name for p in players.everyone(db, EVERY_GAME)].count("Alice") == 1
 
 
 def test_rename_rewrites_a_robber_game_and_its_cached_summary(client, db):
     game = games.import_document(db, json.loads((EXAMPLES / "robber-seed-chart.json").read_text()))
     before = kernel.header(db, game)
     assert before["totals"] == {"A": -5, "B": 135}
+    open_game(client, db, game)
     response = client.post(f"/players/{pid(db, 'B')}/rename", data={"name": "Bea", "expected": "B"})
     assert response.status_code == 303
     doc = games.export_document(db, game)
@@ -177,7 +368,7 @@ def test_rename_rewrites_a_robber_game_and_its_cached_summary(client, db):
 def test_a_players_figures_follow_a_change_to_a_game_already_counted(client, db, seed_example):
     """The scored game files are kept per game version: a rename (a new version) is
     scored again, never answered from the file as it was."""
-    games.import_document(db, finished_seed(seed_example))
+    open_game(client, db, games.import_document(db, finished_seed(seed_example)))
     page = text(client.get(f"/players/{pid(db, 'A')}"))
     assert 'data-won>1<' in page
     client.post(f"/players/{pid(db, 'A')}/rename", data={"name": "Alice", "expected": "A"})
@@ -204,6 +395,7 @@ def test_rename_of_a_game_being_played_keeps_it_playable(client, table, db):
 ])
 def test_rename_refusals_change_nothing(client, db, seed_example, name, status, says):
     game = games.import_document(db, finished_seed(seed_example))
+    open_game(client, db, game)
     before = games.export_document(db, game), kernel.header(db, game)["version"]
     response = client.post(f"/players/{pid(db, 'A')}/rename", data={"name": name})
     assert response.status_code == status
@@ -212,18 +404,19 @@ def test_rename_refusals_change_nothing(client, db, seed_example, name, status, 
 
 
 def test_a_rename_made_meanwhile_is_not_overwritten(client, db, seed_example):
-    games.import_document(db, finished_seed(seed_example))
+    open_game(client, db, games.import_document(db, finished_seed(seed_example)))
     a = pid(db, "A")
     assert client.post(f"/players/{a}/rename", data={"name": "Al", "expected": "A"}).status_code == 303
     stale = client.post(f"/players/{a}/rename", data={"name": "Alex", "expected": "A"})
     assert stale.status_code == 409 and "renamed to Al meanwhile" in text(stale)
-    assert players.get(db, a).name == "Al"
+    assert players.get(db, a, EVERY_GAME).name == "Al"
     # The same rename sent twice (a double tap) changes nothing more.
     assert client.post(f"/players/{a}/rename", data={"name": "Al", "expected": "A"}).status_code == 303
 
 
 def test_changing_only_the_case_of_a_name(client, db, seed_example):
     game = games.import_document(db, finished_seed(seed_example, ("ann", "B", "C")))
+    open_game(client, db, game)
     assert client.post(f"/players/{pid(db, 'ann')}/rename", data={"name": "Ann"}).status_code == 303
     assert kernel.header(db, game)["players"] == ["Ann", "B", "C"]
 
@@ -233,13 +426,15 @@ def test_changing_only_the_case_of_a_name(client, db, seed_example):
 def test_merge_repoints_every_game(client, db, seed_example):
     one = games.import_document(db, finished_seed(seed_example, ("Annie", "B", "C")))
     two = games.import_document(db, gin_example(("Ann", "B")))
+    open_game(client, db, one)
+    open_game(client, db, two)
     annie, ann = pid(db, "Annie"), pid(db, "Ann")
     response = client.post(f"/players/{annie}/merge", data={"into": str(ann), "sure": "y"})
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/players/{ann}")
     assert "Annie and Ann are one player now: Ann, in 1 game more." in text(client.get(response.headers["Location"]))
     assert kernel.header(db, one)["players"] == ["Ann", "B", "C"]
     assert kernel.header(db, two)["players"] == ["Ann", "B"]
-    assert players.game_ids(db, ann) == [one, two]
+    assert players.game_ids(db, ann, EVERY_GAME) == [one, two]
     assert client.get(f"/players/{annie}").status_code == 404
     page = text(client.get(f"/players/{ann}"))
     assert re.search(r'<tr data-variant="iceberg">.*?data-won>1<', page)
@@ -247,29 +442,30 @@ def test_merge_repoints_every_game(client, db, seed_example):
 
 def test_merge_refused_when_both_played_in_one_game(client, db, seed_example):
     game = games.import_document(db, finished_seed(seed_example))
+    open_game(client, db, game)
     before = games.export_document(db, game)
     response = client.post(f"/players/{pid(db, 'A')}/merge", data={"into": str(pid(db, 'B')), "sure": "y"})
     assert response.status_code == 422
     page = text(response)
     assert "Nothing was merged: A and B both played in the game of" in page
     assert "they are two people, so they cannot be merged" in page
-    assert games.export_document(db, game) == before and len(players.everyone(db)) == 3
+    assert games.export_document(db, game) == before and len(players.everyone(db, EVERY_GAME)) == 3
 
 
 @pytest.mark.parametrize("into, says", [("", "choose the player to merge with"), ("abc", "choose the player"),
                                         ("999", "that player is not here any more"),
                                         ("self", "choose two different players to merge")])
 def test_merge_bad_choices(client, db, seed_example, into, says):
-    games.import_document(db, finished_seed(seed_example))
+    open_game(client, db, games.import_document(db, finished_seed(seed_example)))
     a = pid(db, "A")
     response = client.post(f"/players/{a}/merge", data={"into": str(a) if into == "self" else into, "sure": "y"})
     assert response.status_code == 422 and says in text(response).lower()
-    assert len(players.everyone(db)) == 3
+    assert len(players.everyone(db, EVERY_GAME)) == 3
 
 
 def test_merge_page_chooses_nobody_and_asks_to_confirm(client, db, seed_example):
-    games.import_document(db, finished_seed(seed_example, ("Uma", "B", "C")))
-    games.import_document(db, gin_example(("Kim", "B")))
+    open_game(client, db, games.import_document(db, finished_seed(seed_example, ("Uma", "B", "C"))))
+    open_game(client, db, games.import_document(db, gin_example(("Kim", "B"))), "view")
     page = text(client.get(f"/players/{pid(db, 'Uma')}")).split("data-merge>")[1].split("</form>")[0]
     options = re.findall(r'<option value="([^"]*)"( selected)?>([^<]*)</option>', page)
     assert options[0] == ("", " selected", "choose…")
@@ -282,6 +478,8 @@ def test_merge_page_chooses_nobody_and_asks_to_confirm(client, db, seed_example)
 def test_merge_without_the_confirmation_changes_nothing(client, db, seed_example, sure):
     one = games.import_document(db, finished_seed(seed_example, ("Uma", "B", "C")))
     two = games.import_document(db, gin_example(("Kim", "B")))
+    open_game(client, db, one)
+    open_game(client, db, two)
     before = [games.export_document(db, g) for g in (one, two)]
     uma, kim = pid(db, "Uma"), pid(db, "Kim")
     data = {"into": str(kim)} if sure is None else {"into": str(kim), "sure": sure}
@@ -292,7 +490,7 @@ def test_merge_without_the_confirmation_changes_nothing(client, db, seed_example
             "to confirm it.") in page
     assert f'<option value="{kim}" selected>Kim</option>' in page  # the choice is kept for the second try
     assert [games.export_document(db, g) for g in (one, two)] == before
-    assert {p.name for p in players.everyone(db)} == {"Uma", "Kim", "B", "C"}
+    assert {p.name for p in players.everyone(db, EVERY_GAME)} == {"Uma", "Kim", "B", "C"}
 
 
 # -- escaping ------------------------------------------------------------------------------
@@ -324,13 +522,14 @@ def csrf_client(tmp_path):
 @pytest.mark.parametrize("action, data", [("rename", {"name": "Zed"}), ("merge", {"into": "TARGET", "sure": "y"})])
 def test_rename_and_merge_need_the_token(csrf_client, seed_example, action, data):
     client, db = csrf_client
-    games.import_document(db, finished_seed(seed_example))
-    games.import_document(db, gin_example(("Zoe", "Yan")))
+    for game in (games.import_document(db, finished_seed(seed_example)),
+                 games.import_document(db, gin_example(("Zoe", "Yan")))):
+        open_game(client, db, game)
     a = pid(db, "A")
     data = {k: (str(pid(db, "Zoe")) if v == "TARGET" else v) for k, v in data.items()}
     refused = client.post(f"/players/{a}/{action}", data=data)
     assert refused.status_code == 400 and "nothing was saved" in text(refused)
-    assert players.get(db, a).name == "A"
+    assert players.get(db, a, EVERY_GAME).name == "A"
     page = text(client.get(f"/players/{a}"))
     form = page.split(f'action="/players/{a}/{action}"')[1]
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form).group(1)

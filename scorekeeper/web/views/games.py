@@ -38,10 +38,10 @@ def variants() -> list:
 @bp.route("/games")
 def index():
     """This phone's games (the links it has opened), unfinished first: tap one to resume it."""
-    mine = links.remembered()
+    mine = links.held()
     found = kernel.list_games(get_db(), list(mine))
     for game in found:
-        game["access"] = mine[game["id"]][1]
+        game["access"] = mine[game["id"]]
     shown, filters, problems = filter_history(found, request.args)
     return render_template("games.html", games=shown, all_games=len(found), filters=filters,
                            filter_problems=problems, variants=variants(),

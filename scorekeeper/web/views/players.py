@@ -1,13 +1,16 @@
-"""Players: everyone who played here, a player's page and statistics, rename and merge,
-head to head, and a finished game's printable score sheet.
+"""Players: the people of this phone's games, a player's page and statistics, rename
+and merge, head to head, and a finished game's printable score sheet.
 
-What these pages cover: every game in this database (the score pad of one table or
-household; the app has no accounts). They never show a game's link: a game is linked
-only when this phone already holds a link to it (``links.remembered``), with that link.
+What these pages cover: the games this phone holds a link to (``links.held``), nothing
+else — the game links are the only keys this app has. A player who sat in none of them
+is a 404, as one who does not exist. A rename or a merge changes every game of the
+player, so it needs this phone's edit link to each of them (``links.editable_games``):
+otherwise it is refused (403) and nothing changes. The server's command line
+(``scorekeeper rename-player``, ``merge-players``) covers every game.
 """
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField, StringField
 from wtforms.validators import InputRequired, Length
@@ -21,8 +24,8 @@ from ..database import get_db
 
 bp = Blueprint("players", __name__)
 
-SCOPE = ("Every game kept on this server counts: this is the score pad of one table. "
-         "A game is linked only if this phone has opened it.")
+SCOPE = ("Only the games this phone holds a link to count here: the games in its history, "
+         "played or watched.")
 
 
 class RenameForm(FlaskForm):
@@ -39,36 +42,41 @@ class MergeForm(FlaskForm):
 
 @bp.app_template_global("known_players")
 def known_players() -> list[str]:
-    """The names of everyone who played here, for the new-game page."""
-    return [p.name for p in players.everyone(get_db())]
+    """The names of the people in this phone's games, for the new-game page."""
+    return [p.name for p in players.everyone(get_db(), links.seen_games())]
 
 
-def _mine() -> dict[int, tuple[str, str]]:
-    return links.remembered()
+def _player(player_id: int) -> players.Player:
+    """A player of this phone's games, or 404 (no such player, or none of its games)."""
+    try:
+        return players.get(get_db(), player_id, links.seen_games())
+    except NotFound:
+        abort(404)
 
 
 @bp.route("/players")
 def index():
-    db = get_db()
-    everyone = players.everyone(db)
+    everyone = players.everyone(get_db(), links.seen_games())
     return render_template("players.html", everyone=everyone, scope=SCOPE)
 
 
 def _player_page(player_id: int, rename_form=None, merge_form=None, error=None, status=200):
     db = get_db()
-    player = players.get(db, player_id)
-    records, unread = players.records(db, players.game_ids(db, player_id))
+    seen = links.seen_games()
+    player = _player(player_id)
+    records, unread = players.records(db, players.game_ids(db, player_id, seen))
     figures = stats.player_stats(player_id, records)
     drawn = timeline([(r.date, r.won, r.rate,
                        f"{r.date}, {stats.variant_name(r.variant)}: {'won' if r.won else 'lost'}, "
                        f"win rate so far {r.rate}%") for r in figures.results])
+    may_change = not players.outside(db, player_id, links.editable_games())
     rename_form = rename_form or RenameForm(formdata=None, name=player.name, expected=player.name)
     merge_form = merge_form or MergeForm(formdata=None, into=None)
-    merge_form.into.choices = [(p.id, p.name) for p in players.everyone(db) if p.id != player_id]
+    merge_form.into.choices = [(p.id, p.name) for p in players.everyone(db, seen) if p.id != player_id]
     return render_template(
         "player.html", player=player, figures=figures, timeline=drawn, unread=unread,
-        rename_form=rename_form, merge_form=merge_form, mine=_mine(), error=error, scope=SCOPE,
-        variant_name=stats.variant_name,
+        may_change=may_change, rename_form=rename_form, merge_form=merge_form, mine=links.held(),
+        error=error, scope=SCOPE, variant_name=stats.variant_name,
     ), status
 
 
@@ -80,19 +88,34 @@ def show(player_id: int):
 @bp.route("/players/<id:player_id>/rename", methods=["POST"])
 def rename(player_id: int):
     form = RenameForm()
-    players.get(get_db(), player_id)  # 404 for no such player
+    player = _player(player_id)  # 404 for no such player, and for one this phone does not see
+    lacking = players.outside(get_db(), player_id, links.editable_games())
+    if lacking:
+        return _forbidden(player_id, "The name was not changed", f"renaming {player.name}", player.name,
+                          lacking)
     if not form.validate():
         message = next(iter(e for errors in form.errors.values() for e in errors), "check the name")
         return _player_page(player_id, rename_form=form, error=_sorry("The name was not changed", message),
                             status=422)
     try:
-        changed = players.rename(get_db(), player_id, form.name.data, form.expected.data or None)
+        changed = players.rename(get_db(), player_id, form.name.data, form.expected.data or None,
+                                 editable=links.editable_games())
+    except players.Forbidden as e:  # a game of theirs started meanwhile, on a phone not this one
+        return _forbidden(player_id, "The name was not changed", f"renaming {player.name}", player.name,
+                          e.games)
     except Stale as e:
         return _player_page(player_id, error=_sorry("The name was not changed", e.message), status=409)
+    except players.NameTaken as e:
+        message = e.message
+        if e.other[0] not in {p.id for p in players.everyone(get_db(), links.seen_games())}:
+            # Someone this phone does not see: their name is taken, and that is all it learns.
+            message = "that name is taken on this server: choose another"
+        return _player_page(player_id, rename_form=form, error=_sorry("The name was not changed", message),
+                            status=422)
     except Refused as e:
         return _player_page(player_id, rename_form=form, error=_sorry("The name was not changed", e.message),
                             status=422)
-    name = players.get(get_db(), player_id).name
+    name = _player(player_id).name
     flash(f"Renamed to {name}" + (f" in {_games(len(changed))}." if changed else "."))
     return redirect(url_for("players.show", player_id=player_id), 303)
 
@@ -101,13 +124,17 @@ def rename(player_id: int):
 def merge(player_id: int):
     form = MergeForm()
     db = get_db()
-    source = players.get(db, player_id)
+    source = _player(player_id)
+    lacking = players.outside(db, player_id, links.editable_games())
+    if lacking:
+        return _forbidden(player_id, "Nothing was merged", f"merging {source.name} into another player",
+                          source.name, lacking)
     into = links.parse_id(request.form.get("into", ""))
     if into is None:
         return _player_page(player_id, error=_sorry(
             "Nothing was merged", "choose the player to merge with"), status=422)
-    try:
-        target = players.get(db, into)
+    try:  # only a player this phone sees: any other is as one that does not exist
+        target = players.get(db, into, links.seen_games())
     except NotFound:
         return _player_page(player_id, error=_sorry(
             "Nothing was merged", "that player is not here any more (merged or renamed meanwhile?)"),
@@ -117,7 +144,10 @@ def merge(player_id: int):
             "Nothing was merged", f"a merge cannot be undone, so tick “Yes, {source.name} and "
             f"{target.name} are the same person” to confirm it"), status=422)
     try:
-        changed = players.merge(db, player_id, target.id)
+        changed = players.merge(db, player_id, target.id, editable=links.editable_games())
+    except players.Forbidden as e:
+        return _forbidden(player_id, "Nothing was merged", f"merging {source.name} into another player",
+                          source.name, e.games)
     except Refused as e:
         return _player_page(player_id, merge_form=form, error=_sorry("Nothing was merged", e.message),
                             status=422)
@@ -126,11 +156,34 @@ def merge(player_id: int):
     return redirect(url_for("players.show", player_id=target.id), 303)
 
 
+def _forbidden(player_id: int, what: str, doing: str, name: str, lacking: list[int]):
+    """The player's page, 403, saying which games this phone lacks the edit link of: those it
+    holds read-only by type and date, the others (which it may not see) not at all."""
+    held = links.held()
+    read_only = kernel.list_games(get_db(), [g for g in lacking if g in held])
+    read_only.sort(key=lambda game: (game["created"], game["id"]))
+    hidden = any(g not in held for g in lacking)
+    shown = [f"the {stats.variant_name(game['variant'])} game of {game['created'][:10]}"
+             for game in read_only[:3]]
+    if len(read_only) > 3:
+        shown.append(f"{len(read_only) - 3} more")
+    lacks = []
+    if shown:
+        lacks.append("only the read-only link of " + _listed(shown))
+    if hidden:
+        lacks.append("no link at all to " + ("some others" if shown else "some of them"))
+    reason = (f"{doing} changes every game {name} played, so it needs this phone to hold the edit "
+              f"link of each: it holds {', and '.join(lacks)}. Open each game with its edit link "
+              "first (or ask whoever runs the server: its command line can do it)")
+    return _player_page(player_id, error=_sorry(what, reason), status=403)
+
+
 @bp.route("/players/head-to-head")
 def head_to_head():
     db = get_db()
-    everyone = [p for p in players.everyone(db) if p.games]
-    records, unread = players.records(db)
+    seen = links.seen_games()
+    everyone = players.everyone(db, seen)
+    records, unread = players.records(db, seen)
     duels = stats.head_to_head([p.id for p in everyone], records)
     return render_template("players_head_to_head.html", everyone=everyone, duels=duels,
                            unread=unread, scope=SCOPE)
@@ -164,6 +217,10 @@ def sheet(game_id: int):
         view_url=view_url, qr=links.qr_svg(view_url, "Read-only link to this score sheet"),
         low_wins=record.low_wins, bonuses=bonuses if any(bonuses.values()) else None,
     )
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _games(n: int) -> str:

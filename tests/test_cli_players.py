@@ -1,0 +1,94 @@
+"""`scorekeeper players`, `rename-player` and `merge-players`: the server's owner looks
+after the players of every game, from the command line (a phone only of the games it
+holds the edit links of)."""
+import json
+import re
+import sqlite3
+
+import pytest
+
+from tests.conftest import EXAMPLES
+from tests.test_cli_store import SEED, run
+
+GIN = (EXAMPLES / "gin-knock.json").read_text()
+
+
+def gin(a: str, b: str) -> str:
+    return GIN.replace('"A"', json.dumps(a)).replace('"B"', json.dumps(b))
+
+
+@pytest.fixture
+def database(tmp_path):
+    path = tmp_path / "scorekeeper.db"
+    assert run("import", SEED, "--database", path).returncode == 0  # game 1: A, B, C
+    assert run("import", "-", "--database", path, stdin=gin("A", "Annie")).returncode == 0  # game 2
+    return path
+
+
+def listed(database) -> dict[str, tuple[int, int]]:
+    """name → (id, games), from `scorekeeper players`."""
+    proc = run("players", "--database", database)
+    assert proc.returncode == 0, proc.stderr
+    found = {}
+    for line in proc.stdout.splitlines():
+        m = re.fullmatch(r"player (\d+): (.+) — (\d+) games?, last played \d{4}-\d{2}-\d{2}", line)
+        assert m, line
+        found[m.group(2)] = (int(m.group(1)), int(m.group(3)))
+    return found
+
+
+def dump(database) -> dict[str, list[tuple]]:
+    """Every table's rows: what a refused command must leave as it was."""
+    conn = sqlite3.connect(database)
+    try:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {t: sorted(conn.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
+    finally:
+        conn.close()
+
+
+def players_of(database, game: int) -> list[str]:
+    return json.loads(run("export", game, "--database", database).stdout)["players"]
+
+
+def test_players_lists_everyone_with_their_games(database, tmp_path):
+    assert listed(database) == {"A": (1, 2), "B": (2, 1), "C": (3, 1), "Annie": (4, 1)}
+    empty = run("players", "--database", tmp_path / "empty.db")
+    assert (empty.returncode, empty.stdout, empty.stderr) == (0, "", "")
+
+
+def test_rename_player_by_name_or_id_renames_every_game(database):
+    proc = run("rename-player", "A", "Alice", "--database", database)
+    assert (proc.returncode, proc.stdout.strip()) == (0, "renamed A to Alice in 2 games"), proc.stderr
+    assert players_of(database, 1) == ["Alice", "B", "C"] and players_of(database, 2) == ["Alice", "Annie"]
+    proc = run("rename-player", "2", "Bea", "--database", database)  # B, by id
+    assert proc.returncode == 0 and proc.stdout.strip() == "renamed B to Bea in 1 game"
+    assert players_of(database, 1) == ["Alice", "Bea", "C"]
+    assert listed(database)["Bea"] == (2, 1)
+
+
+def test_merge_players_repoints_every_game(database):
+    proc = run("merge-players", "Annie", "C", "--database", database)
+    assert (proc.returncode, proc.stdout.strip()) == (0, "merged Annie into C: 1 game changed"), proc.stderr
+    assert players_of(database, 2) == ["A", "C"]
+    assert listed(database) == {"A": (1, 2), "B": (2, 1), "C": (3, 2)}
+
+
+@pytest.mark.parametrize("args, says", [
+    (("rename-player", "Zed", "Zoe"), "error: there is no player 'Zed': scorekeeper players lists them"),
+    (("rename-player", "a", "Zoe"), "error: there is no player 'a' (did you mean 'A', player 1?)"),
+    (("rename-player", "99", "Zoe"), "error: there is no player '99'"),
+    (("rename-player", "A", "b"), "error: There is already a player called B. If they are the same person, "
+                                  "merge A into B instead."),
+    (("rename-player", "A", " "), "error: A player needs a name."),
+    (("merge-players", "A", "B"), "error: A and B both played in the game of"),
+    (("merge-players", "A", "A"), "error: Choose two different players to merge."),
+    (("merge-players", "Annie", "Nobody"), "error: there is no player 'Nobody'"),
+])
+def test_a_refusal_is_one_line_exit_2_and_changes_nothing(database, args, says):
+    before = dump(database)
+    proc = run(*args, "--database", database)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert len(proc.stderr.strip().splitlines()) == 1 and proc.stderr.startswith(says), proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert dump(database) == before

@@ -15,11 +15,25 @@ Stock parts, stock settings, but for these:
   created and migrated once, not by two workers at the same moment.
 - no control socket: gunicorn's default one lies at one path in the user's home, shared
   by every gunicorn of that user (a second server would take it over).
+- a request whose body is larger than the app takes (an upload over 1 MB) is answered
+  413 by the app without its body being read; gunicorn would then say "keep-alive" and
+  close the connection anyway, and the phone's next request on it would get nothing. So
+  such a request is marked to close (:func:`pre_request`): the answer says
+  ``Connection: close``, and the phone opens a new connection.
 """
 from __future__ import annotations
+
+from scorekeeper.web.security import MAX_UPLOAD_BYTES
 
 worker_class = "gthread"
 workers = 2  # one per core
 threads = 16
 preload_app = True
 control_socket_disable = True
+
+
+def pre_request(worker, req) -> None:  # gunicorn's server hook, before the app sees a request
+    length = next((value for name, value in req.headers if name == "CONTENT-LENGTH"), "")
+    if not length.isdigit() or int(length) > MAX_UPLOAD_BYTES:
+        if length:  # a body the app will not read: the connection closes after the answer
+            req.force_close()

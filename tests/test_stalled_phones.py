@@ -69,3 +69,32 @@ def test_stalled_requests_do_not_hold_up_another_phone(tmp_path):
     assert len(times) >= 4 and not slow, (
         f"{len(slow)} of {len(times)} requests took {BOUND:g} s or more (inf: no answer within "
         f"{GIVE_UP:g} s) while {STALLED} requests were stalled: {slow[:6]}")
+
+
+def test_an_upload_over_the_limit_is_answered_413_and_the_connection_closes(tmp_path):
+    """Issue 14, item 9: the answer to a body the app will not read says ``Connection:
+    close`` (it said keep-alive, then the server closed the socket under the phone)."""
+    import socket
+
+    port = server.free_port()
+    process = server.start("gunicorn", port, tmp_path / "scorekeeper.db", tmp_path / "server.log")
+    try:
+        server.wait_ready(port, process)
+        with socket.create_connection((server.HOST, port), timeout=5) as sock:
+            size = 2 * 1024 * 1024
+            sock.sendall(f"POST /games/import HTTP/1.1\r\nHost: {server.HOST}\r\nContent-Type: "
+                         f"multipart/form-data; boundary=x\r\nContent-Length: {size}\r\n\r\n".encode()
+                         + b"x" * 65536)
+            answer = b""
+            while b"\r\n\r\n" not in answer:
+                chunk = sock.recv(65536)
+                assert chunk, answer
+                answer += chunk
+            head = answer.split(b"\r\n\r\n")[0].decode("latin-1").lower()
+            assert head.startswith("http/1.1 413")
+            assert "connection: close" in head
+        # The server goes on answering others.
+        conn = http.client.HTTPConnection(server.HOST, port, timeout=GIVE_UP)
+        assert _get(conn, "/games/new") < BOUND
+    finally:
+        server.stop(process)

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from scorekeeper import gamefile
+from scorekeeper.storage import players
 
 from web_table import csrf_checking_client, form_token
 
@@ -682,3 +683,18 @@ def test_the_game_page_says_who_won_in_one_sentence(client):
     game.ok(game.end_hand({"Wes": ""}))
     status = re.search(r'data-status>(.*?)</p>', game.page("/game"), re.S).group(1)
     assert re.sub(r"<[^>]+>", "", status).strip() == "Xia wins with 50."
+
+
+def test_delete_after_a_rename_sends_the_plays_revision_and_works(three, client, db):
+    """Issue 14, item 4: the delete form sent revision 0 whatever the play's revision, so
+    once a rename bumped it every delete was refused (409); a renege's was a 500."""
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    three.ok(three.act("Bob", "renege"))
+    ann = next(p for p in players.everyone(db, players.EVERY_GAME) if p.name == "Ann")
+    players.rename(db, ann.id, "Annie", editable=players.EVERY_GAME)
+    html = three.page()
+    forms = dict(re.findall(r'action="[^"]*/plays/(\d+)/delete".*?name="revision" value="(\d+)"', html, re.S))
+    assert sorted(forms.values()) == ["0", "1"]  # Annie's meld was renamed: revision 1
+    for play_id, revision in forms.items():
+        three.ok(three.post(f"/plays/{play_id}/delete", revision=revision))
+    assert three.log() == []

@@ -583,16 +583,21 @@ def _changing(db: Database, game_id: int, request_id: str | None) -> GameLog:
 
 def add_play(db: Database, game_id: int, request_id: str | None, kind: str, player: str,
              cards: Iterable[str] = (), target: int | None = None,
-             turn: str | None = None) -> tuple[PlayRow, LogState]:
+             turn: str | None = None, round_no: int | None = None) -> tuple[PlayRow, LogState]:
     """Log a play of the round being played (one of its game's ``table_plays``).
 
-    A pass is made by whoever's turn it is: ``turn``, whose turn the phone showed; if
-    another phone passed it on meanwhile, the pass is refused rather than skipping a
-    player.
+    ``round_no``: the round the phone's page showed; a play made on a round that has
+    ended since (an old tab) is refused, never logged in the next one. A pass is made by
+    whoever's turn it is: ``turn``, whose turn the phone showed; if another phone passed
+    it on meanwhile, the pass is refused rather than skipping a player.
     """
     with write(db):
         log = _changing(db, game_id, request_id)
         state = replay(log)
+        if round_no is not None and round_no != state.round_no:
+            word = log.variant.round_word
+            raise Stale(f"that was made on the table of {word} {round_no}, and {word} "
+                        f"{round_no} is over: nothing was saved. This is {word} {state.round_no}")
         if kind == "pass":
             _playing(state)
             if state.ended:

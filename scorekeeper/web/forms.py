@@ -24,6 +24,7 @@ from ..games import registry
 from ..games.errors import RuleError
 from ..games.options import Option
 from ..games.variant import Variant
+from .links import LARGEST_ID
 
 try:  # WTForms 3.3 names its choices; older versions take (value, label) pairs
     from wtforms.fields.choices import SelectChoice as Choice
@@ -307,7 +308,14 @@ NEW_GAME_FORMS = {key: _new_game_form(v) for key, v in registry.VARIANTS.items()
 # The table
 
 
-class PlayForm(WriteForm):
+class TableForm(WriteForm):
+    """A play on the table screen names the round it was made on: an old tab's play for
+    a round that is over is refused, never logged in the next one."""
+
+    round_no = IntegerField("Round", [Optional(), Between(1, LARGEST_ID, "no such round")])
+
+
+class PlayForm(TableForm):
     """A meld, or a lay-off when a meld on the table is chosen: check it, then confirm."""
 
     player = StringField("Who plays", [InputRequired()])
@@ -317,16 +325,16 @@ class PlayForm(WriteForm):
     confirm = SubmitField("Confirm")
 
 
-class AceForm(WriteForm):
+class AceForm(TableForm):
     player = StringField("Who plays", [InputRequired()])
     card = StringField("Ace", [InputRequired()])
 
 
-class OutForm(WriteForm):
+class OutForm(TableForm):
     player = StringField("Who went out", [InputRequired()])
 
 
-class PassForm(WriteForm):
+class PassForm(TableForm):
     """Pass the turn on; ``turn``: whose turn the page showed (refused if it moved since)."""
 
     turn = StringField("Whose turn", [Optional()])

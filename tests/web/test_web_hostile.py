@@ -119,3 +119,31 @@ def test_a_number_of_thousands_of_digits_in_a_file_is_refused(client, app):
                            content_type="multipart/form-data")
     assert response.status_code == 422 and "a number too long" in text(response)
     assert dump(app.config["DATABASE"]) == before
+
+
+# ---------------------------------------------------------------------------------------
+# A play from an old tab (item 5).
+
+
+def test_every_play_form_names_its_round(table):
+    table.new_game(["A", "B"], dealer=1)
+    html = table.page()
+    assert html.count('name="round_no" value="1"') >= 2  # the play form and the pass
+
+
+def test_a_play_from_an_old_tab_is_refused_not_logged_in_the_next_round(table, app):
+    """A meld picked on round 1's page and confirmed after round 1 was counted was saved in
+    round 2: it is refused and says so, and nothing changes."""
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    table.post("/out", {"player": "A"})
+    table.post("/hands", {"player": "B", "round_no": "1", "cards": ["H2"]})
+    table.post("/end", {"round_no": "1"})
+    before = dump(app.config["DATABASE"])
+    for path, form in (("/plays", {"player": "B", "cards": ["D7", "D8", "D9"], "meld": "", "confirm": "1"}),
+                       ("/aces", {"player": "B", "card": "DA"}), ("/pass", {"turn": "A"}),
+                       ("/out", {"player": "B"})):
+        response = table.client.post(table.url + path, data={**form, "round_no": "1"})
+        assert response.status_code == 409, path
+        assert "round 1 is over: nothing was saved. This is round 2" in text(response), path
+    assert dump(app.config["DATABASE"]) == before

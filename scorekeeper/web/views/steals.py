@@ -26,7 +26,7 @@ from ...storage.kernel import NotFound, Refused, Repeated
 from .. import links
 from ..chart import chart
 from ..database import get_db
-from ..forms import CardsField, ConfirmRoundForm, DeleteForm, HandForm, PassForm, UndoForm, WriteForm
+from ..forms import CardsField, ConfirmRoundForm, DeleteForm, HandForm, PassForm, TableForm, UndoForm
 from ..picker import grid
 from . import helpers
 from .games import export_file, log_sheet
@@ -42,7 +42,7 @@ ACTIONS = ("play", "check", "take", "renege", "out", "stock")
 ENDINGS = {"out": "Went out", "stock": "Stock ran out"}  # the buttons that end the hand
 
 
-class PlayForm(WriteForm):
+class PlayForm(TableForm):
     """One play: ``action`` play (a meld, or a lay-off on the meld chosen), take (the
     discard pile: its top card picked), renege, out or stock (the last card drawn)."""
 
@@ -336,7 +336,7 @@ def play(game_id: int):
     kind = ("layoff" if form.meld.data else "meld") if action == "play" else action
     try:
         row, after = logs.add_play(get_db(), game_id, form.request_id.data, kind, form.player.data,
-                                   picked, form.meld.data)
+                                   picked, form.meld.data, round_no=form.round_no.data)
     except Repeated:
         flash(ALREADY_SAVED)
         return redirect(url_for("steals.table", game_id=game_id), 303)
@@ -353,7 +353,7 @@ def pass_turn(game_id: int):
     form.validate()
     try:
         _row, after = logs.add_play(get_db(), game_id, form.request_id.data, "pass", "",
-                                    turn=form.turn.data or None)
+                                    turn=form.turn.data or None, round_no=form.round_no.data)
     except Repeated:
         flash(ALREADY_SAVED)
     except Refused as e:

@@ -190,7 +190,8 @@ def play(game_id: int):
         return table_page(state, preview=shown, **kwargs)
     try:
         row, _after = logs.add_play(get_db(), game_id, form.request_id.data, kind,
-                                    form.player.data, picked, form.meld.data)
+                                    form.player.data, picked, form.meld.data,
+                                    round_no=form.round_no.data)
     except Repeated:
         return _already_saved(url_for("table.show", game_id=game_id))
     except Refused as e:
@@ -207,7 +208,7 @@ def ace(game_id: int):
         return table_page(load_state(game_id), error=_form_error(form), status=422)
     try:
         row, _after = logs.add_play(get_db(), game_id, form.request_id.data, "ace",
-                                    form.player.data, [form.card.data])
+                                    form.player.data, [form.card.data], round_no=form.round_no.data)
     except Repeated:
         return _already_saved(url_for("table.show", game_id=game_id))
     except Refused as e:
@@ -253,7 +254,8 @@ def out(game_id: int):
                           picked=picked, target=request.form.get("meld", type=int),
                           player=form.player.data)
     try:
-        logs.add_play(get_db(), game_id, form.request_id.data, "out", form.player.data)
+        logs.add_play(get_db(), game_id, form.request_id.data, "out", form.player.data,
+                      round_no=form.round_no.data)
     except Repeated:
         return _already_saved(end)
     except Refused as e:
@@ -270,7 +272,7 @@ def pass_turn(game_id: int):
     form.validate()
     try:
         row, _after = logs.add_play(get_db(), game_id, form.request_id.data, "pass", "",
-                                    turn=form.turn.data or None)
+                                    turn=form.turn.data or None, round_no=form.round_no.data)
     except Repeated:
         return _already_saved(url_for("table.show", game_id=game_id))
     except Refused as e:

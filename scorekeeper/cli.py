@@ -90,7 +90,7 @@ DATABASE_OPTION = click.option(
 def import_(file: str, database: str | None) -> None:
     """Add a game from a game file (FILE, or - for standard input) to the app."""
     from .storage.games import import_document
-    from .storage.kernel import Refused
+    from .storage.kernel import AlreadyHere, Refused
 
     try:
         text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()
@@ -99,6 +99,8 @@ def import_(file: str, database: str | None) -> None:
     db = _database(database)
     try:
         game_id = import_document(db, gamefile.parse_json(text))
+    except AlreadyHere as e:
+        fail(f"{e.message.rstrip('.')}: game {e.game_id}, {_edit_path(database, e.game_id)}")
     except Refused as e:
         fail(e.message)
     except ScorekeeperError as e:

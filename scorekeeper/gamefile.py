@@ -282,7 +282,7 @@ def replay_log(variant: LogVariant, doc: Mapping) -> LogGame:
     over, winners, tied = False, [], False
     for round_no, data in enumerate(rounds, 1):
         _check_not_over(round_no, over)
-        result = kept_round(_text((variant.key, players, dict(rules), teams, data, round_no)))
+        result = kept_round(canonical_text((variant.key, players, dict(rules), teams, data, round_no)))
         _check_finished(round_no, rounds, result.finished)
         results.append(result)
         if result.finished:
@@ -303,7 +303,8 @@ def logged_round(variant: LogVariant, players: list[str], rules: Mapping, teams:
         raise located(e, round_no, place=e.place) from None
 
 
-def _text(value: Any) -> str:
+def canonical_text(value: Any) -> str:
+    """JSON data as one text: the same data, whatever its keys' order, the same text."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -29,7 +29,9 @@ def test_backups_taken_during_writes_hold_only_whole_games(tmp_path):
         db = connect(path)
         try:
             while not stop.is_set() and len(imported) < 200:
-                imported.append(import_document(db, SEED))
+                # Each a game file of its own (one imported twice is refused): its target differs.
+                doc = dict(SEED, rules={**SEED.get("rules", {}), "target": 5000 + len(imported)})
+                imported.append(import_document(db, doc))
         finally:
             db.close()
 

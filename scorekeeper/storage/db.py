@@ -148,6 +148,18 @@ def m004_players(db: Database) -> None:
         seat_players(db, game_id, json.loads(names))
 
 
+@migrations()
+def m005_game_origins(db: Database) -> None:
+    """Where a game came from, so that it is made once: ``games.made_by``, the request id
+    of the new-game form that made it (a double tap makes one game), and
+    ``games.source``, the digest of the game file it was imported from (the same file
+    imported again is said to be here already)."""
+    db["games"].add_column("made_by", str)
+    db["games"].add_column("source", str)
+    db["games"].create_index(["made_by"], unique=True)
+    db["games"].create_index(["source"])
+
+
 def connect(path: str) -> Database:
     """A connection set up the way every request and command uses it.
 

@@ -7,6 +7,7 @@ here, which hands it to the right store; nothing here knows a game by name.
 """
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Mapping
 
 from sqlite_utils import Database
@@ -26,8 +27,10 @@ def store_of(variant: Variant):
 
 
 def create(db: Database, variant: Variant, players: list[str], rules: Mapping,
-           first_dealer: int, teams: list[list[str]] | None = None) -> tuple[int, str]:
-    """A new game, checked by replaying its game file with no rounds; (id, edit secret)."""
+           first_dealer: int, teams: list[list[str]] | None = None,
+           request_id: str | None = None) -> tuple[int, str]:
+    """A new game, checked by replaying its game file with no rounds; (id, edit secret).
+    ``request_id``: the new-game form's; sent twice, it makes one game (AlreadyHere)."""
     if not 0 <= first_dealer < len(players):
         raise Refused("the first dealer must be one of the players")
     doc = {"format": gamefile.FORMAT, "variant": variant.key, "rules": dict(rules),
@@ -38,7 +41,7 @@ def create(db: Database, variant: Variant, players: list[str], rules: Mapping,
         raise Refused(str(e)) from None
     with write(db):
         return kernel.insert_game(db, variant, players, rules, first_dealer, teams,
-                                  status=game.status(), totals=game.totals)
+                                  status=game.status(), totals=game.totals, made_by=request_id)
 
 
 def state(db: Database, game_id: int):
@@ -84,4 +87,10 @@ def import_document(db: Database, doc: Any) -> int:
         game = gamefile.replay(doc)
     except ScorekeeperError as e:
         raise Refused(str(e)) from None
-    return store_of(variant).import_document(db, variant, doc, game)
+    return store_of(variant).import_document(db, variant, doc, game, source_of(doc))
+
+
+def source_of(doc: Any) -> str:
+    """A game file's digest: the same game, however its keys were ordered or spaced, has
+    the same one (an import of it twice is said to be here already)."""
+    return hashlib.sha256(gamefile.canonical_text(doc).encode()).hexdigest()

@@ -45,6 +45,14 @@ class Repeated(Exception):
     """This form was acted on already (a double tap, a resubmitted form): nothing more to do."""
 
 
+class AlreadyHere(Refused):
+    """A game made or imported once already: ``game_id`` is the one there is."""
+
+    def __init__(self, message: str, game_id: int) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+
+
 def sentence(text: str) -> str:
     """The engine's reasons are lower-case clauses; people read sentences."""
     text = text.strip()
@@ -69,18 +77,31 @@ def new_secret() -> str:
 
 def insert_game(db: Database, variant: Variant, players: list[str], rules: Mapping,
                 first_dealer: int, teams: list[list[str]] | None = None, *,
-                status: str = "in progress", totals: Mapping[str, int] | None = None) -> tuple[int, str]:
+                status: str = "in progress", totals: Mapping[str, int] | None = None,
+                made_by: str | None = None, source: str | None = None) -> tuple[int, str]:
     """A new game's row (version 0; the summary of a game with no rounds) and its seats,
-    in the caller's write transaction; (id, the secret of its edit link)."""
+    in the caller's write transaction; (id, the secret of its edit link).
+
+    ``made_by``: the request id of the form that made it, ``source``: the digest of the
+    game file it was imported from; a game made or imported once already raises
+    :class:`AlreadyHere` and nothing is added.
+    """
+    found = made_by and db.execute("SELECT id FROM games WHERE made_by = ?", [made_by]).fetchone()
+    if found:
+        raise AlreadyHere("this game was made already (the form was sent twice)", found[0])
+    found = source and db.execute("SELECT id FROM games WHERE source = ?", [source]).fetchone()
+    if found:
+        raise AlreadyHere("this game file was imported already: the game is here", found[0])
     stamp = now()
     edit = new_secret()
     game_id = db.execute(
         "INSERT INTO games (variant, players, rules, teams, first_dealer, created, updated, "
-        "version, over, status, round_no, totals, edit_token, view_token) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, 1, ?, ?, ?)",
+        "version, over, status, round_no, totals, edit_token, view_token, made_by, source) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, 1, ?, ?, ?, ?, ?)",
         [variant.key, json.dumps(players, ensure_ascii=False), json.dumps(dict(rules)),
          json.dumps(teams, ensure_ascii=False) if teams is not None else None, first_dealer,
-         stamp, stamp, status, json.dumps(dict(totals or {}), ensure_ascii=False), edit, new_secret()],
+         stamp, stamp, status, json.dumps(dict(totals or {}), ensure_ascii=False), edit, new_secret(),
+         made_by or None, source],
     ).lastrowid
     seat_players(db, game_id, players)
     return game_id, edit

@@ -818,7 +818,7 @@ def export_document(db: Database, game_id: int) -> dict:
     return document(load(db, game_id))[0]
 
 
-def import_document(db: Database, variant: LogVariant, doc: Mapping, game) -> int:
+def import_document(db: Database, variant: LogVariant, doc: Mapping, game, source: str) -> int:
     """Add a game from its game file, already replayed (``game``); the first seat deals.
 
     Each event becomes a row; the round lists become their rows; a finished round that
@@ -829,7 +829,7 @@ def import_document(db: Database, variant: LogVariant, doc: Mapping, game) -> in
     rules = dict(doc.get("rules") or {})
     teams = doc.get("teams")
     with write(db):
-        game_id, _secret = kernel.insert_game(db, variant, players, rules, 0, teams)
+        game_id, _secret = kernel.insert_game(db, variant, players, rules, 0, teams, source=source)
         for round_no, data in enumerate(doc.get("rounds", []), 1):
             meld_ids: list[int] = []
             seq = 0

@@ -393,14 +393,14 @@ def export_document(db: Database, game_id: int) -> dict:
     return load(db, game_id).document()
 
 
-def import_document(db: Database, variant: CountVariant, doc: Mapping, _game) -> int:
+def import_document(db: Database, variant: CountVariant, doc: Mapping, _game, source: str) -> int:
     """Add a hand-count game from its game file, already replayed; the first seat deals.
     An unfinished last round (no one out, no knock, no stalemate) records nothing yet."""
     game = CountedLog(None, variant, list(doc["players"]), dict(doc.get("rules") or {}), 0)
     game.rounds = [r for r in (RecordedRound.from_data(d) for d in doc.get("rounds", [])) if r]
     scored = score(game)
     with write(db):
-        game.id, _secret = kernel.insert_game(db, variant, game.players, game.rules, 0)
+        game.id, _secret = kernel.insert_game(db, variant, game.players, game.rules, 0, source=source)
         for round_no, rnd in enumerate(game.rounds, 1):
             _insert_round(db, game.id, round_no, rnd)
         save_summary(db, game, scored)

@@ -173,6 +173,7 @@ class NewGameBase(FlaskForm):
     """
 
     variant: Variant
+    request_id = RequestIdField()  # a double tap makes one game
     first_dealer = RadioField(
         "First dealer",
         choices=[Choice(str(i), f"Seat {i + 1}") for i in range(MAX_SEATS)],

@@ -147,3 +147,40 @@ def test_a_play_from_an_old_tab_is_refused_not_logged_in_the_next_round(table, a
         assert response.status_code == 409, path
         assert "round 1 is over: nothing was saved. This is round 2" in text(response), path
     assert dump(app.config["DATABASE"]) == before
+
+
+# ---------------------------------------------------------------------------------------
+# Repeats (item 6).
+
+
+def test_a_new_game_sent_twice_makes_one_game(client, app):
+    form = {"seat_0": "A", "seat_1": "B", "first_dealer": "0", "request_id": "tap-1"}
+    first = client.post("/games", data=form)
+    again = client.post("/games", data=form)
+    assert first.status_code == again.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"]
+    assert dump(app.config["DATABASE"])["games"].__len__() == 1
+    assert 'name="request_id"' in text(client.get("/games/new"))
+
+
+def test_the_same_game_file_imported_twice_is_one_game_and_leads_to_it(client, app):
+    doc = {"format": "scorekeeper/1", "variant": "gin", "players": ["A", "B"], "rounds": [{"stalemate": True}]}
+    upload = lambda body: client.post("/games/import", data={"game_file": (io.BytesIO(body), "g.json")},
+                                      content_type="multipart/form-data")
+    first = upload(json.dumps(doc).encode())
+    before = dump(app.config["DATABASE"])
+    # The same game, its keys in another order and spaced otherwise.
+    again = upload(json.dumps(dict(reversed(list(doc.items()))), indent=4).encode())
+    assert again.status_code == 303 and again.headers["Location"] == first.headers["Location"]
+    page = text(client.get(again.headers["Location"], follow_redirects=True))
+    assert "This game file was imported already: the game is here. Nothing was added." in page
+    assert dump(app.config["DATABASE"]) == before
+    stranger = app.test_client()  # another phone: led to it read-only
+    led = stranger.post("/games/import", data={"game_file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                        content_type="multipart/form-data")
+    assert led.status_code == 303
+    game = led.headers["Location"]
+    assert stranger.get(game, follow_redirects=True).status_code == 200
+    refused = stranger.post(game + "/counted/round", data={"round_no": "2", "ended": "stalemate", "save": "1"})
+    assert refused.status_code == 403  # the read-only link: it did not import the game
+    assert dump(app.config["DATABASE"]) == before

@@ -12,7 +12,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 
 from ...games import registry
 from ...storage import games, kernel, transfer
-from ...storage.kernel import Refused
+from ...storage.kernel import AlreadyHere, Refused
 from ...storage.players import filter_history
 from .. import links
 from ..chart import chart
@@ -21,6 +21,7 @@ from ..forms import NEW_GAME_FORMS, ImportForm
 from . import helpers
 
 bp = Blueprint("games", __name__)
+ALREADY_SAVED = "Already saved: that was sent twice, and counts once."
 SCREENS = "table"  # the family of pages this module (with table.py, round_end.py) draws
 helpers.pages(SCREENS, game="games.summary", table="table.show", end="round_end.show",
               export="games.export", export_csv="games.export_csv")
@@ -75,7 +76,13 @@ def create():
     if form.validate():
         players, rules, dealer = form.game()
         try:
-            game_id, secret = games.create(get_db(), variant, players, rules, dealer, form.teams())
+            game_id, secret = games.create(get_db(), variant, players, rules, dealer, form.teams(),
+                                           form.request_id.data or None)
+        except AlreadyHere as e:  # the form sent twice: the game its first sending made
+            edit, _view = kernel.secrets_of(get_db(), e.game_id)
+            links.remember(e.game_id, links.make_key(e.game_id, edit), links.EDIT)
+            flash(ALREADY_SAVED)
+            return redirect(helpers.page_url(variant, "table", e.game_id), 303)
         except Refused as e:
             error = e.message
         else:
@@ -245,6 +252,12 @@ def import_game():
         return _import_refused(form, reasons[0] if reasons else "choose a game file")
     try:
         game_id = transfer.import_upload(get_db(), form.game_file.data.read())
+    except AlreadyHere as e:  # led to the game there is: read-only, unless this phone edits it
+        if links.held().get(e.game_id) != links.EDIT:
+            _edit, view = kernel.secrets_of(get_db(), e.game_id)
+            links.remember(e.game_id, links.make_key(e.game_id, view), links.VIEW)
+        flash(f"{kernel.sentence(e.message)} Nothing was added.")
+        return redirect(url_for("games.summary", game_id=e.game_id), 303)
     except Refused as e:
         return _import_refused(form, e.message)
     header = kernel.header(get_db(), game_id)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+import unicodedata
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Iterable, Iterator, Mapping
@@ -226,9 +227,30 @@ def revision_of(db: Database, game_id: int, play_id: int) -> int | None:
 # Who sits where: the people behind the names (storage/players.py renames and merges).
 
 
+NAME_LENGTH = 40  # letters in a player's name, at most
+
+
+def clean_name(name: str) -> str:
+    """A player's name as it is kept: one rule for the new-game form, an import and a
+    rename. Unicode NFC (a composed and a decomposed Zoë are one name), trimmed, inner
+    white space made one space; a control or invisible character (a zero-width space, a
+    tab) is refused, as is an empty name or one over NAME_LENGTH letters. Names are
+    compared without case (:func:`key_of`)."""
+    name = " ".join(unicodedata.normalize("NFC", name or "").split())
+    hidden = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn")), None)
+    if hidden is not None:
+        raise Refused(f"a name cannot hold an invisible character (U+{ord(hidden):04X}): type it again")
+    if not name:
+        raise Refused("a player needs a name")
+    if len(name) > NAME_LENGTH:
+        raise Refused(f"keep names to {NAME_LENGTH} letters")
+    return name
+
+
 def key_of(name: str) -> str:
-    """A name as players are matched: case and surrounding spaces ignored."""
-    return " ".join(name.split()).casefold()
+    """A name as players are matched: its kept form (:func:`clean_name`'s, but for the
+    checks), compared without case."""
+    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
 
 
 def _find_or_add(db: Database, name: str, taken: set[int]) -> int:

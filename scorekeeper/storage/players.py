@@ -31,7 +31,7 @@ from . import games, kernel
 from .db import write
 from .kernel import NotFound, Refused, Stale, key_of
 
-NAME_LENGTH = 40  # as the new-game form's seats (web/forms.NAME_LENGTH)
+NAME_LENGTH = kernel.NAME_LENGTH
 
 
 class _EveryGame:
@@ -154,12 +154,7 @@ def outside(db: Database, player_id: int, editable: Games) -> list[int]:
 
 
 def check_name(name: str) -> str:
-    name = " ".join((name or "").split())
-    if not name:
-        raise Refused("a player needs a name")
-    if len(name) > NAME_LENGTH:
-        raise Refused(f"keep names to {NAME_LENGTH} letters")
-    return name
+    return kernel.clean_name(name)
 
 
 def _describe(game: dict) -> str:

@@ -14,8 +14,7 @@ import io
 from ..gamefile import parse_json, read_header
 from ..games.errors import GameFileError, ScorekeeperError
 from . import games
-from .kernel import Refused
-from .players import NAME_LENGTH
+from .kernel import NAME_LENGTH, Refused, clean_name, key_of
 
 # A spreadsheet reads a cell starting with one of these as a formula: a player called
 # "=HYPERLINK(…)" must stay a name (OWASP, CSV injection), so it gets a leading quote.
@@ -53,15 +52,34 @@ def read_game_file(data: bytes) -> object:
 
 
 def check_names(doc: object) -> None:
-    """The app's own limit on names (the new-game form's), checked before the import."""
+    """The app's rule for names (kernel.clean_name: the new-game form's and a rename's),
+    checked before an import: a name as it would be kept, and no two names alike but for
+    their case. (``scorekeeper score`` takes any names the game file format allows.)"""
     read_header(doc)
     players = doc.get("players")
-    if isinstance(players, list):
-        for name in players:
-            if isinstance(name, str) and len(name) > NAME_LENGTH:
-                raise GameFileError(
-                    f"players: '{name[:NAME_LENGTH]}…' is longer than {NAME_LENGTH} letters; "
-                    "shorten it in the file and try again")
+    if not isinstance(players, list):
+        return
+    seen: dict[str, str] = {}
+    for name in players:
+        if not isinstance(name, str):
+            continue
+        if len(name) > NAME_LENGTH:
+            raise GameFileError(
+                f"players: '{name[:NAME_LENGTH]}…' is longer than {NAME_LENGTH} letters; "
+                "shorten it in the file and try again")
+        try:
+            kept = clean_name(name)
+        except Refused as e:
+            shown = name[:NAME_LENGTH].encode("unicode_escape").decode("ascii")
+            raise GameFileError(f"players: '{shown}': {e.message[0].lower()}{e.message[1:-1]}; "
+                                "change it in the file and try again") from None
+        if kept != name:
+            raise GameFileError(f"players: '{name.strip()}' is written with spaces around it, doubled "
+                                f"or of another kind: write it '{kept}' in the file and try again")
+        if key_of(name) in seen:
+            raise GameFileError(f"players: '{seen[key_of(name)]}' and '{name}' are one name (names are "
+                                "compared without case): give each a different name")
+        seen[key_of(name)] = name
 
 
 def import_upload(db, data: bytes) -> int:

@@ -8,6 +8,7 @@ partnerships get the choice of who partners whom.
 from __future__ import annotations
 
 import secrets
+import unicodedata
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -24,6 +25,7 @@ from ..games import registry
 from ..games.errors import RuleError
 from ..games.options import Option
 from ..games.variant import Variant
+from ..storage import kernel
 from .links import LARGEST_ID
 
 try:  # WTForms 3.3 names its choices; older versions take (value, label) pairs
@@ -32,7 +34,7 @@ except ImportError:  # pragma: no cover
     def Choice(value, label):  # noqa: N802
         return (value, label)
 
-NAME_LENGTH = 40
+NAME_LENGTH = kernel.NAME_LENGTH
 MAX_SEATS = 6
 AUTO = "auto"
 
@@ -185,9 +187,11 @@ class NewGameBase(FlaskForm):
         return [self[f"seat_{i}"] for i in range(self.variant.max_players)]
 
     def seated(self) -> list[tuple[int, str]]:
-        """(seat index, name) of the filled seats, in seating order."""
-        return [(i, (field.data or "").strip()) for i, field in enumerate(self.seats())
-                if (field.data or "").strip()]
+        """(seat index, name) of the filled seats, in seating order, each name in the form
+        names are kept (storage.kernel.clean_name: NFC, white space made one space)."""
+        names = [(i, " ".join(unicodedata.normalize("NFC", field.data or "").split()))
+                 for i, field in enumerate(self.seats())]
+        return [(i, name) for i, name in names if name]
 
     def validate(self, extra_validators=None) -> bool:
         valid = super().validate(extra_validators)
@@ -206,10 +210,14 @@ class NewGameBase(FlaskForm):
             enter = f"Enter at least {low} players' names: " if len(names) < low else ""
             raise ValidationError(f"{enter}{self.variant.name} needs {needs}; {len(names)} named.")
         seen = {}
-        for name in names:
-            if name.casefold() in seen:
+        for seat, name in self.seated():
+            try:
+                kernel.clean_name(name)
+            except kernel.Refused as e:
+                raise ValidationError(f"Player {seat + 1}: {e.message}") from None
+            if kernel.key_of(name) in seen:
                 raise ValidationError(f"Two players are called {name}: give each a different name.")
-            seen[name.casefold()] = name
+            seen[kernel.key_of(name)] = name
 
     def validate_first_dealer(self, field):
         if field.data is None or field.errors:  # not one of the seats: already said so

@@ -184,3 +184,49 @@ def test_the_same_game_file_imported_twice_is_one_game_and_leads_to_it(client, a
     refused = stranger.post(game + "/counted/round", data={"round_no": "2", "ended": "stalemate", "save": "1"})
     assert refused.status_code == 403  # the read-only link: it did not import the game
     assert dump(app.config["DATABASE"]) == before
+
+
+# ---------------------------------------------------------------------------------------
+# Names (item 7): one rule for the form, the import and a rename.
+
+
+@pytest.mark.parametrize("names", [
+    ["Sam", "sam"], ["Ann", "Ann\u200b"], ["Zo\u00eb", "Zoe\u0308"], ["\u200b", "Bob"], ["A\tB", "a b"],
+    ["Bob", "BOB "],
+])
+def test_the_form_refuses_names_that_are_one_name_or_hold_invisible_characters(client, app, names):
+    before = dump(app.config["DATABASE"])
+    response = client.post("/games", data={f"seat_{i}": n for i, n in enumerate(names)})
+    assert response.status_code == 422
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_the_form_keeps_a_name_trimmed_in_nfc_with_one_space(client, app):
+    made = client.post("/games", data={"seat_0": "  Zoe\u0308   Ann ", "seat_1": "Bob", "first_dealer": "0"})
+    assert made.status_code == 303
+    assert json.loads(dump(app.config["DATABASE"])["games"][0][2]) == ["Zo\u00eb Ann", "Bob"]
+
+
+@pytest.mark.parametrize("names, words", [
+    (["Sam", "sam", "SAM"], "are one name"),
+    (["Sam ", "Bob"], "write it 'Sam'"),
+    (["Sam\tB", "Bob"], "write it 'Sam B'"),
+    (["Ann", "Ann\u200b"], "invisible character"),
+    (["Zoe\u0308", "Bob"], "write it 'Zo\u00eb'"),
+])
+def test_an_import_refuses_the_names_the_form_refuses(client, app, names, words):
+    doc = {"format": "scorekeeper/1", "variant": "rummy", "players": names, "rounds": []}
+    before = dump(app.config["DATABASE"])
+    response = client.post("/games/import", data={"game_file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 422 and words in text(response).replace("&#39;", "'")
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_a_rename_keeps_the_same_rule(client, app):
+    from scorekeeper.storage import kernel
+
+    for bad in ("\u200b", "Ann\u200b", "x" * 41, "   "):
+        with pytest.raises(kernel.Refused):
+            kernel.clean_name(bad)
+    assert kernel.clean_name(" Zoe\u0308  Ann ") == "Zo\u00eb Ann"

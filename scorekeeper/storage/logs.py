@@ -751,29 +751,65 @@ def _round_end(state: LogState, round_no: int) -> None:
         raise Refused(f"the {word} is not over yet: {state.variant.how_rounds_end}")
 
 
+CHECKS_BEFORE_THE_LOCK = 3  # tries at a hand's scoring while other phones change the game
+
+
+def _scored_before_the_lock(db: Database, game_id: int, request_id: str | None, score, save):
+    """A change whose check scores hands (the best last turn of each): the scoring is done
+    before the write lock is taken, so no other phone's play waits behind it. ``score(log)``
+    checks and scores the change against the game as read (Refused: nothing is saved);
+    under the lock ``save(log, scored)`` writes it if the game is still at the version it
+    was scored at, else it is scored again on the game as it now is (a few times: then
+    the phone is told to try again)."""
+    if kernel.acted_on(db, game_id, request_id):
+        raise Repeated("this was saved already")
+    for _try in range(CHECKS_BEFORE_THE_LOCK):
+        log = load(db, game_id)
+        scored = score(log)
+        with write(db):
+            if kernel.version_of(db, game_id) != log.version:
+                continue  # changed meanwhile: this transaction writes nothing
+            kernel.once(db, game_id, request_id)
+            return save(log, scored)
+    raise Stale("the game kept changing on other phones while this was checked: nothing was "
+                "saved. Try again")
+
+
 def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int, player: str,
               cards: Iterable[str]) -> LogState:
-    """Enter (or change) one player's cards left in hand at the end of the round."""
-    with write(db):
-        log = _changing(db, game_id, request_id)
+    """Enter (or change) one player's cards left in hand at the end of the round.
+
+    A hand holds no more cards than the decks leave once the table and the other hands
+    entered are counted; each card as many times as the decks still hold it."""
+    cards = read_hand(cards)
+
+    def score(log: GameLog) -> LogState:
         state = replay(log)
         _round_end(state, round_no)
         if player not in log.players:
             raise Refused(f"'{player}' is not playing in this game")
-        cards = read_hand(cards)
         if player == state.out and cards:
             raise Refused(f"{player} went out and holds no cards")
+        holding = [c for p, hand in state.drafts.items() if p != player for c in hand]
+        left = sum(n for n in availability(state.round, holding=holding).values() if n > 0)
+        if len(cards) > left:
+            raise Refused(f"{player}'s hand cannot hold {len(cards)} cards: the decks leave {left} "
+                          f"once the table and the other hands entered are counted")
         log.drafts.setdefault(round_no, {})[player] = cards
         after = replay(log)
-        after.counted()  # the hands entered so far must be possible
+        after.counted()  # the hands entered so far must be possible: scored here
+        return after
+
+    def save(log: GameLog, after: LogState) -> LogState:
         db.execute(
             "INSERT INTO hands (game, round_no, player, cards, confirmed, created) "
             "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (game, round_no, player) DO UPDATE SET "
             "cards = excluded.cards, confirmed = 0",
             [game_id, round_no, player, json.dumps(list(cards)), kernel.now()],
         )
-        save_summary(db, log, after)
-        return after
+        return save_summary(db, log, after)
+
+    return _scored_before_the_lock(db, game_id, request_id, score, save)
 
 
 def _insert_hands(db: Database, game_id: int, round_no: int, hands: Mapping) -> None:
@@ -791,8 +827,7 @@ def confirm_round(db: Database, game_id: int, request_id: str | None, round_no: 
 
     A round already counted (two phones confirming it) raises Repeated: nothing to do.
     """
-    with write(db):
-        log = _changing(db, game_id, request_id)
+    def score(log: GameLog) -> tuple[dict, LogState]:
         word = log.variant.round_word
         if round_no in log.hands:
             raise Repeated(f"{word} {round_no} was counted already")
@@ -805,9 +840,14 @@ def confirm_round(db: Database, game_id: int, request_id: str | None, round_no: 
         if state.out:
             hands[state.out] = ()
         log.hands[round_no] = hands
-        after = replay(log)
+        return hands, replay(log)
+
+    def save(log: GameLog, scored: tuple[dict, LogState]) -> LogState:
+        hands, after = scored
         _insert_hands(db, game_id, round_no, hands)
         return save_summary(db, log, after)
+
+    return _scored_before_the_lock(db, game_id, request_id, score, save)
 
 
 # ---------------------------------------------------------------------------------------

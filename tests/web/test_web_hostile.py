@@ -230,3 +230,48 @@ def test_a_rename_keeps_the_same_rule(client, app):
         with pytest.raises(kernel.Refused):
             kernel.clean_name(bad)
     assert kernel.clean_name(" Zoe\u0308  Ann ") == "Zo\u00eb Ann"
+
+
+# ---------------------------------------------------------------------------------------
+# A hand at the round end (item 1): its size named, its scoring done outside the lock.
+
+
+def _ended_round(db):
+    from scorekeeper.storage import games, logs
+
+    game_id, _secret = games.create(db, registry.get("iceberg"), ["A", "B", "C", "D"], {}, 0)
+    logs.add_play(db, game_id, None, "meld", "B", ["S7", "S8", "S9"])
+    logs.add_play(db, game_id, None, "out", "B")
+    return game_id
+
+
+def test_a_hand_larger_than_the_decks_leave_is_refused_naming_the_limit(db):
+    from scorekeeper.storage import kernel, logs
+
+    game_id = _ended_round(db)
+    every = [f"{s}{r}" for s in "SHDC" for r in ("A", *map(str, range(2, 11)), "J", "Q", "K")] * 2
+    with pytest.raises(kernel.Refused, match=r"A's hand cannot hold 104 cards: the decks leave 101 once "
+                                             r"the table and the other hands entered are counted"):
+        logs.save_hand(db, game_id, None, 1, "A", every)
+    logs.save_hand(db, game_id, None, 1, "C", ["H2", "H3"])
+    with pytest.raises(kernel.Refused, match="the decks leave 99"):
+        logs.save_hand(db, game_id, None, 1, "A", every[:100])
+
+
+def test_the_best_last_turn_is_never_searched_while_the_write_lock_is_held(db, monkeypatch):
+    from scorekeeper.games import iceberg
+    from scorekeeper.storage import logs
+
+    game_id = _ended_round(db)
+    seen = []
+    search = iceberg.best_last_turn
+
+    def watched(*args):
+        seen.append(db.conn.in_transaction)
+        return search(*args)
+
+    monkeypatch.setattr(iceberg, "best_last_turn", watched)
+    for player, cards in (("A", ["H2", "H3", "D9"]), ("C", ["C4", "C5"]), ("D", ["DK"])):
+        logs.save_hand(db, game_id, None, 1, player, cards)
+    logs.confirm_round(db, game_id, None, 1)
+    assert seen and not any(seen)

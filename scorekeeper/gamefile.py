@@ -31,6 +31,8 @@ ROUNDS_KEPT = 4096  # a game being played has some ten rounds, and one more per 
 
 
 def parse_json(text: str) -> Any:
+    if not text.strip():
+        raise GameFileError("not a game file: it is empty (a game file is a JSON document)")
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
@@ -51,6 +53,9 @@ def read_header(doc: Any) -> tuple[Variant, list]:
     if doc.get("format", FORMAT) != FORMAT:
         raise GameFileError(f"format {doc.get('format')!r} is not supported (expected '{FORMAT}')")
     variant = doc.get("variant")
+    if variant is None:
+        raise GameFileError(f"the game file names no variant (\"variant\": one of "
+                            f"{', '.join(registry.VARIANTS)})")
     if not isinstance(variant, str) or registry.get(variant) is None:
         known = ", ".join(registry.VARIANTS)
         raise GameFileError(f"unknown variant {variant!r} (expected one of: {known})")

@@ -195,8 +195,8 @@ def test_bad_values_are_refused_naming_the_option(name, value):
     [
         ("decks", 3, "rule 'decks' cannot be 3: it takes 1, 2"),
         ("set_duplicates", 1, "rule 'set_duplicates' cannot be 1: it takes true or false"),
-        ("card_penalty", True, "rule 'card_penalty' cannot be true: it takes a whole number from 0 to 1000"),
-        ("target", 0, "rule 'target' cannot be 0: it takes a whole number from 1 to 1000000"),
+        ("card_penalty", True, "rule 'card_penalty' cannot be true: it takes a whole number from 0 to 1000000000"),
+        ("target", 0, "rule 'target' cannot be 0: it takes a whole number from 1 to 1000000000"),
         ("aces", "x", "rule 'aces' cannot be 'x': it takes multiplier, bonus, doubling_bonus"),
         ("playable_penalty", None, "rule 'playable_penalty' cannot be null: it takes best_turn, single_card"),
     ],

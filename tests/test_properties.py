@@ -167,7 +167,7 @@ def iceberg_round(draw, players, rules, finished):
 def iceberg_games(draw):
     players = NAMES[: draw(st.integers(2, 5))]
     overrides = draw(rule_overrides)
-    # The largest target (1,000,000): three rounds never reach it, so any of them is legal.
+    # The largest target (1,000,000,000): three rounds never reach it, so any of them is legal.
     overrides["target"] = iceberg.RULES.options["target"].maximum
     rules = iceberg.resolve_rules(overrides, len(players))
     count = draw(st.integers(1, 3))

@@ -13,7 +13,7 @@ from typing import Mapping, Sequence
 
 from .errors import IllegalPlay
 from .handcount import CountedGame, HandRound, RoundScore, check_out
-from .options import Option, RuleBook, Rules
+from .options import LARGEST, Option, RuleBook, Rules
 from .variant import CountVariant
 
 NAME = "Conquian"
@@ -28,7 +28,7 @@ RULES = RuleBook(
     "conquian",
     [
         Option("target", None, "Stakes needed to win the match (null: play on without end).",
-               SOURCE, minimum=1, maximum=1000, nullable=True),
+               SOURCE, minimum=1, maximum=LARGEST, nullable=True),
     ],
 )
 

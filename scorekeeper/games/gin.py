@@ -24,7 +24,7 @@ from typing import Mapping, Sequence
 from .cards import Card, card_names, sort_key
 from .errors import IllegalPlay
 from .handcount import CountedGame, HandRound, RoundScore
-from .options import Option, RuleBook, Rules
+from .options import LARGEST, Option, RuleBook, Rules
 from .variant import CountVariant
 
 NAME = "Gin Rummy"
@@ -51,24 +51,24 @@ RULES = RuleBook(
                "modern: gin 25, undercut 25, line 25, shutout double. Single options override it.",
                SOURCE, kind="choice", choices=("classic", "modern")),
         Option("knock_limit", 10, "Most deadwood a player may knock with.",
-               "the published rule (the seed contradicts itself)", minimum=0, maximum=100),
-        Option("gin_bonus", 20, "Bonus for going gin (modern: 25).", SOURCE, minimum=0, maximum=1000,
+               "the published rule (the seed contradicts itself)", minimum=0, maximum=LARGEST),
+        Option("gin_bonus", 20, "Bonus for going gin (modern: 25).", SOURCE, minimum=0, maximum=LARGEST,
                default_for=_from_preset("gin_bonus"),
                default_text="20 (classic), 25 (modern)"),
         Option("undercut_bonus", 10, "Bonus to a defender who undercuts (modern: 25).", SOURCE,
-               minimum=0, maximum=1000, default_for=_from_preset("undercut_bonus"),
+               minimum=0, maximum=LARGEST, default_for=_from_preset("undercut_bonus"),
                default_text="10 (classic), 25 (modern)"),
         Option("line_bonus", 20, "Bonus per hand won, added at the end of the game (modern: 25).",
-               SOURCE, minimum=0, maximum=1000, default_for=_from_preset("line_bonus"),
+               SOURCE, minimum=0, maximum=LARGEST, default_for=_from_preset("line_bonus"),
                default_text="20 (classic), 25 (modern)"),
         Option("shutout", "flat",
                "The loser scored nothing: flat adds game_bonus again; double doubles the winner's total.",
                SOURCE, kind="choice", choices=("flat", "double"), default_for=_from_preset("shutout"),
                default_text="flat (classic), double (modern)"),
         Option("game_bonus", 100, "Bonus to the player who reaches the target; the winner is whoever "
-               "has the most points after all the bonuses.", SOURCE, minimum=0, maximum=10_000),
+               "has the most points after all the bonuses.", SOURCE, minimum=0, maximum=LARGEST),
         Option("target", 100, "The game ends when a player's hand points reach this.", SOURCE,
-               minimum=1, maximum=100_000),
+               minimum=1, maximum=LARGEST),
     ],
 )
 

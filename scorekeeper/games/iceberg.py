@@ -16,7 +16,7 @@ from .cards import ACE, Card, Supply, card_names, sort_key
 from .errors import IllegalPlay
 from .iceberg_last_turn import LastTurn, best_last_turn, single_card_turn
 from .iceberg_melds import Meld, lay_off, lay_off_points, make_meld, ordinal
-from .options import Option, RuleBook, Rules
+from .options import LARGEST, Option, RuleBook, Rules
 from .standings import highest_wins
 from .variant import LogVariant
 
@@ -42,15 +42,15 @@ RULES = RuleBook(
             "RULES.md, from the sources' point table", kind="bool",
         ),
         Option("special_odds_suit", 700, "3-5-7-9-J-K all in one suit (0: not played).",
-               SITE, minimum=0, maximum=10_000),
+               SITE, minimum=0, maximum=LARGEST),
         Option("special_evens_suit", 700, "2-4-6-8-10-Q all in one suit (0: not played).",
-               "by symmetry with the odds", minimum=0, maximum=10_000, house_value=True),
+               "by symmetry with the odds", minimum=0, maximum=LARGEST, house_value=True),
         Option("special_odds_colour", 350,
                "3-5-7-9-J-K in one colour, mixed suits (0: not played).",
-               "no source gives it", minimum=0, maximum=10_000, house_value=True),
+               "no source gives it", minimum=0, maximum=LARGEST, house_value=True),
         Option("special_evens_colour", 350,
                "2-4-6-8-10-Q in one colour, mixed suits (0: not played).",
-               "no source gives it", minimum=0, maximum=10_000, house_value=True),
+               "no source gives it", minimum=0, maximum=LARGEST, house_value=True),
         Option(
             "aces", "multiplier",
             "multiplier: round score × (1 + aces); bonus: + ace_bonus per ace; "
@@ -59,9 +59,9 @@ RULES = RuleBook(
             kind="choice", choices=("multiplier", "bonus", "doubling_bonus"),
         ),
         Option("ace_bonus", 20, "Points per ace for the bonus rules (the first ace when doubling).",
-               "the rules site suggests 20 or 50", minimum=0, maximum=1000),
+               "the rules site suggests 20 or 50", minimum=0, maximum=LARGEST),
         Option("card_penalty", 10, "What every card left in hand costs.", BOWER, minimum=0,
-               maximum=1000),
+               maximum=LARGEST),
         Option(
             "card_penalty_applies_to", "all",
             "all: every card left in hand; unplayable: only the cards the best last turn "
@@ -76,7 +76,7 @@ RULES = RuleBook(
             kind="choice", choices=("best_turn", "single_card"),
         ),
         Option("target", 5000, "The game ends when someone reaches this total.",
-               "Bower, for two players", minimum=1, maximum=1_000_000),
+               "Bower, for two players", minimum=1, maximum=LARGEST),
     ],
 )
 

@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 from .cards import ACE, Card
 from .errors import IllegalPlay
 from .handcount import CountedGame, HandRound, RoundScore, check_hand_sizes, check_out, hand_detail
-from .options import Option, RuleBook, Rules
+from .options import LARGEST, Option, RuleBook, Rules
 from .variant import CountVariant
 
 NAME = "Kalooki"
@@ -24,9 +24,9 @@ RULES = RuleBook(
     "kalooki",
     [
         Option("elimination", 150, "A player whose total goes above this is out of the game.",
-               SOURCE, minimum=1, maximum=100_000),
+               SOURCE, minimum=1, maximum=LARGEST),
         Option("court_card_value", 10, "What a J, Q or K left in hand costs.",
-               "published tables; the seed gives none", minimum=0, maximum=100,
+               "published tables; the seed gives none", minimum=0, maximum=LARGEST,
                house_value=True),
     ],
 )

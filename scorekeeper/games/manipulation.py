@@ -10,7 +10,7 @@ from typing import Mapping
 
 from .cards import ACE, Card
 from .handcount import CountedGame, HandRound, RoundScore, check_out, hand_detail, lowest_wins
-from .options import Option, RuleBook, Rules
+from .options import LARGEST, Option, RuleBook, Rules
 from .variant import CountVariant
 
 NAME = "Manipulation Rummy"
@@ -22,7 +22,7 @@ RULES = RuleBook(
     "manipulation",
     [
         Option("target", 200, "Penalties at which the game ends (300 is common); the lowest total wins.",
-               SOURCE, minimum=1, maximum=100_000),
+               SOURCE, minimum=1, maximum=LARGEST),
     ],
 )
 

@@ -12,6 +12,10 @@ from typing import Any, Callable, Mapping
 
 from .errors import RuleError
 
+# The largest number a rule takes (a target, a bonus, a penalty): far above any table's,
+# and small enough that every total and chart stays an ordinary number.
+LARGEST = 10**9
+
 
 @dataclass(frozen=True)
 class Option:

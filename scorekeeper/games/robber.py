@@ -21,7 +21,7 @@ from typing import Mapping, Sequence
 from .cards import ACE, SUITS, Card, Supply, card_names, sort_key
 from .errors import IllegalPlay
 from .iceberg_melds import rank_plural
-from .options import Option, RuleBook, Rules
+from .options import LARGEST, Option, RuleBook, Rules
 from .standings import highest_wins
 from .variant import LogVariant
 
@@ -34,14 +34,14 @@ RULES = RuleBook(
     "robber",
     [
         Option("ace_low", 5, "What an ace played low (A-2-3…) is worth in a sequence, before doubling.",
-               "the chart lost it; 500 Rum values it 5, some tables 1", minimum=0, maximum=100,
+               "the chart lost it; 500 Rum values it 5, some tables 1", minimum=0, maximum=LARGEST,
                house_value=True),
         Option("renege_penalty", 100,
                "The score of a player who looks at or takes the discard pile without first "
                "melding its top card; in partnership play the team keeps its melds and loses this "
-               "(the reneger's own hand is not counted).", FOSDICK, minimum=0, maximum=10_000),
+               "(the reneger's own hand is not counted).", FOSDICK, minimum=0, maximum=LARGEST),
         Option("target", 400, "The game ends when someone reaches this total.", FOSDICK, minimum=1,
-               maximum=100_000),
+               maximum=LARGEST),
     ],
 )
 

@@ -14,7 +14,7 @@ from typing import Mapping
 from .cards import Card
 from .handcount import (CountedGame, HandRound, RoundScore, check_hand_sizes, check_out, hand_detail,
                         lowest_wins)
-from .options import Option, RuleBook, Rules
+from .options import LARGEST, Option, RuleBook, Rules
 from .standings import highest_wins
 from .variant import CountVariant
 
@@ -46,7 +46,7 @@ RULES = RuleBook(
                choices=("double", "plus10", "none")),
         Option("target", 100,
                "Game score: 100 for 2 players, 150 for 3, 200 for 4 (winner takes all); "
-               "100 with penalty scoring.", SOURCE, minimum=1, maximum=100_000, default_for=_default_target,
+               "100 with penalty scoring.", SOURCE, minimum=1, maximum=LARGEST, default_for=_default_target,
                default_text="100 for 2 players, 150 for 3, 200 for 4; 100 with penalty scoring"),
     ],
 )

@@ -31,6 +31,7 @@ class Refused(Exception):
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
+        self.reason = message  # as the rules said it: a clause (the command line prints it so)
         self.message = sentence(message)
 
 

@@ -18,7 +18,7 @@ run: $(BIN)/.installed
 # The same app served for real on the table's wifi (every address of this machine),
 # as the load benchmark runs it (benchmarks/README.md).
 serve: $(BIN)/.installed
-	$(BIN)/gunicorn --config python:scorekeeper.serving --bind 0.0.0.0:$(PORT) 'scorekeeper:create_app()'
+	$(BIN)/scorekeeper serve --host 0.0.0.0 --port $(PORT)
 
 # Browser tests drive Debian's Chromium (a Playwright browser download does not work here).
 chromium:

@@ -4,6 +4,7 @@ the players (every game: the server's owner is not limited to one phone's links)
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -68,61 +69,78 @@ def rules(variant: str) -> None:
     click.echo(format_rulebook(found.rules))
 
 
-def _database(path: str | None):
-    """The app's database: --database, else SCOREKEEPER_DATABASE, else the instance folder's."""
-    from . import create_app
-    from .storage.db import connect
+def _database(path: str | None, create: bool = False):
+    """The app's database: --database, else SCOREKEEPER_DATABASE, else the instance
+    folder's; brought up to date. Only ``create`` (an import) makes one that is not there:
+    a command that reads refuses a path with no database (a typo), rather than making one."""
+    from .storage.db import connect, migrate
+    from .web import default_database
 
-    config = {"DATABASE": path} if path else None
-    app = create_app(config) if config else create_app()
-    return connect(app.config["DATABASE"])
+    path = path or default_database()
+    if not create and not os.path.exists(path):
+        fail(f"there is no database at {path}: give the app's with --database PATH (or "
+             "SCOREKEEPER_DATABASE), or start the app once to make one")
+    if create:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    db = connect(path)
+    migrate(db)
+    return db
 
 
 DATABASE_OPTION = click.option(
     "--database", "database", metavar="PATH",
     help="The SQLite file (default: SCOREKEEPER_DATABASE, else instance/scorekeeper.db).",
 )
+BASE_URL_OPTION = click.option(
+    "--base-url", "base_url", metavar="URL",
+    help="The server's address as the phones reach it (http://192.168.1.20:5000): links are "
+         "printed whole.",
+)
+
+
+def _link(base_url: str | None, game_id: int, secret: str) -> str:
+    return f"{(base_url or '').rstrip('/')}/g/{game_id}-{secret}/table"
+
+
+def _link_hint(base_url: str | None) -> None:
+    if not base_url:
+        click.echo("(links are paths: put the server's address before them, as phones reach it, "
+                   "e.g. http://192.168.1.20:5000/g/…; or give --base-url)")
 
 
 @main.command("import")
 @click.argument("file")
 @DATABASE_OPTION
-def import_(file: str, database: str | None) -> None:
+@BASE_URL_OPTION
+def import_(file: str, database: str | None, base_url: str | None) -> None:
     """Add a game from a game file (FILE, or - for standard input) to the app."""
     from .storage.games import import_document
-    from .storage.kernel import AlreadyHere, Refused
+    from .storage.kernel import AlreadyHere, Refused, secrets_of
 
     try:
         text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()
     except (OSError, UnicodeDecodeError) as e:
         fail(f"cannot read {file}: {getattr(e, 'strerror', None) or e}")
-    db = _database(database)
+    db = _database(database, create=True)
     try:
-        game_id = import_document(db, gamefile.parse_json(text))
-    except AlreadyHere as e:
-        fail(f"{e.message.rstrip('.')}: game {e.game_id}, {_edit_path(database, e.game_id)}")
-    except Refused as e:
-        fail(e.message)
-    except ScorekeeperError as e:
-        fail(str(e))
+        try:
+            game_id = import_document(db, gamefile.parse_json(text))
+        except AlreadyHere as e:
+            fail(f"{e.reason}: game {e.game_id}, {_link(base_url, e.game_id, secrets_of(db, e.game_id)[0])}")
+        except Refused as e:
+            fail(e.reason)  # as scorekeeper score words it
+        except ScorekeeperError as e:
+            fail(str(e))
+        click.echo(f"imported as game {game_id}: {_link(base_url, game_id, secrets_of(db, game_id)[0])}")
     finally:
         db.close()
-    click.echo(f"imported as game {game_id}: {_edit_path(database, game_id)}")
-
-
-def _edit_path(database: str | None, game_id: int) -> str:
-    from .storage.kernel import secrets_of
-
-    db = _database(database)
-    try:
-        return f"/g/{game_id}-{secrets_of(db, game_id)[0]}/table"
-    finally:
-        db.close()
+    _link_hint(base_url)
 
 
 @main.command()
 @DATABASE_OPTION
-def games(database: str | None) -> None:
+@BASE_URL_OPTION
+def games(database: str | None, base_url: str | None) -> None:
     """List the games in the app's database with their edit and read-only links."""
     from .storage.kernel import list_games, secrets_of
 
@@ -132,10 +150,11 @@ def games(database: str | None) -> None:
         for game in list_games(db, ids):
             edit, view = secrets_of(db, game["id"])
             click.echo(f"game {game['id']}: {', '.join(game['players'])} — {game['status']}")
-            click.echo(f"  edit link:      /g/{game['id']}-{edit}/table")
-            click.echo(f"  read-only link: /g/{game['id']}-{view}/table")
+            click.echo(f"  edit link:      {_link(base_url, game['id'], edit)}")
+            click.echo(f"  read-only link: {_link(base_url, game['id'], view)}")
     finally:
         db.close()
+    _link_hint(base_url)
 
 
 def _player(db, given: str):
@@ -186,7 +205,7 @@ def rename_player(player: str, new_name: str, database: str | None) -> None:
         try:
             changed = players.rename(db, found.id, new_name, editable=players.EVERY_GAME)
         except (Refused, NotFound) as e:
-            fail(getattr(e, "message", None) or str(e))
+            fail(getattr(e, "reason", None) or str(e))
         name = players.get(db, found.id, players.EVERY_GAME).name
     finally:
         db.close()
@@ -212,7 +231,7 @@ def merge_players(player: str, into: str, database: str | None) -> None:
         try:
             changed = players.merge(db, source.id, target.id, editable=players.EVERY_GAME)
         except (Refused, NotFound) as e:
-            fail(getattr(e, "message", None) or str(e))
+            fail(getattr(e, "reason", None) or str(e))
     finally:
         db.close()
     click.echo(f"merged {source.name} into {target.name}: {len(changed)} "
@@ -240,18 +259,42 @@ def export(game_id: int, database: str | None) -> None:
 @main.command()
 @click.argument("path")
 @DATABASE_OPTION
-def backup(path: str, database: str | None) -> None:
+@click.option("--force", is_flag=True, help="Replace PATH if it is there already.")
+def backup(path: str, database: str | None, force: bool) -> None:
     """Copy the whole database to PATH, consistently, even while the server runs."""
     from .storage.kernel import backup as backup_database
 
+    if os.path.exists(path) and not force:
+        fail(f"{path} is there already: give another path, or --force to replace it")
     db = _database(database)
+    partial = f"{path}.partial"  # the copy is made beside it, then put in its place at once
     try:
-        backup_database(db, path)
-    except Exception as e:  # sqlite3 errors: one plain line
-        fail(f"cannot back up to {path}: {e}")
+        backup_database(db, partial)
+        os.replace(partial, path)
+    except Exception as e:  # sqlite3 and file errors: one plain line
+        if os.path.exists(partial):
+            os.remove(partial)
+        fail(f"cannot back up to {path}: {getattr(e, 'strerror', None) or e}")
     finally:
         db.close()
     click.echo(f"backed up to {path}")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to serve on: 0.0.0.0 for every address of this machine "
+                   "(the phones on the table's wifi).")
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
+@DATABASE_OPTION
+def serve(host: str, port: int, database: str | None) -> None:
+    """Serve the app for real: gunicorn with the settings of scorekeeper/serving.py."""
+    env = dict(os.environ)
+    if database:
+        env["SCOREKEEPER_DATABASE"] = os.path.abspath(database)
+    command = [sys.executable, "-m", "gunicorn", "--config", "python:scorekeeper.serving",
+               "--bind", f"{host}:{port}", "scorekeeper:create_app()"]
+    click.echo(f"serving on http://{host}:{port}/ (Ctrl-C stops it)", err=True)
+    os.execvpe(command[0], command, env)
 
 
 if __name__ == "__main__":

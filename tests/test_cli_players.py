@@ -7,6 +7,8 @@ import sqlite3
 
 import pytest
 
+from scorekeeper import create_app
+
 from tests.conftest import EXAMPLES
 from tests.test_cli_store import SEED, run
 
@@ -53,6 +55,7 @@ def players_of(database, game: int) -> list[str]:
 
 def test_players_lists_everyone_with_their_games(database, tmp_path):
     assert listed(database) == {"A": (1, 2), "B": (2, 1), "C": (3, 1), "Annie": (4, 1)}
+    create_app({"DATABASE": str(tmp_path / "empty.db"), "SECRET_KEY": "x"})  # made, no game
     empty = run("players", "--database", tmp_path / "empty.db")
     assert (empty.returncode, empty.stdout, empty.stderr) == (0, "", "")
 
@@ -78,11 +81,11 @@ def test_merge_players_repoints_every_game(database):
     (("rename-player", "Zed", "Zoe"), "error: there is no player 'Zed': scorekeeper players lists them"),
     (("rename-player", "a", "Zoe"), "error: there is no player 'a' (did you mean 'A', player 1?)"),
     (("rename-player", "99", "Zoe"), "error: there is no player '99'"),
-    (("rename-player", "A", "b"), "error: There is already a player called B. If they are the same person, "
-                                  "merge A into B instead."),
-    (("rename-player", "A", " "), "error: A player needs a name."),
+    (("rename-player", "A", "b"), "error: there is already a player called B. If they are the same person, "
+                                  "merge A into B instead"),
+    (("rename-player", "A", " "), "error: a player needs a name"),
     (("merge-players", "A", "B"), "error: A and B both played in the game of"),
-    (("merge-players", "A", "A"), "error: Choose two different players to merge."),
+    (("merge-players", "A", "A"), "error: choose two different players to merge"),
     (("merge-players", "Annie", "Nobody"), "error: there is no player 'Nobody'"),
 ])
 def test_a_refusal_is_one_line_exit_2_and_changes_nothing(database, args, says):

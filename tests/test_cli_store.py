@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper import create_app
+
 from scorekeeper import gamefile
 
 from tests.conftest import EXAMPLES
@@ -66,6 +68,7 @@ def test_a_bad_file_is_refused_in_one_line_and_changes_nothing(database, documen
 
 
 def test_export_of_an_unknown_game_is_one_line_exit_2(database):
+    create_app({"DATABASE": str(database), "SECRET_KEY": "x"})  # the database is there, with no game 7
     proc = run("export", "7", "--database", database)
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr.strip() == "error: there is no game 7"
@@ -78,3 +81,56 @@ def test_backup_is_a_complete_database(database, tmp_path):
     assert proc.returncode == 0, proc.stderr
     again = run("export", "1", "--database", copy)
     assert json.loads(again.stdout)["rounds"] == json.loads(run("export", "1", "--database", database).stdout)["rounds"]
+
+
+# ---------------------------------------------------------------------------------------
+# The command line's rough edges (issue 16, item 4).
+
+
+@pytest.mark.parametrize("command", [("games",), ("export", "1"), ("players",), ("backup", "x.db")])
+def test_a_command_that_reads_refuses_a_database_that_is_not_there(tmp_path, command):
+    typo = tmp_path / "typo.db"
+    proc = run(*command, "--database", typo)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith(f"error: there is no database at {typo}")
+    assert not typo.exists()
+
+
+def test_backup_does_not_replace_a_file_unless_forced(database, tmp_path):
+    run("import", SEED, "--database", database)
+    copy = tmp_path / "copy.db"
+    copy.write_text("keep me")
+    proc = run("backup", copy, "--database", database)
+    assert proc.returncode == 2 and "is there already" in proc.stderr and "--force" in proc.stderr
+    assert copy.read_text() == "keep me"
+    assert run("backup", copy, "--force", "--database", database).returncode == 0
+    assert copy.read_bytes().startswith(b"SQLite format 3")
+
+
+def test_links_are_printed_whole_with_the_servers_address(database):
+    imported = run("import", SEED, "--database", database, "--base-url", "http://192.168.1.20:5000/")
+    assert imported.stdout.startswith("imported as game 1: http://192.168.1.20:5000/g/1-")
+    listed = run("games", "--database", database, "--base-url", "http://192.168.1.20:5000")
+    assert "edit link:      http://192.168.1.20:5000/g/1-" in listed.stdout
+    bare = run("games", "--database", database)
+    assert "put the server's address before them" in bare.stdout
+
+
+def test_import_and_score_word_a_refusal_alike(database, tmp_path):
+    bad = tmp_path / "bad.json"
+    doc = json.loads(Path(SEED).read_text())
+    doc["rounds"][0]["events"][1]["cards"] = ["S2", "H9"]
+    bad.write_text(json.dumps(doc))
+    scored, imported = run("score", bad), run("import", bad, "--database", database)
+    assert scored.returncode == imported.returncode == 2
+    assert scored.stderr == imported.stderr and scored.stderr.startswith("error: round 1, event 2: ")
+
+
+@pytest.mark.parametrize("text, says", [
+    ("{}", "error: the game file names no variant"),
+    ("", "error: not a game file: it is empty"),
+    ("   \n", "error: not a game file: it is empty"),
+])
+def test_score_says_what_is_missing(text, says):
+    proc = run("score", "-", stdin=text)
+    assert proc.returncode == 2 and proc.stderr.startswith(says), proc.stderr

@@ -9,10 +9,20 @@ from __future__ import annotations
 
 import os
 import secrets
+import sysconfig
 from pathlib import Path
 
-# The templates and static files live at the top of the repository, beside the package.
-ROOT = Path(__file__).resolve().parent.parent.parent
+def _pages() -> Path:
+    """Where the templates and static files are: at the top of the repository, beside the
+    package (a checkout, an editable install), or where a wheel put them
+    (<prefix>/share/scorekeeper, pyproject.toml's data-files)."""
+    checkout = Path(__file__).resolve().parent.parent.parent
+    if (checkout / "templates" / "base.html").exists():
+        return checkout
+    return Path(sysconfig.get_path("data")) / "share" / "scorekeeper"
+
+
+ROOT = _pages()
 
 
 def _secret_key(instance: Path) -> str:
@@ -29,6 +39,19 @@ def _secret_key(instance: Path) -> str:
         with os.fdopen(fd, "w", encoding="ascii") as f:
             f.write(key)
         return key
+
+
+def instance_folder() -> Path:
+    """Where the app keeps its own files (the database, the secret key): Flask's instance
+    folder of the package."""
+    from flask import Flask
+
+    return Path(Flask("scorekeeper", instance_relative_config=True).instance_path)
+
+
+def default_database() -> str:
+    """The database the app uses unless told: SCOREKEEPER_DATABASE, else the instance folder's."""
+    return os.environ.get("SCOREKEEPER_DATABASE") or str(instance_folder() / "scorekeeper.db")
 
 
 def create_app(test_config: dict | None = None):
@@ -49,7 +72,7 @@ def create_app(test_config: dict | None = None):
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
-        DATABASE=os.environ.get("SCOREKEEPER_DATABASE") or str(instance / "scorekeeper.db"),
+        DATABASE=default_database(),
         # A game lasts hours: a table page's form must not expire while it lies open.
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_SAMESITE="Lax",

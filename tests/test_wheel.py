@@ -1,0 +1,93 @@
+"""A wheel built from the repository runs: pages, static files, the command line (issue 16).
+
+The wheel is built, installed with ``--no-deps`` into a fresh virtualenv (its
+dependencies are read from this project's own environment through a ``.pth`` line, so
+nothing is fetched), and from there: every kind of page answers 200 with its styles and
+script, ``scorekeeper score`` scores a game file and ``scorekeeper serve`` serves. The
+checkout is out of sight (the installed package is run from another folder), so the
+templates and static files are those the wheel carries. About 15 s.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import time
+import urllib.request
+from pathlib import Path
+
+from benchmarks import server
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PAGES = textwrap.dedent("""
+    import re, sys
+    import scorekeeper
+    from scorekeeper import create_app
+    from scorekeeper.games import registry
+    assert "site-packages" in scorekeeper.__file__, scorekeeper.__file__
+    app = create_app({"TESTING": True, "DATABASE": sys.argv[1], "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False})
+    client = app.test_client()
+    paths = ["/", "/games", "/games/import", "/players", "/players/head-to-head", "/gin/knock",
+             "/static/app.css", "/static/app.js", "/static/icon.svg", "/manifest.webmanifest"]
+    for key in registry.VARIANTS:
+        paths += [f"/games/new?variant={key}", f"/rules/{key}"]
+        made = client.post("/games", data={"variant": key, "seat_0": "A", "seat_1": "B", "seat_2": "C",
+                                           "first_dealer": "0", "partnerships": "none"})
+        assert made.status_code == 303, (key, made.status_code)
+        game = re.match(r"/g/[^/]+", made.headers["Location"]).group(0)
+        paths += [made.headers["Location"], game, game + "/rules", game + "/export", game + "/export.csv"]
+    for path in paths:
+        answer = client.get(path, follow_redirects=True)
+        assert answer.status_code == 200, (path, answer.status_code)
+    print(len(paths))
+""")
+
+
+def test_a_wheel_installed_in_a_fresh_virtualenv_serves_every_page(tmp_path):
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"),
+                    str(ROOT)], check=True, capture_output=True)
+    wheel = next((tmp_path / "dist").glob("scorekeeper-*.whl"))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                               check=True, capture_output=True, text=True).stdout.strip())
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--prefix", str(venv),
+                    str(wheel)], check=True, capture_output=True)
+    # The dependencies (Flask, gunicorn …) from this environment, after the wheel's own files.
+    (site / "dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    away = tmp_path / "elsewhere"  # no checkout in sight
+    away.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SCOREKEEPER_DATABASE")}
+    pages = subprocess.run([str(python), "-c", PAGES, str(tmp_path / "pages.db")], cwd=away, env=env,
+                           capture_output=True, text=True)
+    assert pages.returncode == 0, pages.stderr[-3000:]
+    assert int(pages.stdout.strip()) > 40
+
+    # The wheel's command, run by the fresh environment's Python (pip wrote the script
+    # for the Python that ran it).
+    scorekeeper = [str(python), str(venv / "bin" / "scorekeeper")]
+    scored = subprocess.run([*scorekeeper, "score", str(ROOT / "examples" / "iceberg-seed-example.json")],
+                            cwd=away, env=env, capture_output=True, text=True)
+    assert scored.returncode == 0 and '"totals"' in scored.stdout, scored.stderr
+
+    port = server.free_port()
+    serving = subprocess.Popen([*scorekeeper, "serve", "--port", str(port), "--database",
+                                str(tmp_path / "served.db")], cwd=away, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://{server.HOST}:{port}/games/new", timeout=2) as answer:
+                    assert answer.status == 200 and b"New game" in answer.read()
+                    break
+            except OSError:
+                assert time.monotonic() < deadline and serving.poll() is None, "scorekeeper serve did not answer"
+                time.sleep(0.2)
+    finally:
+        os.killpg(serving.pid, 15)
+        serving.wait(timeout=10)

@@ -1,6 +1,6 @@
 """A plain exhaustive search for Iceberg's best last turn: the oracle for the fast optimizer.
 
-RULES.md, Iceberg, ``playable_penalty: best_turn``: the most a hand could score in one
+docs/rules/iceberg.md, ``playable_penalty: best_turn``: the most a hand could score in one
 more turn against the final table, lay-offs, new melds and chains included, each card
 used once; among equal totals, the turn that uses the most cards.
 

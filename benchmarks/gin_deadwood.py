@@ -1,6 +1,6 @@
 """Gin Rummy deadwood: scorekeeper's solver against RLCard's melding utilities.
 
-RULES.md, Gin Rummy: "the program arranges each hand's melds for the least deadwood".
+docs/rules/gin.md: the program arranges each hand's melds for the least deadwood.
 ``scorekeeper.games.gin.least_deadwood`` does it with a precomputed table of the best
 runs of every suit and a few set choices; RLCard (the ``rlcard`` package) enumerates
 meld clusters (``melding.get_meld_clusters``) and counts each one's deadwood

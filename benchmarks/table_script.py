@@ -4,7 +4,7 @@ Each round is dealt from a shuffled supply (a seeded RNG, so every run plays the
 rounds): ten cards to each player, the rest face down as the stock. On a turn the
 player draws a card, then, as a keen player would:
 
-- puts every ace held face up, one tap each (RULES.md, Iceberg: aces are never melded);
+- puts every ace held face up, one tap each (docs/rules/iceberg.md: aces are never melded);
 - lays down every meld the hand holds: runs of 3 or more in one suit first, then sets
   and pairs of one rank (different suits; a card held twice stays in hand);
 - lays off every card that fits a meld on the table, one card per play;

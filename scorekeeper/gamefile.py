@@ -1,4 +1,4 @@
-"""The game file (CONTRACT.md): read it, check it, replay it, and score it.
+"""The game file (docs/game-file.md): read it, check it, replay it, and score it.
 
 One JSON document describes a whole game: seating, rules and every round. The app
 exports and imports it, ``scorekeeper score`` recomputes every score from it, the web
@@ -119,7 +119,7 @@ def check_players(doc: Mapping, variant: Variant) -> list[str]:
 
 
 def check_teams(doc: Mapping, players: list[str], variant: Variant) -> dict[str, str]:
-    """Partnerships, where the game has them: 4 players in two teams of two (RULES.md);
+    """Partnerships, where the game has them: 4 players in two teams of two (docs/rules/);
     player → team name ("Ann & Cy"). Empty without partnerships."""
     teams = doc.get("teams")
     if teams is None:

@@ -2,4 +2,4 @@
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "examples"  # the public examples of ../shared/examples, copied into the repo
+EXAMPLES = ROOT / "examples"  # the public game files with their expected scores

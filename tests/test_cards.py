@@ -1,4 +1,4 @@
-"""Cards: forgiving input, canonical output, colours and the supply check (CONTRACT.md, "Cards")."""
+"""Cards: forgiving input, canonical output, colours and the supply check (docs/game-file.md, "Cards")."""
 import pytest
 
 from scorekeeper.games.cards import (
@@ -21,7 +21,7 @@ def names(texts):
 @pytest.mark.parametrize(
     "text,canonical",
     [
-        # CONTRACT.md: canonical form is suit letter then rank
+        # docs/game-file.md: canonical form is suit letter then rank
         ("S9", "S9"),
         ("HQ", "HQ"),
         ("D10", "D10"),
@@ -202,7 +202,7 @@ def test_is_ace(text, is_ace):
 
 
 # ---------------------------------------------------------------------------------------
-# The supply: no card more times than the decks hold (CONTRACT.md, "Cards").
+# The supply: no card more times than the decks hold (docs/game-file.md, "Cards").
 
 
 @pytest.mark.parametrize("decks,size", [(1, 52), (2, 104)])
@@ -228,7 +228,7 @@ def test_supply_accepts_every_copy_the_decks_hold(decks):
 @pytest.mark.parametrize(
     "decks,message",
     [
-        # CONTRACT.md: "a second S9 in a one-deck game is an error"
+        # docs/game-file.md: a second S9 in a one-deck game is an error
         (1, "S9 appears 2 times in this round, but one deck holds only one"),
         # ... and a third in a two-deck game
         (2, "S9 appears 3 times in this round, but 2 decks hold only 2"),

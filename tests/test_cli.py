@@ -1,4 +1,4 @@
-"""The ``scorekeeper`` console script, run for real as a separate process (CONTRACT.md).
+"""The ``scorekeeper`` console script, run for real as a separate process (docs/game-file.md).
 
 Every public example is scored from its file and from standard input; a variant the
 project does not score yet is refused with exit status 2, and once it is supported the
@@ -155,7 +155,7 @@ def test_rules_iceberg_lists_option_with_default(iceberg_rules_output, option):
         shown = {json.dumps(option.default), str(option.default)}
         assert any(re.search(rf"(?<![\w.]){re.escape(s)}(?![\w.])", first) for s in shown), first
     else:
-        # RULES.md: decks "default by player count".
+        # docs/rules/: decks default by player count.
         assert "player" in " ".join([first, *rest]), first
 
 
@@ -166,7 +166,7 @@ def test_rules_iceberg_marks_house_values(iceberg_rules_output, option):
 
 
 def test_rules_iceberg_marks_the_house_values_of_rules_md(iceberg_rules_output):
-    # RULES.md, Iceberg, special melds: these three have no source.
+    # docs/rules/iceberg.md, special melds: these three have no source.
     for name in ("special_evens_suit", "special_odds_colour", "special_evens_colour"):
         assert "house value" in option_block(iceberg_rules_output, name)[0].lower()
     assert "house value" not in option_block(iceberg_rules_output, "special_odds_suit")[0].lower()

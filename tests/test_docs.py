@@ -61,7 +61,7 @@ def readme_test_commands(readme: str) -> list[str]:
     return found
 
 
-# RULES.md's choices the app has made, in the README's words.
+# docs/rules/'s choices the app has made, in the README's words.
 README_SAYS = [
     "of the knocker's\nleast-deadwood arrangements it takes the one that leaves the defender the most deadwood\n"
     "after lay-offs",
@@ -139,7 +139,7 @@ def test_the_readme_gives_every_number_option_its_range():
     README's tables say the same range as the rules library checks."""
     from scorekeeper.games import registry
 
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    text = README.read_text(encoding="utf-8")
     for variant in registry.VARIANTS.values():
         for option in variant.rules:
             if option.kind != "int":
@@ -147,3 +147,45 @@ def test_the_readme_gives_every_number_option_its_range():
             rows = [line for line in text.splitlines()
                     if f"`{option.name}`" in line and (variant.key == "iceberg" or f"`{variant.key}`" in line)]
             assert any(f"{option.minimum} to {option.maximum}" in row for row in rows), (variant.key, option.name)
+
+
+def test_each_rules_page_lists_its_options_as_the_library_checks_them():
+    """docs/rules/VARIANT.md has a row for every rule option, and a number's row gives
+    the range the rules library accepts."""
+    from scorekeeper.games import registry
+
+    for variant in registry.VARIANTS.values():
+        page = (ROOT / "docs" / "rules" / f"{variant.key}.md").read_text(encoding="utf-8")
+        table = page.split("## Rule options", 1)[1].split("\n## ", 1)[0]
+        for option in variant.rules:
+            rows = [line for line in table.splitlines() if line.startswith(f"| `{option.name}` |")]
+            assert len(rows) == 1, (variant.key, option.name)
+            if option.kind == "int":
+                assert f"| {option.minimum} to {option.maximum}" in rows[0], (variant.key, option.name)
+
+
+def repository_texts():
+    """The repository's own text files: docs, code, templates, tests (not the virtualenv)."""
+    skip = {".venv", ".git", "build", "instance", "test-artifacts", ".pytest_cache", ".hypothesis"}
+    for path in ROOT.rglob("*"):
+        rel = path.relative_to(ROOT)
+        if rel.parts[0] in skip or "egg-info" in rel.parts[0] or "__pycache__" in rel.parts:
+            continue
+        if path.suffix in {".md", ".py", ".html", ".txt", ".toml", ".cfg", ".js", ".css"} and path.is_file():
+            yield rel, path.read_text(encoding="utf-8")
+
+
+def test_every_link_in_the_docs_leads_to_a_file_the_repository_holds():
+    broken = [f"{rel}: {target}" for rel, text in repository_texts() if rel.suffix == ".md"
+              for target in re.findall(r"\]\(([^)#\s]+)", text) + re.findall(r'src="([^"]+)"', text)
+              if not re.match(r"[a-z]+:", target) and not (ROOT / rel.parent / target).exists()]
+    assert not broken, broken
+
+
+def test_nothing_points_at_files_outside_the_repository():
+    """The project documents itself: no page or comment sends a reader to the notes the
+    project was started from."""
+    outside = re.compile(r"\b(RULES|CONTRACT|STYLE)\.md\b|\.\./shared|\bseeds/\d")
+    found = [f"{rel}: {m.group(0)}" for rel, text in repository_texts() for m in outside.finditer(text)
+             if rel != Path("tests/test_docs.py")]
+    assert not found, found

@@ -1,5 +1,5 @@
-"""The game file (CONTRACT.md): every kind of illegal Iceberg file is refused with one
-plain line naming the round and event, and legal multi-round games score as RULES.md says.
+"""The game file (docs/game-file.md): every kind of illegal Iceberg file is refused with one
+plain line naming the round and event, and legal multi-round games score as docs/rules/ says.
 """
 import copy
 import json
@@ -229,7 +229,7 @@ def test_error_names_the_offending_round(tmp_path):
 # ---------------------------------------------------------------------------------------
 # Legal games: gamefile.score_document.
 
-# RULES.md, "The seed example, recomputed": A 100, B −120, C −20.
+# docs/rules/, "The sources' example, recomputed": A 100, B −120, C −20.
 SEED_ROUND = round_(
     ace("Ann", "DA"),
     meld("Ann", "S9", "S8", "S7"),
@@ -366,7 +366,7 @@ def test_penalty_options(rules, bob):
 @pytest.mark.parametrize(
     "rules, bob",
     [
-        # RULES.md seed example: B = 10 − 50 − 40 (SJ) − 20 (HQ) − 20 (S3) = −120.
+        # docs/rules/ seed example: B = 10 − 50 − 40 (SJ) − 20 (HQ) − 20 (S3) = −120.
         ({}, -120),
         # Only SK and C6 are left unplayed: 10 − 20 − 80.
         ({"card_penalty_applies_to": "unplayable"}, -90),

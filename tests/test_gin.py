@@ -1,4 +1,4 @@
-"""Gin Rummy (RULES.md, Gin Rummy; seeds/003): least deadwood, knocks, lay-offs, undercuts,
+"""Gin Rummy (docs/rules/gin.md): least deadwood, knocks, lay-offs, undercuts,
 gin, presets, the game's bonuses; and a brute-force oracle for the least deadwood."""
 import functools
 import json
@@ -178,7 +178,7 @@ def test_gin_allows_the_defender_no_lay_offs():
 
 
 def test_knocker_never_lays_off():
-    # RULES.md: "the knocker never lays off". B melds D2 D3 D4; A's DA would fit it.
+    # docs/rules/gin.md: the knocker never lays off. B melds D2 D3 D4; A's DA would fit it.
     result = knock(KNOCK_1, "C8 C9 C10 S10 H10 D10 D2 D3 D4 HA")
     assert result.knock.points == 1
     assert names(result.knock.deadwood) == ["DA"]
@@ -187,8 +187,8 @@ def test_knocker_never_lays_off():
 
 def test_knockers_tied_arrangements_pick_the_one_leaving_fewest_lay_offs():
     # A's S3 makes S2-S3-S4 or S3 H3 D3: 6 in deadwood either way. With the run, B would
-    # lay off SA S5 S6; with the set, nothing. RULES.md: "the knocker's melds are the ones
-    # that leave the defender the most deadwood after lay-offs".
+    # lay off SA S5 S6; with the set, nothing. docs/rules/gin.md: the knocker's melds are the ones
+    # that leave the defender the most deadwood after lay-offs.
     result = knock("S2 S3 S4 H3 D3 C7 C8 C9 C10 CJ", "SA S5 S6 HK DK SK HQ DQ SQ D2")
     assert sorted(names(result.knock.deadwood)) == ["S2", "S4"]
     assert result.defence.layoffs == ()
@@ -267,8 +267,8 @@ def bonuses(gin_bonus, undercut_bonus, line_bonus, shutout):
 @pytest.mark.parametrize(
     "overrides,expected",
     [
-        # RULES.md: "classic (default, the seed's numbers): gin 20, undercut 10, line 20,
-        # shutout flat 100. modern: gin 25, undercut 25, line 25, shutout double."
+        # docs/rules/gin.md: classic (default, the classic numbers): gin 20, undercut 10, line 20,
+        # shutout flat 100. modern: gin 25, undercut 25, line 25, shutout double.
         ({}, bonuses(20, 10, 20, "flat")),
         ({"preset": "classic"}, bonuses(20, 10, 20, "flat")),
         ({"preset": "modern"}, bonuses(25, 25, 25, "double")),
@@ -317,7 +317,7 @@ def test_game_totals_with_bonuses(rounds, overrides, totals):
 
 
 def test_line_bonuses_are_not_counted_toward_the_target():
-    # RULES.md: line bonuses are "not counted toward the target". B's six hands of 4 with
+    # docs/rules/gin.md: line bonuses are not counted toward the target. B's six hands of 4 with
     # their line bonuses would be 24 + 120 = 144.
     result = score(*[B_KNOCKS_4] * 6)
     assert result["totals"] == {"A": 0, "B": 24}
@@ -334,7 +334,7 @@ def test_totals_before_the_end_are_hand_points_only():
 
 
 def test_a_stalemate_hand_scores_zero():
-    # RULES.md: "A hand with no knock before the stock is down to two cards: {"stalemate": true}, 0."
+    # docs/rules/gin.md: a hand with no knock before the stock is down to two cards is a stalemate and scores 0.
     rnd = score(STALEMATE)["rounds"][0]
     assert rnd["scores"] == {"A": 0, "B": 0}
     assert rnd["finished"] is True
@@ -349,7 +349,7 @@ def test_an_unfinished_last_hand_is_in_progress():
 
 
 def test_shutout_means_the_loser_scored_nothing():
-    # RULES.md: "shutout (loser scored nothing)". B undercuts with equal counts and no
+    # docs/rules/gin.md: shutout (loser scored nothing). B undercuts with equal counts and no
     # undercut bonus: B wins a hand but scores 0, so A's win is still a shutout.
     # (The shutout option's help says "The loser won no hand", which would say otherwise.)
     result = score(knocks("A", KNOCK_7, "C5 C6 C7 HJ DJ CJ D2 D3 CA HA"), A_GINS_118, rules={"undercut_bonus": 0})
@@ -358,7 +358,7 @@ def test_shutout_means_the_loser_scored_nothing():
 
 
 def test_winners_are_whoever_has_most_points_after_the_bonuses():
-    # seeds/003: "The player with the most points wins". B's ten hands of 4 and ten line
+    # Nikki Katz's guide: "The player with the most points wins". B's ten hands of 4 and ten line
     # bonuses (240) beat A's gin, line and game bonus (238), though A reached 100.
     result = score(*[B_KNOCKS_4] * 10, A_GINS_118)
     assert result["totals"] == {"A": 238, "B": 240}
@@ -390,7 +390,7 @@ DECK = [Card(rank, suit) for suit in "SHDC" for rank in range(1, 14)]
 
 
 def is_meld(group):
-    """Written from RULES.md alone: 3+ of a rank, or 3+ in one suit in a row, ace low only."""
+    """Written from docs/rules/gin.md alone: 3+ of a rank, or 3+ in one suit in a row, ace low only."""
     if len(group) < 3:
         return False
     if len({c.rank for c in group}) == 1:

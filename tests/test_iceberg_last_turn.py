@@ -1,6 +1,6 @@
 """The best last turn: what the cards left in a hand would have scored in one more turn.
 
-RULES.md, Iceberg Rummy, "Cards left in hand", ``playable_penalty``. Every expected total
+docs/rules/iceberg.md, "Cards left in hand", ``playable_penalty``. Every expected total
 below is worked out by hand in the row's comment.
 """
 from collections import Counter
@@ -94,7 +94,7 @@ CASES = [
     ("S6", ["S7 S8 S9"], {}, 40, ""),
     ("C9 S9", ["H9 D9"], {}, 60, ""),  # 3rd 20, 4th 40
     ("SQ", ["H9 D9", "S7 S8 S9"], {}, 0, "SQ"),
-    # -- chains (RULES.md: "S10 as 4th card 40, then SJ as 5th 50, penalty 90")
+    # -- chains (docs/rules/iceberg.md: S10 as 4th card 40, then SJ as 5th 50, penalty 90)
     ("S10 SJ", ["S7 S8 S9"], {}, 90, ""),
     ("SJ S10", ["S7 S8 S9"], {}, 90, ""),
     ("S10 SJ SQ SK", ["S7 S8 S9"], {}, 40 + 50 + 60 + 70, ""),
@@ -174,7 +174,7 @@ def test_best_last_turn(hand, melds, overrides, points, left):
 @pytest.mark.parametrize(
     "hand,melds,overrides,plays",
     [
-        # RULES.md's chain: the explanation shows each card and what it is worth
+        # docs/rules/iceberg.md's chain: the explanation shows each card and what it is worth
         ("S10 SJ", ["S7 S8 S9"], {}, [(1, "S10 SJ", (40, 50))]),
         ("S6 S10", ["S7 S8 S9"], {}, [(1, "S6 S10", (40, 50))]),
         ("S10 SJ C10", ["S7 S8 S9", "H10 D10"], {}, [(1, "S10 SJ", (40, 50)), (2, "C10", (20,))]),
@@ -233,7 +233,7 @@ def test_long_hand_is_solved_exactly():
 @pytest.mark.parametrize(
     "hand,melds,overrides,points,left",
     [
-        ("S10 SJ", ["S7 S8 S9"], {}, 40, "SJ"),  # RULES.md's chain: 40, not 90
+        ("S10 SJ", ["S7 S8 S9"], {}, 40, "SJ"),  # docs/rules/iceberg.md's chain: 40, not 90
         ("S6 S10", ["S7 S8 S9"], {}, 80, ""),  # each alone is a 4th card
         ("C9 S9", ["H9 D9"], {}, 40, ""),  # each alone is a 3rd card
         ("H4 H5 H6", [], {}, 0, "H4 H5 H6"),  # no new melds

@@ -1,4 +1,4 @@
-"""Iceberg melds and points (RULES.md, Iceberg Rummy, "Melds" and "Points")."""
+"""Iceberg melds and points (docs/rules/iceberg.md, "Melds" and "Points")."""
 import pytest
 
 from scorekeeper.games.cards import parse_cards
@@ -93,7 +93,7 @@ def test_position_points(position, points):
 
 @pytest.mark.parametrize("size", range(3, 13))
 def test_new_meld_of_n_cards_is_30_plus_40_up_to_10n(size):
-    # RULES.md: "A new meld of n ≥ 3 cards scores 30 + 40 + … + 10n"
+    # docs/rules/iceberg.md: A new meld of n ≥ 3 cards scores 30 + 40 + … + 10n
     assert meld_points(size) == 30 + sum(10 * n for n in range(4, size + 1))
 
 
@@ -159,7 +159,7 @@ def test_legal_melds(text, kind, canonical, points, rules):
     ],
 )
 def test_laying_a_meld_at_once_scores_the_same_as_building_it(text):
-    # RULES.md: "A new meld of n ≥ 3 cards scores ... the same as building it card by card"
+    # docs/rules/iceberg.md: A new meld of n ≥ 3 cards scores ... the same as building it card by card
     assert meld(text).value(ONE_DECK) == built_card_by_card(text)
 
 
@@ -298,7 +298,7 @@ def test_fits(table, card, fit):
 # Special melds: laid down whole, never extended.
 
 SPECIAL_CASES = [
-    # RULES.md's table of special melds, at the default points
+    # docs/rules/iceberg.md's table of special melds, at the default points
     ("S3 S5 S7 S9 SJ SK", "special_odds_suit", 700),  # bestfreenewgames
     ("DK DJ D9 D7 D5 D3", "special_odds_suit", 700),  # any order, any one suit
     ("H2 H4 H6 H8 H10 HQ", "special_evens_suit", 700),  # house value, by symmetry
@@ -327,7 +327,7 @@ def test_special_meld_scores_its_option_value(text, name, _points):
 
 @pytest.mark.parametrize("text,name,_points", SPECIAL_CASES)
 def test_special_meld_worth_0_is_not_played(text, name, _points):
-    # RULES.md: "0 disables it" -- the six cards are then no meld at all
+    # docs/rules/iceberg.md: 0 disables it -- the six cards are then no meld at all
     off = rules(**{name: 0})
     assert find_special(cards(text), off) is None
     with pytest.raises(IllegalPlay, match="is not a meld"):

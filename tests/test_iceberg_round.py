@@ -1,4 +1,4 @@
-"""An Iceberg round from its log of plays, the round score and the game (RULES.md, Iceberg Rummy)."""
+"""An Iceberg round from its log of plays, the round score and the game (docs/rules/iceberg.md)."""
 import pytest
 
 from scorekeeper.games.cards import CardError, parse_cards
@@ -46,7 +46,7 @@ def hands(**held):
     return {player: cards(text) for player, text in held.items()}
 
 
-# RULES.md, "The seed example, recomputed (3 players, one deck)", one play per row:
+# docs/rules/iceberg.md, "The sources' example, recomputed", one play per row:
 # (player, play, cards, points the play scores, everyone's earned points after it).
 SEED_STEPS = [
     ("A", "ace", "DA", 0, {"A": 0, "B": 0, "C": 0}),
@@ -76,7 +76,7 @@ def test_seed_example_step_by_step(step):
 
 
 def test_seed_example_round_scores():
-    # RULES.md: "A = 50 × 2 = 100. C = (60 − 50 − 20 for CQ) × 2 = −20. B = ... = −120"
+    # docs/rules/iceberg.md: A = 50 × 2 = 100. C = (60 − 50 − 20 for CQ) × 2 = −20. B = ... = −120
     result = seed_result()
     assert result.finished
     assert result.scores == {"A": 100, "B": -120, "C": -20}
@@ -115,8 +115,8 @@ def test_seed_example_playable_cards(player, playable):
 
 
 def test_seed_example_explanation_shows_the_s3_line():
-    # RULES.md: "Both seed pages print −100 for B: they forgot that S3 is playable. The
-    # scorekeeper computes −120 and its explanation shows the S3 line."
+    # docs/rules/iceberg.md: Both seed pages print −100 for B: they forgot that S3 is playable. The
+    # scorekeeper computes −120 and its explanation shows the S3 line.
     story = seed_result().players["B"].story()
     s3 = [line for line in story if line.startswith("S3:")]
     assert len(s3) == 1
@@ -140,7 +140,7 @@ def test_seed_example_every_card_in_hand_has_a_line():
 
 
 def test_lay_off_on_someone_elses_meld_scores_for_the_player_who_places_it():
-    # RULES.md: "The player who places a card scores it, whoever started the meld."
+    # docs/rules/iceberg.md: The player who places a card scores it, whoever started the meld.
     round_ = played([("A", "meld", "H9 D9"), ("B", "layoff", (1, "S9")), ("C", "layoff", (1, "C9"))])
     assert {p: round_.earned(p) for p in "ABC"} == {"A": 10, "B": 20, "C": 40}
 
@@ -191,8 +191,8 @@ def test_multi_card_lay_off_scores_each_position(events, points):
     ],
 )
 def test_meld_at_once_scores_as_built_card_by_card(at_once, one_by_one, points):
-    # RULES.md: "A new meld of n ≥ 3 cards scores 30 + 40 + … + 10n (the same as
-    # building it card by card)"
+    # docs/rules/iceberg.md: A new meld of n ≥ 3 cards scores 30 + 40 + … + 10n (the same as
+    # building it card by card)
     assert played(at_once).earned("A") == points
     assert played(one_by_one).earned("A") == points
 
@@ -219,7 +219,7 @@ def test_special_meld_scores_whole_and_cannot_be_extended():
         (("B", "meld", "HA DA"), IllegalPlay, "aces never take part in melds"),
         (("B", "ace", "H10"), IllegalPlay, "H10 is not an ace"),
         (("Zed", "meld", "H10 D10"), IllegalPlay, "'Zed' is not playing in this game"),
-        # CONTRACT.md: "a second S9 in a one-deck game is an error"
+        # docs/game-file.md: a second S9 in a one-deck game is an error
         (("B", "meld", "S9 H9"), CardError, "S9 appears 2 times in this round, but one deck holds only one"),
         (("B", "layoff", (1, "S10 S9")), IllegalPlay, "grows only at its ends"),
     ],
@@ -284,7 +284,7 @@ def test_no_plays_after_going_out(event):
 @pytest.mark.parametrize(
     "players,aces",
     [
-        # RULES.md: "the last ace of the decks is exposed (4 aces, or 8 with two decks)"
+        # docs/rules/iceberg.md: the last ace of the decks is exposed (4 aces, or 8 with two decks)
         ("A B C", [("A", "SA HA"), ("C", "DA"), ("B", "CA")]),
         ("A B C", [("A", "SA"), ("C", "DA HA"), ("B", "CA")]),
         ("A B C", [("A", "SA HA DA"), ("B", "CA")]),
@@ -337,8 +337,8 @@ def test_player_who_went_out_holds_nothing():
 
 
 def test_unfinished_round_scores_what_was_earned():
-    # CONTRACT.md: "an unfinished round scores what has been earned so far with no
-    # end-of-round penalties" (and aces count only at the end of the round)
+    # docs/game-file.md: an unfinished round scores what has been earned so far with no
+    # end-of-round penalties (and aces count only at the end of the round)
     round_ = played(SEED_EVENTS[:6])
     result = score_round(round_, None)
     assert not result.finished
@@ -456,14 +456,14 @@ def test_card_penalty(card_penalty, b_score, c_score):
 
 
 def test_card_penalty_applies_to_unplayable_cards_only():
-    # RULES.md: "unplayable: then only cards that the best last turn below does not use
-    # cost card_penalty". B: SK C6 unplayable (−20) − 80 playable; C: four unplayable.
+    # docs/rules/iceberg.md: unplayable: then only cards that the best last turn below does not use
+    # cost card_penalty. B: SK C6 unplayable (−20) − 80 playable; C: four unplayable.
     result = seed_result(card_penalty_applies_to="unplayable")
     assert result.scores == {"A": 100, "B": 10 - 20 - 80, "C": (60 - 40 - 20) * 2}
     assert sorted(str(c.cards[0]) for c in result.players["B"].card_costs) == ["C6", "SK"]
 
 
-# S10 and SJ in hand with S7-8-9 on the table (RULES.md's example of a chain).
+# S10 and SJ in hand with S7-8-9 on the table (docs/rules/iceberg.md's example of a chain).
 CHAIN = [("A", "meld", "S7 S8 S9"), ("A", "out")]
 
 
@@ -506,8 +506,8 @@ def test_playable_penalty_new_melds_and_chains(hand, best_turn, single_card):
 
 def test_most_cards_among_equal_totals_decides_what_is_unplayable():
     # Two decks: S10 on the 8-card run scores 90 alone; S10 then the second S9 on
-    # SJ-SQ-SK score 40 + 50 = 90 too. RULES.md: "where several turns reach the best
-    # total, the one that uses the most cards", so neither card is unplayable.
+    # SJ-SQ-SK score 40 + 50 = 90 too. docs/rules/iceberg.md: where several turns reach the best
+    # total, the one that uses the most cards, so neither card is unplayable.
     events = [("A", "meld", "S2 S3 S4 S5 S6 S7 S8 S9"), ("A", "meld", "SJ SQ SK"), ("A", "out")]
     round_ = played(events, players="A B", decks=2, card_penalty_applies_to="unplayable")
     b = score_round(round_, hands(B="S10 S9")).players["B"]

@@ -1,4 +1,4 @@
-"""Kalooki, Conquian and Manipulation Rummy (RULES.md; seeds/003): penalty values,
+"""Kalooki, Conquian and Manipulation Rummy (docs/rules/): penalty values,
 elimination, stakes and tableaus, and when each game is over."""
 import pytest
 
@@ -97,7 +97,7 @@ def test_kalooki_round_scores_each_hand_as_penalty(rules, scores):
 
 
 def test_kalooki_exactly_150_is_not_eliminated():
-    # RULES.md: "eliminated when their total exceeds elimination (default 150)"
+    # docs/rules/: eliminated when their total exceeds elimination (default 150)
     result = kalooki_game(out("A", B=KALOOKI_150, C="S2"))
     assert result["totals"]["B"] == 150
     assert result["rounds"][0]["detail"]["B"]["eliminated"] is False
@@ -316,8 +316,8 @@ def test_conquian_illegal_rounds(rounds, rules, message):
         conquian_game(*rounds, rules=rules)
 
 
-# RULES.md, Conquian: "A hand never holds more than 10 cards (a card taken is melded at
-# once), and the two hands with the winner's melds never hold more than the 40 cards."
+# docs/rules/conquian.md: A hand never holds more than 10 cards (a card taken is melded at
+# once), and the two hands with the winner's melds never hold more than the 40 cards.
 CONQUIAN_RANKS = "A 2 3 4 5 6 7 J Q K".split()
 SPADES, HEARTS, DIAMONDS, CLUBS = (" ".join(s + r for r in CONQUIAN_RANKS) for s in "SHDC")
 ELEVEN = SPADES + " HA"

@@ -1,6 +1,6 @@
 """best_last_turn against the plain exhaustive search (benchmarks/exhaustive.py).
 
-RULES.md, Iceberg, ``playable_penalty: best_turn``: the most the cards in hand could
+docs/rules/iceberg.md, ``playable_penalty: best_turn``: the most the cards in hand could
 score in one more turn on the final table, chains and new melds included; among equal
 totals, the turn that uses the most cards. The fast optimizer must agree with a search
 that simply tries every play, on many small random positions: one deck and two, with
@@ -167,19 +167,19 @@ def test_best_last_turn_matches_exhaustive_search(rule_set, kind):
 
 
 # ---------------------------------------------------------------------------------------
-# Positions worked by hand from RULES.md: both searches must give these numbers.
+# Positions worked by hand from docs/rules/iceberg.md: both searches must give these numbers.
 
-SEED_TABLE = ["S6 S7 S8 S9", "DJ CJ HJ", "H3 C3", "DQ SQ"]  # RULES.md, the seed example
+SEED_TABLE = ["S6 S7 S8 S9", "DJ CJ HJ", "H3 C3", "DQ SQ"]  # docs/rules/iceberg.md, the seed example
 
 
 @pytest.mark.parametrize(
     "players, overrides, table, hand, points, used",
     [
-        # RULES.md seed example: B's SJ (4th jack 40), HQ (3rd queen 20), S3 (3rd three 20)
+        # docs/rules/iceberg.md seed example: B's SJ (4th jack 40), HQ (3rd queen 20), S3 (3rd three 20)
         (3, {}, SEED_TABLE, "SK SJ S3 HQ C6", 80, 3),
         # C's CQ, the 3rd queen
         (3, {}, SEED_TABLE, "D10 D9 D4 CK CQ", 20, 1),
-        # RULES.md chain: S10 as 4th card 40, then SJ as 5th 50
+        # docs/rules/iceberg.md chain: S10 as 4th card 40, then SJ as 5th 50
         (3, {}, ["S7 S8 S9"], "S10 SJ", 90, 2),
         # a special meld from hand: odds in one suit, 700
         (3, {}, [], "H3 H5 H7 H9 HJ HK", 700, 6),

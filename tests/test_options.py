@@ -1,11 +1,11 @@
-"""Rule options: Iceberg's names, defaults and house values exactly as RULES.md gives them."""
+"""Rule options: Iceberg's names, defaults and house values exactly as docs/rules/ gives them."""
 import pytest
 
 from scorekeeper.games.errors import RuleError
 from scorekeeper.games.iceberg import RULES, resolve_rules
 from scorekeeper.games.options import Option, RuleBook
 
-# RULES.md, Iceberg Rummy: every option, its default, and whether it is a house value.
+# docs/rules/iceberg.md: every option, its default, and whether it is a house value.
 ICEBERG_DEFAULTS = [
     ("set_duplicates", True, False),  # "Option set_duplicates (default true ...)"
     ("special_odds_suit", 700, False),  # "700 (bestfreenewgames)"
@@ -38,7 +38,7 @@ def test_iceberg_defaults(name, default, _house, players):
 
 @pytest.mark.parametrize(
     "players,decks",
-    # RULES.md: "One 52-card deck for 2–3 players, two decks shuffled together for 4 or more."
+    # docs/rules/: One 52-card deck for 2–3 players, two decks shuffled together for 4 or more.
     [(2, 1), (3, 1), (4, 2), (5, 2), (6, 2)],
 )
 def test_decks_default_by_player_count(players, decks):
@@ -52,7 +52,7 @@ def test_decks_override_beats_the_player_count(players, decks):
 
 
 def test_house_values_are_marked():
-    # RULES.md marks the three special-meld values no source gives as house values
+    # docs/rules/ marks the three special-meld values no source gives as house values
     assert {o.name for o in RULES if o.house_value} == {
         "special_evens_suit",
         "special_odds_colour",

@@ -3,7 +3,7 @@
 - A game is its log: replaying the same log gives the same numbers, however the file
   is written (JSON round trip, any accepted card spelling).
 - A set or run laid down at once scores what building it card by card scores
-  (RULES.md, Iceberg: "the same as building it card by card").
+  (docs/rules/iceberg.md: the same as building it card by card).
 - The best last turn is never below any single legal play of the hand, it can really
   be played, and on small hands it equals an exhaustive search.
 - The card parser raises nothing but CardError, and accepts only the documented spellings.
@@ -46,7 +46,7 @@ rule_overrides = st.fixed_dictionaries(
 
 
 def spell(card: Card, how: int) -> str:
-    """One of the spellings CONTRACT.md accepts for a card."""
+    """One of the spellings docs/game-file.md accepts for a card."""
     suit, rank = card.suit, card.rank_label
     symbol = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[suit]
     forms = [
@@ -222,7 +222,7 @@ def test_replaying_the_same_log_gives_the_same_scores(doc, indent, ascii_only, h
 
 
 def points_by_formula(n: int) -> int:
-    """RULES.md: a new pair 10; a new meld of n ≥ 3 cards 30 + 40 + … + 10n."""
+    """docs/rules/: a new pair 10; a new meld of n ≥ 3 cards 30 + 40 + … + 10n."""
     return 10 if n == 2 else sum(10 * i for i in range(3, n + 1))
 
 
@@ -249,7 +249,7 @@ def test_set_at_once_scores_as_pair_then_cards(data, rank, decks):
     assert total_earned(by_card) == 10
     for i, card in enumerate(cards[2:], 3):
         by_card.lay_off(data.draw(st.sampled_from(players)), 1, [card])
-        if i == 3:  # RULES.md: the 3rd card on a pair scores 20
+        if i == 3:  # docs/rules/: the 3rd card on a pair scores 20
             assert total_earned(by_card) == 30
 
     assert total_earned(at_once) == total_earned(by_card) == points_by_formula(len(cards))
@@ -415,7 +415,7 @@ def test_best_last_turn_equals_an_exhaustive_search_on_small_hands(case):
 # The card parser.
 
 CARDISH = st.text(alphabet="SHDCshdc♠♥♦♣AaJjQqKkTt0123456789 xX", max_size=6)
-# CONTRACT.md, "Cards": suit then rank or rank then suit, any case, T for ten, the suit
+# docs/game-file.md, "Cards": suit then rank or rank then suit, any case, T for ten, the suit
 # symbols on either side; a joker is JK. (Surrounding blanks are tolerated.)
 SUIT = "[SHDCshdc♠♥♦♣]"
 RANK = "(?:[2-9]|10|[AaJjQqKkTt])"
@@ -440,7 +440,7 @@ def test_card_parser_raises_only_card_error(text):
 @example("ﬅ")  # LATIN SMALL LIGATURE LONG S T: its upper case is "ST"
 @settings(max_examples=300, deadline=None)
 def test_card_parser_accepts_only_documented_spellings(text):
-    """CONTRACT.md: "Anything else is an error that names the offending text"."""
+    """docs/game-file.md: Anything else is an error that names the offending text."""
     try:
         card = parse_card(text)
     except CardError:

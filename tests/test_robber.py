@@ -1,4 +1,4 @@
-"""Robber Rummy (RULES.md, Robber Rummy; seeds/004): melds, the chart, steals, partners,
+"""Robber Rummy (docs/rules/robber.md; Howard Fosdick's rules): melds, the chart, steals, partners,
 reneges and the game to 400, through the library and through the game file."""
 import json
 
@@ -104,7 +104,7 @@ def score(*rounds, **fields):
         ("H4 S4 C4", 15),  # seed: "4-Hearts, 4-Spades, and 4-Clubs is worth 5 + 5 + 5 ... +15"
         ("S9 S10 SJ SQ SK SA", 120),  # seed: "9-10-J-Q-K-A is worth ... times 2, or +120"
         ("H9 H10 HJ", 50),  # seed: "9-10-J in Hearts ... times 2 or +50"
-        ("SJ HJ DJ", 30),  # RULES.md: K Q J 10 → 10, sets single
+        ("SJ HJ DJ", 30),  # docs/rules/robber.md: K Q J 10 → 10, sets single
         ("S10 H10 D10 C10", 40),
         ("S2 H2 D2", 15),  # 9 down to 2 → 5
         ("SA HA DA", 45),  # "Ace high (in a sequence after K, or in a set of aces) 15"
@@ -162,7 +162,7 @@ def test_public_example_detail_explains_every_card_and_meld():
 
 
 # ---------------------------------------------------------------------------------------
-# Aces low or high (RULES.md: "ace low (before 2) option ace_low default 5").
+# Aces low or high (docs/rules/robber.md: ace low (before 2) option ace_low default 5).
 
 
 @pytest.mark.parametrize(
@@ -226,9 +226,9 @@ def test_a_full_ace_to_ace_sequence_is_locked_and_scores_200():
     assert scores(round_, {}) == {"A": 200, "B": 0}
 
 
-# RULES.md, Robber Rummy: "An ace keeps the end it was placed at: a sequence A-2-3 grown
+# docs/rules/robber.md: An ace keeps the end it was placed at: a sequence A-2-3 grown
 # up to K keeps its ace low (and may still take a second ace high); only where a new
-# meld's ace could be read at either end (A through K laid at once) does it count high."
+# meld's ace could be read at either end (A through K laid at once) does it count high.
 ACE_TO_Q = "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ"
 ACE_TO_J = "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ"
 ACE_TO_K = ACE_TO_Q + " SK"
@@ -428,7 +428,7 @@ def test_steals_in_the_file_show_in_the_owners_detail():
 
 
 # ---------------------------------------------------------------------------------------
-# Partnerships (RULES.md: "4 in two partnerships"; "Partners add their scores").
+# Partnerships (docs/rules/robber.md: "4 in two partnerships"; "Partners add their scores").
 
 
 def test_a_lay_off_on_a_partners_meld_is_not_a_steal():
@@ -489,7 +489,7 @@ def test_teams_must_be_two_pairs_of_the_four_players(players, teams, words):
 
 
 # ---------------------------------------------------------------------------------------
-# Reneging (RULES.md: "scores exactly −renege_penalty ... for the hand").
+# Reneging (docs/rules/robber.md: scores exactly −renege_penalty ... for the hand).
 
 
 @pytest.mark.parametrize("rules,expected", [({}, -100), ({"renege_penalty": 50}, -50), ({"renege_penalty": 0}, 0)])
@@ -517,9 +517,9 @@ def test_a_partner_of_a_reneger_adds_their_own_score():
     assert result["rounds"][0]["scores"] == {"A": -90, "B": 30, "C": -90, "D": 30}
 
 
-# RULES.md, Robber Rummy: "in partnership play the team scores its owned melds, minus the
+# docs/rules/robber.md: in partnership play the team scores its owned melds, minus the
 # cards left in the other partner's hand, minus renege_penalty for the partner who reneged
-# (whose own hand is not counted)". Teams A+C against B+D.
+# (whose own hand is not counted). Teams A+C against B+D.
 PARTNERS = {"players": ("A", "B", "C", "D"), "teams": [["A", "C"], ["B", "D"]]}
 SEVENS = (meld("C", "S7 H7 C7"), layoff("A", 1, "D7"), out("B"))  # A's lay-off: same team, no steal
 
@@ -640,7 +640,7 @@ def test_two_teams_level_at_the_top_play_on():
 
 
 def test_stock_run_out_counts_every_hand():
-    # RULES.md: a hand also ends when "the last stock card is drawn"; no one went out.
+    # docs/rules/robber.md: a hand also ends when the last stock card is drawn; no one went out.
     result = score(round_(meld("A", "H4 S4 C4"), hands={"A": "SK", "B": "S2 S3"}))
     assert result["rounds"][0]["scores"] == {"A": 5, "B": -10}
     assert result["rounds"][0]["finished"] is True

@@ -1,4 +1,4 @@
-"""Basic Rummy and its variations (RULES.md, Rummy; seeds/002 and seeds/003): winner takes
+"""Basic Rummy and its variations (docs/rules/rummy.md; cardgames.io and Nikki Katz's guide): winner takes
 all or penalty scoring, the rummy bonus, targets by player count, stalemates, the game end."""
 import json
 
@@ -80,7 +80,7 @@ def test_card_values(card, value):
         ({}, False, {"A": 21, "B": 0, "C": 0}),
         ({}, True, {"A": 42, "B": 0, "C": 0}),  # rummy_bonus double (default)
         ({"rummy_bonus": "double"}, True, {"A": 42, "B": 0, "C": 0}),
-        ({"rummy_bonus": "plus10"}, True, {"A": 31, "B": 0, "C": 0}),  # seeds/003 "a bonus of ten points"
+        ({"rummy_bonus": "plus10"}, True, {"A": 31, "B": 0, "C": 0}),  # Nikki Katz's guide "a bonus of ten points"
         ({"rummy_bonus": "none"}, True, {"A": 21, "B": 0, "C": 0}),
         ({"rummy_bonus": "plus10"}, False, {"A": 21, "B": 0, "C": 0}),  # no rummy, no bonus
         # penalty: "each player scores their own hand's value as penalty points"
@@ -105,7 +105,7 @@ def test_a_player_left_out_of_hands_held_nothing():
 
 @pytest.mark.parametrize("rules", [{}, {"scoring": "penalty"}])
 def test_a_stalemate_scores_zero_for_all(rules):
-    # RULES.md: "A stalemate round (stock run out twice, or nobody can finish) scores 0 for all."
+    # docs/rules/rummy.md: A stalemate round (stock run out twice, or nobody can finish) scores 0 for all.
     result = score(out("A", B="S5"), STALEMATE, rules=rules)
     assert result["rounds"][1]["scores"] == {"A": 0, "B": 0, "C": 0}
     assert result["rounds"][1]["finished"] is True
@@ -183,7 +183,7 @@ def test_no_round_after_the_game_is_over():
 @pytest.mark.parametrize(
     "rounds,totals,winners",
     [
-        # seeds/003: "When the first person reaches 100 points, the player with the fewest points wins."
+        # Nikki Katz's guide: "When the first person reaches 100 points, the player with the fewest points wins."
         ([out("A", B=COURT_50, C="H2"), out("A", B=COURT_50)], {"A": 0, "B": 100, "C": 2}, ["A"]),
         ([out("A", B=COURT_50, C="H2"), out("C", A="S3", B=COURT_50)], {"A": 3, "B": 100, "C": 2}, ["C"]),
         ([out("A", B=COURT_50, C="H2"), out("C", A="S2", B=COURT_50)], {"A": 2, "B": 100, "C": 2}, ["A", "C"]),

@@ -1,6 +1,6 @@
 """Statistics of players over games (scorekeeper/stats.py), against games built here.
 
-Every expected number is worked out by hand from RULES.md in the comments beside the
+Every expected number is worked out by hand from docs/rules/ in the comments beside the
 game it comes from; the games are replayed by gamefile.replay, as the app does.
 """
 from __future__ import annotations
@@ -230,6 +230,6 @@ def test_score_sheet_highlights_in_words(records):
     ("kalooki", {}, True), ("manipulation", {}, True),
 ])
 def test_the_lowest_total_wins_the_penalty_games_as_their_rules_say(variant, rules, lowest):
-    # RULES.md: Rummy's penalty variation, Kalooki's elimination and Manipulation's
+    # docs/rules/: Rummy's penalty variation, Kalooki's elimination and Manipulation's
     # penalties are won by the lowest total; every other game by the highest.
     assert stats.low_wins(variant, rules) is lowest

@@ -1,6 +1,6 @@
 """Playing cards: parsing, canonical names, suits and colours, and the supply check.
 
-CONTRACT.md, "Cards": the canonical form is suit letter then rank (``S9``, ``HQ``,
+docs/game-file.md, "Cards": the canonical form is suit letter then rank (``S9``, ``HQ``,
 ``D10``, ``CA``; a joker is ``JK``). Input is forgiving: lower case, rank first, ``T``
 for ten, and the suit symbols on either side. Anything else is an error naming the text.
 """
@@ -67,7 +67,7 @@ def parse_card(text: object) -> Card:
     if card is not None:
         return card
     raw = text.strip()
-    # Only the spellings CONTRACT.md lists: ASCII ranks and suits, or the suit symbols.
+    # Only the spellings docs/game-file.md lists: ASCII ranks and suits, or the suit symbols.
     # (Upper-casing other text first would turn e.g. the long s "ſ" into "S".)
     if not raw or any(not (ch.isascii() and ch.isalnum()) and ch not in SUIT_SYMBOLS for ch in raw):
         raise CardError(f"'{text}' is not a card (write it like S9, HQ, D10, CA or 9♠)")

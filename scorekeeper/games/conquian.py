@@ -1,4 +1,4 @@
-"""Conquian (RULES.md, Conquian; seeds/003): the oldest Western rummy.
+"""Conquian (docs/rules/conquian.md): the oldest Western rummy.
 
 40 cards (no 8, 9, 10), two players, ten cards each; the first to have eleven cards
 melded wins the hand. There are no points: each hand is a stake. A hand whose stock
@@ -20,7 +20,7 @@ NAME = "Conquian"
 MIN_PLAYERS, MAX_PLAYERS = 2, 2
 DECKS, JOKERS = 1, 0
 WITHOUT_RANKS = (8, 9, 10)
-SOURCE = "seeds/003"
+SOURCE = "Nikki Katz's guide to rummy"
 HAND_SIZE, WINNING_MELDS = 10, 11
 PACK = 40  # 52 cards less the 8s, 9s and 10s
 
@@ -38,7 +38,7 @@ def resolve_rules(overrides: object, players: int) -> Rules:
 
 
 def check_hand_sizes(rnd: HandRound, players: Sequence[str]) -> None:
-    """RULES.md, Conquian: a hand never holds more than 10 cards (a card taken is melded
+    """docs/rules/conquian.md: a hand never holds more than 10 cards (a card taken is melded
     at once), and the hands with the winner's 11 melded cards never more than the pack."""
     if rnd.out:
         held = sum(len(rnd.hand(p)) for p in players)

@@ -22,7 +22,7 @@ class RuleError(ScorekeeperError):
 
 
 class GameFileError(ScorekeeperError):
-    """A game document that is not what CONTRACT.md describes.
+    """A game document that is not what docs/game-file.md describes.
 
     Where the fault is in a round, ``round_no`` and ``event_no`` say where and ``reason``
     keeps the plain sentence without the place (the web app shows just that).

@@ -1,4 +1,4 @@
-"""Gin Rummy (RULES.md, Gin Rummy; seeds/003 with the common published tables).
+"""Gin Rummy (docs/rules/gin.md; Nikki Katz's guide with the common published tables).
 
 Two players, ten cards each, one deck, ace low only (A-2-3, never Q-K-A). Deadwood:
 ace 1, pips face value, J Q K 10. A player may knock with deadwood of at most
@@ -31,7 +31,7 @@ NAME = "Gin Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 2, 2
 DECKS, JOKERS = 1, 0
 HAND_SIZE = 10
-SOURCE = "seeds/003 and the common published tables"
+SOURCE = "Nikki Katz's guide and the common published tables"
 
 PRESETS = {
     "classic": {"gin_bonus": 20, "undercut_bonus": 10, "line_bonus": 20, "shutout": "flat"},
@@ -47,11 +47,11 @@ RULES = RuleBook(
     "gin",
     [
         Option("preset", "classic",
-               "classic: gin 20, undercut 10, line 20, shutout flat 100 (the seed's numbers); "
+               "classic: gin 20, undercut 10, line 20, shutout flat 100 (the classic numbers); "
                "modern: gin 25, undercut 25, line 25, shutout double. Single options override it.",
                SOURCE, kind="choice", choices=("classic", "modern")),
         Option("knock_limit", 10, "Most deadwood a player may knock with.",
-               "the published rule (the seed contradicts itself)", minimum=0, maximum=LARGEST),
+               "the published rule (the sources disagree)", minimum=0, maximum=LARGEST),
         Option("gin_bonus", 20, "Bonus for going gin (modern: 25).", SOURCE, minimum=0, maximum=LARGEST,
                default_for=_from_preset("gin_bonus"),
                default_text="20 (classic), 25 (modern)"),
@@ -322,7 +322,7 @@ class HandResult:
 
 
 def score_hand(knocker: str, defender: str, knock_cards, defend_cards, rules: Mapping) -> HandResult:
-    """A knock: arrange both hands, lay off, and score (RULES.md, Gin Rummy)."""
+    """A knock: arrange both hands, lay off, and score (docs/rules/gin.md)."""
     options = best_arrangements(knock_cards)
     if options[0].points > rules["knock_limit"]:
         raise IllegalPlay(
@@ -331,7 +331,7 @@ def score_hand(knocker: str, defender: str, knock_cards, defend_cards, rules: Ma
         )
     gin = options[0].points == 0
     # Of the knocker's least-deadwood arrangements, the one that leaves the defender the most
-    # deadwood after lay-offs (RULES.md, Gin Rummy).
+    # deadwood after lay-offs (docs/rules/gin.md).
     pairs = [(a, defend(defend_cards, a.melds, not gin)) for a in options]
     knock, defence = max(pairs, key=lambda p: p[1].points)
     k, d = knock.points, defence.points
@@ -412,7 +412,7 @@ class Game(CountedGame):
         return RoundScore(scores, detail, words=words, how=how)
 
     def final_totals(self) -> dict[str, int]:
-        """Hand points, and once the game is over its bonuses (RULES.md: not toward the target)."""
+        """Hand points, and once the game is over its bonuses (docs/rules/gin.md: not toward the target)."""
         return {p: self.totals[p] + sum(points for _name, points in given)
                 for p, given in self.bonuses().items()}
 

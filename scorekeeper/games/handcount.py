@@ -1,6 +1,6 @@
 """What the hand-count rummies share: how a round ended and what was left in hands.
 
-CONTRACT.md, "Hand-count rummies": a round says how it ended — ``out`` (who went out),
+docs/game-file.md, "Rounds counted at the end": a round says how it ended — ``out`` (who went out),
 ``knocker`` (Gin) or ``stalemate`` — and lists the cards the other players held. A
 player left out of ``hands`` held nothing. Each game module (rummy, gin, kalooki,
 conquian, manipulation) scores such rounds and decides when its game is over.

@@ -1,4 +1,4 @@
-"""Iceberg Rummy (Gordon Bower, 1997): the whole scoring, as RULES.md gives it.
+"""Iceberg Rummy (Gordon Bower, 1997): the whole scoring, as docs/rules/iceberg.md gives it.
 
 A round is a log of plays. Points are scored the moment cards are placed (a new pair 10,
 the 3rd card on a pair 20, a new 3-card set or run 30, the n-th card 10 × n, special
@@ -23,7 +23,7 @@ from .variant import LogVariant
 NAME = "Iceberg Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
-BOWER = "Gordon Bower's rules (seeds/001)"
+BOWER = "Gordon Bower's rules "
 SITE = "bestfreenewgames.com rules page"
 
 RULES = RuleBook(
@@ -39,7 +39,7 @@ RULES = RuleBook(
             "set_duplicates", True,
             "A set may hold both copies of a card (two decks; the point table runs to the "
             "8th card of a set). False: the suits in a set must differ.",
-            "RULES.md, from the sources' point table", kind="bool",
+            "docs/rules/iceberg.md, from the sources' point table", kind="bool",
         ),
         Option("special_odds_suit", 700, "3-5-7-9-J-K all in one suit (0: not played).",
                SITE, minimum=0, maximum=LARGEST),
@@ -196,7 +196,7 @@ class Round:
         return play
 
     def ace(self, player: str, cards: Sequence[Card]) -> Play:
-        """Aces go face up at once (RULES.md: they are never melded)."""
+        """Aces go face up at once (docs/rules/iceberg.md: they are never melded)."""
         self._check_turn(player)
         others = [c for c in cards if c.rank != ACE]
         if others:
@@ -355,7 +355,7 @@ def signed(n: int) -> str:
 
 
 def apply_aces(score: int, aces: int, rules: Mapping) -> tuple[int, str]:
-    """RULES.md, Iceberg, "Aces": what the round's aces do to the score, and the words for it."""
+    """docs/rules/iceberg.md, "Aces": what the round's aces do to the score, and the words for it."""
     if rules["aces"] == "multiplier":
         if not aces:
             return score, "no aces: score as earned"

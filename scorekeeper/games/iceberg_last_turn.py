@@ -1,6 +1,6 @@
 """The best last turn: what the cards left in a hand would have scored in one more turn.
 
-RULES.md, Iceberg, "Cards left in hand", ``playable_penalty``:
+docs/rules/iceberg.md, "Cards left in hand", ``playable_penalty``:
 
 - ``best_turn`` (default): the maximum total the player could score in one extra turn
   with only the cards in hand against the final table: lay-offs onto any meld, new

@@ -1,6 +1,6 @@
 """Iceberg Rummy melds: what may be laid down, what may be laid off, and what it scores.
 
-RULES.md, Iceberg, "Melds" and "Points":
+docs/rules/iceberg.md, "Melds" and "Points":
 
 - a pair is 2 cards of one rank in different suits; it grows into a set only;
 - a set is 3 or more cards of one rank (both copies of a card allowed in a two-deck

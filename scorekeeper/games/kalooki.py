@@ -1,8 +1,8 @@
-"""Kalooki (RULES.md, Kalooki; seeds/003).
+"""Kalooki (docs/rules/kalooki.md).
 
 Two decks and four jokers; 15 cards each for 2–4 players, 13 for 5, 11 for 6. When
 someone goes out, the others score their hands as penalty points: joker 25, ace 11,
-J Q K 10 (a house value: the seed gives none), pips face value. A player whose total
+J Q K 10 (a house value: no source gives one), pips face value. A player whose total
 exceeds ``elimination`` is out of the game; the last one left wins.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .variant import CountVariant
 NAME = "Kalooki"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 DECKS, JOKERS = 2, 4
-SOURCE = "seeds/003"
+SOURCE = "Nikki Katz's guide to rummy"
 
 RULES = RuleBook(
     "kalooki",
@@ -26,7 +26,7 @@ RULES = RuleBook(
         Option("elimination", 150, "A player whose total goes above this is out of the game.",
                SOURCE, minimum=1, maximum=LARGEST),
         Option("court_card_value", 10, "What a J, Q or K left in hand costs.",
-               "published tables; the seed gives none", minimum=0, maximum=LARGEST,
+               "published tables; no source gives one", minimum=0, maximum=LARGEST,
                house_value=True),
     ],
 )

@@ -1,4 +1,4 @@
-"""Manipulation Rummy (Carousel) (RULES.md; seeds/003 and the published Carousel rules).
+"""Manipulation Rummy (Carousel) (docs/rules/manipulation.md; the published Carousel rules).
 
 3–5 players, two decks, seven cards each, aces high only, no discard. When someone
 goes out, the others take penalties for the cards left in hand: ace 15, 10 J Q K 10,
@@ -16,7 +16,7 @@ from .variant import CountVariant
 NAME = "Manipulation Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 DECKS, JOKERS = 2, 0
-SOURCE = "the published Carousel rules (seeds/003 is cut off before its scoring)"
+SOURCE = "the published Carousel rules (Nikki Katz's guide stops before its scoring)"
 
 RULES = RuleBook(
     "manipulation",

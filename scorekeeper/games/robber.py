@@ -1,6 +1,6 @@
 """Robber Rummy (Howard Fosdick, 2023): melds that change hands.
 
-RULES.md, Robber Rummy: two decks, no jokers. Sets of 3+ of a rank (up to 8, repeated
+docs/rules/robber.md: two decks, no jokers. Sets of 3+ of a rank (up to 8, repeated
 cards allowed); sequences of 3+ in one suit over A-2-…-K-A, the ace low or high but
 never around the corner (K-A-2). An ace keeps the end it was placed at: A-2-3 grown up
 to K keeps its ace low (and may still take a second ace high); only a new meld laid as
@@ -28,7 +28,7 @@ from .variant import LogVariant
 NAME = "Robber Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 DECKS = 2
-FOSDICK = "Howard Fosdick's rules (seeds/004)"
+FOSDICK = "Howard Fosdick's rules"
 
 RULES = RuleBook(
     "robber",
@@ -54,7 +54,7 @@ def resolve_rules(overrides: object, players: int) -> Rules:
 
 
 def chart_value(card: Card, position: int | None, rules: Mapping) -> int:
-    """The chart (RULES.md): ace high 15, K Q J 10 → 10, 9 … 2 → 5, ace low ``ace_low``."""
+    """The chart (docs/rules/robber.md): ace high 15, K Q J 10 → 10, 9 … 2 → 5, ace low ``ace_low``."""
     if card.rank == ACE:
         return rules["ace_low"] if position == LOW_ACE else 15
     return 10 if card.rank >= 10 else 5
@@ -97,7 +97,7 @@ class Meld:
 def _sequence(cards: Sequence[Card], placed: Sequence[int] = ()) -> Meld | None:
     """These cards as one sequence, if they make one, around the places already
     ``placed`` (a lay-off: the meld's cards keep theirs). A new ace goes high where both
-    ends fit: A through K laid at once reads its ace high (RULES.md, Robber Rummy)."""
+    ends fit: A through K laid at once reads its ace high (docs/rules/robber.md)."""
     if len({c.suit for c in cards}) != 1:
         return None
     others = sorted(c.rank for c in cards if c.rank != ACE)
@@ -134,7 +134,7 @@ def lay_off(meld: Meld, cards: Sequence[Card]) -> Meld:
             raise IllegalPlay(f"{names} does not fit {meld}: a set takes only its own rank")
         return Meld(SET, tuple(sorted(meld.cards + tuple(cards), key=sort_key)))
     # An ace already in the sequence keeps the end it was placed at: A-2-3 grown up to
-    # K keeps its ace low and may still take a second ace high (RULES.md, Robber Rummy).
+    # K keeps its ace low and may still take a second ace high (docs/rules/robber.md).
     # The new cards take the places left at the ends; a place taken twice breaks the run.
     in_suit = all(c.suit == meld.cards[0].suit for c in cards)
     grown = _sequence(cards, meld.positions) if in_suit else None
@@ -222,7 +222,7 @@ class Round:
         return play
 
     def lay_off(self, player: str, number: int, cards: Sequence[Card]) -> Play:
-        """Adding to a meld another player (or team) owns steals it (RULES.md)."""
+        """Adding to a meld another player (or team) owns steals it (docs/rules/robber.md)."""
         self._check(player)
         if not isinstance(number, int) or not 1 <= number <= len(self.melds):
             have = f"melds 1 to {len(self.melds)}" if self.melds else "no melds yet"
@@ -302,7 +302,7 @@ class PlayerHand:
 
 
 def score_player(round_: Round, player: str, hand: Sequence[Card] | None, reneged: bool) -> PlayerHand:
-    """One player's own part of the hand's score (RULES.md, Robber Rummy).
+    """One player's own part of the hand's score (docs/rules/robber.md).
 
     A renege scores exactly −``renege_penalty`` for the hand; in partnership play the
     melds belong to the partnership, so those the reneger holds still count for it and

@@ -1,4 +1,4 @@
-"""Basic Rummy and its common variations (RULES.md, Rummy; seeds/002 and seeds/003).
+"""Basic Rummy and its common variations (docs/rules/rummy.md; cardgames.io and Nikki Katz's guide).
 
 2–4 players, one deck, aces low. Hand values: ace 1, pips face value, J Q K 10.
 ``winner_takes_all``: whoever goes out scores the sum of the others' hands.
@@ -21,7 +21,7 @@ from .variant import CountVariant
 NAME = "Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 DECKS, JOKERS = 1, 0
-SOURCE = "cardgames.io Basic Rummy (seeds/002)"
+SOURCE = "cardgames.io's Basic Rummy"
 
 
 def _default_target(players: int, rules: Mapping) -> int:
@@ -36,13 +36,13 @@ RULES = RuleBook(
         Option("scoring", "winner_takes_all",
                "winner_takes_all: who goes out scores the others' hands; penalty: each player "
                "scores their own hand as penalty points and the lowest total wins.",
-               f"{SOURCE}; the penalty variation from seeds/003", kind="choice",
+               f"{SOURCE}; the penalty variation from Nikki Katz's guide", kind="choice",
                choices=("winner_takes_all", "penalty")),
         Option("rummy_bonus", "double",
                "Going out in one turn without having melded or laid off before: double the "
                "win, add 10, or nothing. With penalty scoring, double doubles the others' "
                "penalties and plus10 takes 10 off the winner's.",
-               f"{SOURCE} (double); seeds/003 (ten points)", kind="choice",
+               f"{SOURCE} (double); Nikki Katz's guide (ten points)", kind="choice",
                choices=("double", "plus10", "none")),
         Option("target", 100,
                "Game score: 100 for 2 players, 150 for 3, 200 for 4 (winner takes all); "
@@ -62,7 +62,7 @@ def lowest_total_wins(rules: Mapping) -> bool:
 
 
 def dealt(players: int) -> int:
-    """Cards dealt to each player: 10 for two players, 7 for three or four (seeds/002)."""
+    """Cards dealt to each player: 10 for two players, 7 for three or four (cardgames.io)."""
     return 10 if players == 2 else 7
 
 

@@ -1,6 +1,6 @@
 """Who has won: the game-level rule most rummies share.
 
-Iceberg and Robber Rummy (RULES.md): play rounds until someone reaches ``target``; the
+Iceberg and Robber Rummy (docs/rules/): play rounds until someone reaches ``target``; the
 highest total wins; on a tie at the top, play another round. With partnerships a side
 is its members together, and each member shows the side's total.
 """

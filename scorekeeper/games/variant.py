@@ -65,7 +65,7 @@ class Variant:
 
 @dataclass(frozen=True)
 class LogVariant(Variant):
-    """A game whose rounds are logs of plays (CONTRACT.md, "a log of plays").
+    """A game whose rounds are logs of plays (docs/game-file.md, "a log of plays").
 
     The game file's round holds ``events`` (of the types ``events``), optionally lists of
     players by name (``round_lists``, e.g. who reneged) and, once over, ``hands``.
@@ -96,7 +96,7 @@ class LogVariant(Variant):
 
 @dataclass(frozen=True)
 class CountVariant(Variant):
-    """A game whose rounds are entered when they end (CONTRACT.md, "Hand-count rummies").
+    """A game whose rounds are entered when they end (docs/game-file.md, "Rounds counted at the end").
 
     ``new_game(players, rules)`` keeps the running totals (``play(HandRound)`` scores a
     round); the decks: ``decks`` standard decks, ``jokers`` jokers, without the cards of

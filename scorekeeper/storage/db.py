@@ -1,6 +1,6 @@
 """The database: a connection set up the app's way, its schema, and write transactions.
 
-A game is its log (STYLE.md): the tables hold who sits where, the rules, every play and
+A game is its log: the tables hold who sits where, the rules, every play and
 the hands counted at the end of each round. Scores are always recomputed from them;
 the few summary columns on ``games`` are a cache for the history list, rewritten by
 every write.

@@ -1,8 +1,8 @@
 """Games whose rounds are counted at the end (Basic Rummy, Gin, Kalooki, Conquian,
 Manipulation): rows ⇄ game file ⇄ scores.
 
-Such a round is not logged play by play: it is recorded when it ends (CONTRACT.md,
-"Hand-count rummies"), by how it ended and the cards left in each hand, in the tables
+Such a round is not logged play by play: it is recorded when it ends (docs/game-file.md,
+"Rounds counted at the end"), by how it ended and the cards left in each hand, in the tables
 every game uses:
 
 - one ``plays`` row per round says how it ended (``seq`` 1): ``type`` ``out`` (``player``
@@ -79,7 +79,7 @@ class RecordedRound:
 
 
 def canonical(cards: Iterable[str]) -> tuple[str, ...]:
-    """Card names as stored: canonical, sorted by suit and rank (CONTRACT.md, Cards)."""
+    """Card names as stored: canonical, sorted by suit and rank (docs/game-file.md, Cards)."""
     return tuple(str(c) for c in sorted((parse_card(c) for c in cards), key=sort_key))
 
 

@@ -1,6 +1,6 @@
 """Games in and out: the CSV score sheet, and an uploaded game file read back.
 
-The game file itself is CONTRACT.md's document (``games.export_document``); the score
+The game file itself is docs/game-file.md's document (``games.export_document``); the score
 sheet is for people and spreadsheets: one row per counted round, each player's score,
 then the totals, the same numbers as the game page. An uploaded game file is read as
 UTF-8 JSON and checked in full by ``games.import_document``: anything wrong is one

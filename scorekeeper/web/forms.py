@@ -385,7 +385,7 @@ class ConfirmRoundForm(WriteForm):
 
 
 class ImportForm(FlaskForm):
-    """A game file (CONTRACT.md) to add as a new game; its size is capped by MAX_CONTENT_LENGTH."""
+    """A game file (docs/game-file.md) to add as a new game; its size is capped by MAX_CONTENT_LENGTH."""
 
     game_file = FileField("Game file (.json)", [FileRequired("Choose a game file first.")])
     upload = SubmitField("Import the game")

@@ -157,7 +157,7 @@ class Phone:
 
 
 def play_seed_round(phone: Phone) -> None:
-    """RULES.md's seed example, round 1, tapped through the table screen (C deals, A starts).
+    """docs/rules/iceberg.md's seed example, round 1, tapped through the table screen (C deals, A starts).
 
     The same sequence as ``tests/web/web_table.py``'s ``seed_round``.
     """

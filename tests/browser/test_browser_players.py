@@ -20,7 +20,7 @@ from games_data import GIN_ANN_WINS
 from test_browser_a11y import assert_accessible
 from test_browser_tap_targets import MEASURE, MINIMUM, TARGETS
 
-# Iceberg, target 100 (RULES.md): Ann lays the ace HA, melds odds in one suit
+# Iceberg, target 100 (docs/rules/): Ann lays the ace HA, melds odds in one suit
 # S3 S5 S7 S9 SJ SK (700) and goes out: 700 × (1 + 1 ace) = 1400, past the target: Ann
 # wins. Bob melds D2 D3 D4 (30) and holds D5 C9: 2 × 10 for the cards, and D5 would have
 # been the 4th card of his run (40 for a playable card): 30 − 20 − 40 = −30.

@@ -1,6 +1,6 @@
-"""RULES.md's seed example tapped through every screen: A 100, B −120, C −20.
+"""docs/rules/iceberg.md's seed example tapped through every screen: A 100, B −120, C −20.
 
-RULES.md, Iceberg, "The seed example, recomputed": both seed pages print −100 for B;
+docs/rules/iceberg.md, "The sources' example, recomputed": both seed pages print −100 for B;
 they forgot that S3 is playable (3rd card on A's pair of threes, −20).
 """
 from __future__ import annotations

@@ -144,7 +144,7 @@ def test_the_gin_new_game_page_links_the_knock_helper(client):
 
 
 # ---------------------------------------------------------------------------------------
-# Worked examples, one per game (RULES.md), entered through the screens.
+# Worked examples, one per game (docs/rules/), entered through the screens.
 
 EXAMPLES = [
     # variant, players, rules, rounds [(ended, hands, rummy)], round scores of the last, totals
@@ -662,7 +662,7 @@ def test_the_rules_page_says_how_it_is_scored(client, variant):
     assert section.count("<li>") >= 3
 
 
-# What RULES.md writes down, said by the app's own rules pages.
+# What docs/rules/ writes down, said by the app's own rules pages.
 RULES_PAGES_SAY = [
     ("conquian", "A hand never holds more than 10 cards (a card taken is melded at once)"),
     ("conquian", "the hands with the winner's 11 melded cards never come to more than the 40 cards"),

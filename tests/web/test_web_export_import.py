@@ -1,6 +1,6 @@
 """A game out as its game file and as a CSV score sheet; a game file back in by upload.
 
-The game file is CONTRACT.md's document: what is exported scores, through
+The game file is docs/game-file.md's document: what is exported scores, through
 ``gamefile.score_document``, exactly what the app shows; an imported file becomes a game
 this phone can edit. A bad file is refused with the reason (422) and saves nothing.
 """
@@ -169,7 +169,7 @@ def test_a_played_game_goes_out_and_back_in_with_the_same_scores(played, client)
     again = upload(client, exported, "iceberg-game-1.json").headers["Location"]
     assert again != played.url
     assert json.loads(client.get(again + "/export").get_data()) == json.loads(exported)
-    # The game file does not say who dealt first (CONTRACT.md): an import has the first
+    # The game file does not say who dealt first (docs/game-file.md): an import has the first
     # seat deal, so only the Dealer column may differ.
     scores = [[r[0], *r[2:]] for r in sheet(client.get(played.url + "/export.csv"))]
     assert [[r[0], *r[2:]] for r in sheet(client.get(again + "/export.csv"))] == scores

@@ -222,7 +222,7 @@ def test_a_steal_and_a_steal_back(three):
 
 def test_the_game_file_keeps_the_cards_in_the_order_given_and_the_log_arranges_them(three):
     # The picker sends its cards in grid order (the ace first); the game file keeps them so
-    # (CONTRACT.md: any order), the log and the board show the meld as it lies.
+    # (docs/game-file.md: any order), the log and the board show the meld as it lies.
     three.ok(three.meld("Bob", "HA H9 H10 HJ HQ HK"))
     three.ok(three.lay_off("Ann", 1, "H8 H7"))
     assert three.log() == ["Bob melds H9 H10 HJ HQ HK HA (meld 1)", "Ann steals meld 1 from Bob with H7 H8"]

@@ -1,4 +1,4 @@
-"""RULES.md's seed example played through the routes: A 100, B −120, C −20."""
+"""docs/rules/iceberg.md's seed example played through the routes: A 100, B −120, C −20."""
 from web_table import seed_round
 
 

@@ -111,7 +111,7 @@ class Table:
 
 
 def seed_round(table):
-    """RULES.md's seed example, round 1, played through the routes (C deals, A starts)."""
+    """docs/rules/iceberg.md's seed example, round 1, played through the routes (C deals, A starts)."""
     table.ace("A", "DA")
     table.meld("A", "S9", "S8", "S7")
     table.pass_turn()

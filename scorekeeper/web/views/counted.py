@@ -1,6 +1,6 @@
 """The hand-count rummies on the web: Basic Rummy, Gin, Kalooki, Conquian, Manipulation.
 
-A round is entered when it ends (CONTRACT.md, "Hand-count rummies"): who went out (or
+A round is entered when it ends (docs/game-file.md, "Rounds counted at the end"): who went out (or
 knocked, in Gin) or a stalemate, and each hand with the card picker. "Check" scores it
 without saving — each hand's best melds and deadwood in Gin with the defender's
 lay-offs, each card's points in the others — and "Save" records it. The game page has
@@ -330,7 +330,7 @@ def delete_round(game_id: int, round_no: int):
 
 @bp.route("/g/<game_key>/counted/export")
 def export(game_id: int) -> Response:
-    """The game file (CONTRACT.md): ``scorekeeper score`` recomputes every score from it."""
+    """The game file (docs/game-file.md): ``scorekeeper score`` recomputes every score from it."""
     _scored(game_id)  # another family's game: its own page
     return export_file(game_id)
 

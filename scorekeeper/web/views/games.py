@@ -197,7 +197,7 @@ def game_rules(game_id: int):
 
 
 def export_file(game_id: int) -> Response:
-    """The game file (CONTRACT.md), every game's: ``scorekeeper score`` recomputes every
+    """The game file (docs/game-file.md), every game's: ``scorekeeper score`` recomputes every
     score from it."""
     db = get_db()
     variant = kernel.header(db, game_id)["variant"]

@@ -498,7 +498,7 @@ def hand(game_id: int, round_no: int):
 
 @bp.route("/export")
 def export(game_id: int) -> Response:
-    """The game file (CONTRACT.md): ``scorekeeper score`` recomputes every score from it."""
+    """The game file (docs/game-file.md): ``scorekeeper score`` recomputes every score from it."""
     _state(game_id)  # another family's game: its own page
     return export_file(game_id)
 

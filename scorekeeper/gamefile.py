@@ -30,13 +30,29 @@ HAND_ROUND_KEYS = {"out", RUMMY, "hands", "stalemate", "knocker"}
 ROUNDS_KEPT = 4096  # a game being played has some ten rounds, and one more per play
 
 
+# What the JSON reader stopped at, in the app's words (not the reader's own).
+JSON_FAULTS = {
+    "Expecting value": "a value was expected (a number, text in double quotes, true, false, "
+                       "null, a list or an object)",
+    "Expecting property name enclosed in double quotes": "a name in double quotes was expected",
+    "Expecting ',' delimiter": "a comma was expected",
+    "Expecting ':' delimiter": "a colon was expected",
+    "Extra data": "more follows the end of the document",
+    "Unterminated string starting at": "a text is not closed by a double quote",
+    "Invalid control character at": "a text holds a line break or a tab (write \\n or \\t)",
+    "Invalid \\escape": "a backslash escape that JSON does not have",
+    "Invalid \\uXXXX escape": "a backslash escape that JSON does not have",
+}
+
+
 def parse_json(text: str) -> Any:
     if not text.strip():
         raise GameFileError("not a game file: it is empty (a game file is a JSON document)")
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise GameFileError(f"not a game file: invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+        fault = JSON_FAULTS.get(e.msg, "not JSON")
+        raise GameFileError(f"not a game file: invalid JSON at line {e.lineno}, column {e.colno}: {fault}") from None
     except RecursionError:
         raise GameFileError("not a game file: the JSON is nested too deeply") from None
     except ValueError:  # an integer of thousands of digits

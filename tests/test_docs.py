@@ -189,3 +189,82 @@ def test_nothing_points_at_files_outside_the_repository():
     found = [f"{rel}: {m.group(0)}" for rel, text in repository_texts() for m in outside.finditer(text)
              if rel != Path("tests/test_docs.py")]
     assert not found, found
+
+
+# ---------------------------------------------------------------------------------------
+# docs/game-file.md quotes real refusals: each quoted line is what `scorekeeper score`
+# prints for a file that makes it (a line gone stale, e.g. a range widened, fails here).
+
+
+def _iceberg(*events, players=("Ann", "Bob"), rules=None, hands=None, **top):
+    rnd = {"events": [{"type": t, "player": p, **({"cards": c.split()} if c else {}),
+                       **({"meld": m} if m else {})} for t, p, c, m in events]}
+    if hands is not None:
+        rnd["hands"] = hands
+    return {"format": "scorekeeper/1", "variant": "iceberg", "rules": rules or {},
+            "players": list(players), "teams": None, "rounds": [rnd], **top}
+
+
+def _counted(variant, players, *rounds, rules=None):
+    return {"format": "scorekeeper/1", "variant": variant, "rules": rules or {},
+            "players": list(players), "teams": None, "rounds": list(rounds)}
+
+
+DOCUMENTED_REFUSALS = [
+    '{"format": "scorekeeper/1", 1: 2}',
+    _iceberg(format="scorekeeper/2"),
+    _iceberg(dealer="Ann"),
+    _iceberg(variant="canasta"),
+    _iceberg(rules={"jokers": 2}),
+    _iceberg(rules={"card_penalty": -5}),
+    _iceberg(rules={"aces": "triple"}),
+    _iceberg(players=("Ann", "Ann")),
+    _counted("manipulation", ("Ann", "Bob")),
+    _iceberg(teams=[["Ann"], ["Bob"]]),
+    _iceberg(("meld", "Ann", "X7", None)),
+    _iceberg(("meld", "Ann", "S9 S8 H7", None)),
+    _iceberg(("meld", "Ann", "SA S2 S3", None)),
+    _iceberg(("meld", "Ann", "S7 S8 S9", None), ("layoff", "Bob", "S5", 1)),
+    _iceberg(("meld", "Ann", "S7 S8 S9", None), ("layoff", "Bob", "S5", 3)),
+    _iceberg(("meld", "Ann", "S3 S5 S7 S9 SJ SK", None), ("layoff", "Bob", "SQ", 1)),
+    _iceberg(("meld", "Dee", "S7 S8 S9", None)),
+    _iceberg(("discard", "Ann", "S7", None)),
+    _iceberg(("out", "Ann", None, None), ("meld", "Bob", "S7 S8 S9", None)),
+    _counted("rummy", ("Ann", "Bob", "Cy"), {"out": "Ann", "hands": {"Bob": "S2 S3 S4 S5 S6 S7 S8 S9".split()}}),
+    _counted("gin", ("Ann", "Bob"), {"knocker": "Ann", "hands": {"Ann": "D6 DK C5 CQ S2 S3 S4 H7 H8 H9".split(),
+                                                               "Bob": "C2 C3 C4 C6 C7 C8 C9 C10 CJ CK".split()}}),
+    _counted("gin", ("Ann", "Bob"), {"out": "Ann", "hands": {}}),
+    _counted("conquian", ("Ann", "Bob"), {"out": "Ann", "hands": {"Bob": "S2 S3 S4 S5 S6 S7 SJ SQ SK H2 H3".split()}}),
+]
+
+
+def _documented_lines() -> list[str]:
+    page = (ROOT / "docs" / "game-file.md").read_text(encoding="utf-8")
+    section = page.split("## Refused files", 1)[1].split("\n## ", 1)[0]
+    return [line.removeprefix("error: ") for block in re.findall(r"```text\n(.*?)```", section, re.S)
+            for line in block.splitlines() if line.startswith("error: ")]
+
+
+@pytest.mark.parametrize("doc", DOCUMENTED_REFUSALS, ids=range(len(DOCUMENTED_REFUSALS)))
+def test_a_refusal_the_game_file_page_quotes_is_what_the_app_says(doc):
+    import json
+
+    from scorekeeper import gamefile
+    from scorekeeper.games.errors import ScorekeeperError
+
+    with pytest.raises(ScorekeeperError) as refused:
+        gamefile.score_text(doc if isinstance(doc, str) else json.dumps(doc))
+    said = str(refused.value)
+    assert said in _documented_lines(), f"the app says {said!r}; docs/game-file.md does not quote it"
+
+
+def test_a_bad_json_file_is_told_in_the_apps_words_not_the_readers():
+    from scorekeeper import gamefile
+    from scorekeeper.games.errors import ScorekeeperError
+
+    for text in ['{"a": 1, 1: 2}', '{"a" 1}', '{"a": 1 "b"}', "[1,]", "{}x", '"abc', '"a\tb"', '"\\q"', "{'a': 1}"]:
+        with pytest.raises(ScorekeeperError) as refused:
+            gamefile.parse_json(text)
+        said = str(refused.value)
+        assert re.fullmatch(r"not a game file: invalid JSON at line \d+, column \d+: [a-z].*", said), said
+        assert "Expecting" not in said and "delimiter" not in said, said

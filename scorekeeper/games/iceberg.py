@@ -23,7 +23,7 @@ from .variant import LogVariant
 NAME = "Iceberg Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
-BOWER = "Gordon Bower's rules "
+BOWER = "Gordon Bower's rules"
 SITE = "bestfreenewgames.com rules page"
 
 RULES = RuleBook(
@@ -39,7 +39,7 @@ RULES = RuleBook(
             "set_duplicates", True,
             "A set may hold both copies of a card (two decks; the point table runs to the "
             "8th card of a set). False: the suits in a set must differ.",
-            "docs/rules/iceberg.md, from the sources' point table", kind="bool",
+            "the sources' point table (it runs to an 8th card in a set)", kind="bool",
         ),
         Option("special_odds_suit", 700, "3-5-7-9-J-K all in one suit (0: not played).",
                SITE, minimum=0, maximum=LARGEST),
@@ -55,7 +55,7 @@ RULES = RuleBook(
             "aces", "multiplier",
             "multiplier: round score × (1 + aces); bonus: + ace_bonus per ace; "
             "doubling_bonus: ace_bonus, then double for each next ace.",
-            "both seed pages (multiplier); the rules site's variations",
+            "Bower and the rules site (multiplier); the rules site's variations",
             kind="choice", choices=("multiplier", "bonus", "doubling_bonus"),
         ),
         Option("ace_bonus", 20, "Points per ace for the bonus rules (the first ace when doubling).",

@@ -228,7 +228,8 @@ def test_a_full_ace_to_ace_sequence_is_locked_and_scores_200():
 
 # docs/rules/robber.md: An ace keeps the end it was placed at: a sequence A-2-3 grown
 # up to K keeps its ace low (and may still take a second ace high); only where a new
-# meld's ace could be read at either end (A through K laid at once) does it count high.
+# ace could be read at either end (A through K laid at once, or a lone ace laid on 2 … K)
+# does it count high.
 ACE_TO_Q = "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ"
 ACE_TO_J = "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ"
 ACE_TO_K = ACE_TO_Q + " SK"
@@ -249,6 +250,8 @@ ACE_TO_K = ACE_TO_Q + " SK"
         # the same thirteen cards laid down at once read the ace high: 2 × (40 + 40 + 15)
         (ACE_TO_K, [], tuple(range(2, 15)), 190),
         (ACE_TO_K, ["SA"], tuple(range(1, 15)), 200),
+        # a lone ace laid on 2 … K fits either end: it reads high, as A … K laid at once
+        ("S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK", ["SA"], tuple(range(2, 15)), 190),
     ],
 )
 def test_an_ace_keeps_the_end_it_was_placed_at(meld_text, lay_offs, positions, points):

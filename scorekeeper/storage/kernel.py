@@ -13,6 +13,7 @@ counted at the end) build on these; every change is one ``write(db)`` transactio
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import sqlite3
 import unicodedata
@@ -229,6 +230,12 @@ def revision_of(db: Database, game_id: int, play_id: int) -> int | None:
 
 
 NAME_LENGTH = 40  # letters in a player's name, at most
+# Characters Unicode counts as letters or marks but draws as nothing (fillers, the
+# combining grapheme joiner, Khmer's inherent vowels, Mongolian variation selectors).
+_BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0")
+# Variation selectors only choose how the character before them is drawn (❤ or ❤️):
+# dropped, so that the two are one name.
+_VARIATION_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 
 def clean_name(name: str) -> str:
@@ -237,21 +244,31 @@ def clean_name(name: str) -> str:
     white space made one space; a control or invisible character (a zero-width space, a
     tab) is refused, as is an empty name or one over NAME_LENGTH letters. Names are
     compared without case (:func:`key_of`)."""
-    name = " ".join(unicodedata.normalize("NFC", name or "").split())
-    hidden = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn")), None)
+    name = _normal(name or "")
+    hidden = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn")
+                   or ch in _BLANK_LETTERS), None)
     if hidden is not None:
         raise Refused(f"a name cannot hold an invisible character (U+{ord(hidden):04X}): type it again")
     if not name:
         raise Refused("a player needs a name")
+    if unicodedata.category(name[0]).startswith("M"):
+        raise Refused("a name cannot start with an accent on its own: type it again")
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
+        raise Refused("a name needs at least one letter or digit")
     if len(name) > NAME_LENGTH:
         raise Refused(f"keep names to {NAME_LENGTH} letters")
     return name
 
 
+def _normal(name: str) -> str:
+    """NFC, variation selectors dropped, white space made single spaces, trimmed."""
+    return " ".join(_VARIATION_SELECTORS.sub("", unicodedata.normalize("NFC", name)).split())
+
+
 def key_of(name: str) -> str:
     """A name as players are matched: its kept form (:func:`clean_name`'s, but for the
     checks), compared without case."""
-    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
+    return _normal(name).casefold()
 
 
 def _find_or_add(db: Database, name: str, taken: set[int]) -> int:

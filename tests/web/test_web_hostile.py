@@ -193,6 +193,10 @@ def test_the_same_game_file_imported_twice_is_one_game_and_leads_to_it(client, a
 @pytest.mark.parametrize("names", [
     ["Sam", "sam"], ["Ann", "Ann\u200b"], ["Zo\u00eb", "Zoe\u0308"], ["\u200b", "Bob"], ["A\tB", "a b"],
     ["Bob", "BOB "],
+    # drawn as nothing though Unicode calls them letters or symbols: fillers, a braille blank
+    ["\u3164", "Bob"], ["Ann\u3164", "Ann"], ["\u2800", "Bob"], ["\u0301", "Bob"], ["\u0301Ann", "Bob"],
+    # a variation selector only changes how a character is drawn
+    ["Ann \u2764\ufe0f", "ann \u2764"],
 ])
 def test_the_form_refuses_names_that_are_one_name_or_hold_invisible_characters(client, app, names):
     before = dump(app.config["DATABASE"])
@@ -226,7 +230,7 @@ def test_an_import_refuses_the_names_the_form_refuses(client, app, names, words)
 def test_a_rename_keeps_the_same_rule(client, app):
     from scorekeeper.storage import kernel
 
-    for bad in ("\u200b", "Ann\u200b", "x" * 41, "   "):
+    for bad in ("\u200b", "Ann\u200b", "x" * 41, "   ", "\u3164", "\u2800", "\u0301"):
         with pytest.raises(kernel.Refused):
             kernel.clean_name(bad)
     assert kernel.clean_name(" Zoe\u0308  Ann ") == "Zo\u00eb Ann"

@@ -35,13 +35,14 @@ def test_readme_mentions_command(readme, command):
 
 
 def shell_commands(text: str) -> list[str]:
-    """The commands of a shell script: no comments, blank lines, `set` or `cd`."""
+    """The commands of a shell script: no comments, blank lines, `set` or `cd`, and without
+    the variables set for one command (``CI=1 make test`` runs ``make test``)."""
     commands = []
     for line in text.splitlines():
         line = line.split(" #", 1)[0].strip()
         if not line or line.startswith("#") or re.match(r"(set|cd)\b", line):
             continue
-        commands.append(line)
+        commands.append(re.sub(r"^(\w+=\S*\s+)+", "", line))
     return commands
 
 

@@ -863,35 +863,43 @@ def import_document(db: Database, variant: LogVariant, doc: Mapping, game, sourc
 
     Each event becomes a row; the round lists become their rows; a finished round that
     no one went out of ended by the game's way without an event (the stock ran out: the
-    file does not say who drew the last card).
+    file does not say who drew the last card). The log is made and replayed first, as it
+    will be stored; the write lock is held only to write it.
     """
     players = list(doc["players"])
-    rules = dict(doc.get("rules") or {})
-    teams = doc.get("teams")
-    with write(db):
-        game_id, _secret = kernel.insert_game(db, variant, players, rules, 0, teams, source=source)
-        for round_no, data in enumerate(doc.get("rounds", []), 1):
-            meld_ids: list[int] = []
-            seq = 0
-            for event in data.get("events", []):
+    log = GameLog(None, variant, players, dict(doc.get("rules") or {}), 0, doc.get("teams"))
+    rows: list[PlayRow] = []  # until they are stored, a row's id is its place in the game
+
+    def add(round_no: int, seq: int, kind: str, player: str, cards=(), target=None) -> int:
+        rows.append(PlayRow(len(rows) + 1, round_no, seq, kind, player, cards, target))
+        return len(rows)
+
+    for round_no, data in enumerate(doc.get("rounds", []), 1):
+        melds: list[int] = []
+        seq = 0
+        for seq, event in enumerate(data.get("events", []), 1):
+            cards = tuple(str(parse_card(c)) for c in event.get("cards", []))
+            target = melds[event["meld"] - 1] if event["type"] == "layoff" else None
+            row_id = add(round_no, seq, event["type"], event["player"], cards, target)
+            if event["type"] == "meld":
+                melds.append(row_id)
+        for key in variant.round_lists:
+            for player in data.get(key, []):
                 seq += 1
-                cards = tuple(str(parse_card(c)) for c in event.get("cards", []))
-                target = meld_ids[event["meld"] - 1] if event["type"] == "layoff" else None
-                row = PlayRow(None, round_no, seq, event["type"], event["player"], cards, target)
-                play_id = _insert_play(db, game_id, row)
-                if event["type"] == "meld":
-                    meld_ids.append(play_id)
-            for key in variant.round_lists:
-                for player in data.get(key, []):
-                    seq += 1
-                    _insert_play(db, game_id, PlayRow(None, round_no, seq, key, player))
-            if "hands" in data:
-                result = game.rounds[round_no - 1]
-                if not result.round.ended and variant.round_enders:
-                    seq += 1
-                    _insert_play(db, game_id, PlayRow(None, round_no, seq, variant.round_enders[0], ""))
-                hands = {p: tuple(str(parse_card(c)) for c in data["hands"].get(p, [])) for p in players}
-                _insert_hands(db, game_id, round_no, hands)
-        log = load(db, game_id)
-        save_summary(db, log, replay(log))
-    return game_id
+                add(round_no, seq, key, player)
+        if "hands" in data:
+            if not game.rounds[round_no - 1].round.ended and variant.round_enders:
+                add(round_no, seq + 1, variant.round_enders[0], "")
+            log.hands[round_no] = {p: tuple(str(parse_card(c)) for c in data["hands"].get(p, []))
+                                   for p in players}
+    log.plays = tuple(rows)
+    state = replay(log)
+    with write(db):
+        log.id, _secret = kernel.insert_game(db, variant, players, log.rules, 0, log.teams, source=source)
+        ids: dict[int, int] = {}  # a row's place → its id as stored
+        for row in rows:
+            ids[row.id] = _insert_play(db, log.id, replace(row, target=ids.get(row.target)))
+        for round_no, hands in log.hands.items():
+            _insert_hands(db, log.id, round_no, hands)
+        save_summary(db, log, state)
+    return log.id

@@ -12,6 +12,7 @@ import re
 import pytest
 
 from scorekeeper.games import registry
+from tests.conftest import EXAMPLES
 from db_dump import dump
 from web_table import Table
 
@@ -279,3 +280,23 @@ def test_the_best_last_turn_is_never_searched_while_the_write_lock_is_held(db, m
         logs.save_hand(db, game_id, None, 1, player, cards)
     logs.confirm_round(db, game_id, None, 1)
     assert seen and not any(seen)
+
+
+def test_an_import_searches_no_best_last_turn_while_the_write_lock_is_held(db, monkeypatch):
+    """The file's hands are scored before the lock is taken: under it the game is written."""
+    from scorekeeper.games import iceberg
+    from scorekeeper.storage import games
+
+    seen = []
+    search = iceberg.best_last_turn
+
+    def watched(*args):
+        seen.append(db.conn.in_transaction)
+        return search(*args)
+
+    monkeypatch.setattr(iceberg, "best_last_turn", watched)
+    doc = json.loads((EXAMPLES / "iceberg-seed-example.json").read_text(encoding="utf-8"))
+    doc["rules"] = {"target": 12345}  # a game no other test imports (the kept rounds differ)
+    game_id = games.import_document(db, doc)
+    assert seen and not any(seen)
+    assert games.state(db, game_id).game.totals == {"A": 100, "B": -120, "C": -20}

@@ -18,8 +18,9 @@ Stock parts, stock settings, but for these:
 - a request whose body is larger than the app takes (an upload over 1 MB) is answered
   413 by the app without its body being read; gunicorn would then say "keep-alive" and
   close the connection anyway, and the phone's next request on it would get nothing. So
-  such a request is marked to close (:func:`pre_request`): the answer says
-  ``Connection: close``, and the phone opens a new connection.
+  such a request is marked to close (:func:`pre_request`), as is one whose body comes in
+  chunks (its size is known only at its end; browsers send a form's size first): the
+  answer says ``Connection: close``, and the phone opens a new connection.
 """
 from __future__ import annotations
 
@@ -33,7 +34,9 @@ control_socket_disable = True
 
 
 def pre_request(worker, req) -> None:  # gunicorn's server hook, before the app sees a request
-    length = next((value for name, value in req.headers if name == "CONTENT-LENGTH"), "")
-    if not length.isdigit() or int(length) > MAX_UPLOAD_BYTES:
-        if length:  # a body the app will not read: the connection closes after the answer
-            req.force_close()
+    """A body the app may not read to its end closes the connection after the answer: one
+    said to be over the limit, or one sent in chunks, whose size is known only at its end."""
+    headers = dict(req.headers)
+    length = headers.get("CONTENT-LENGTH", "")
+    if "TRANSFER-ENCODING" in headers or (length and (not length.isdigit() or int(length) > MAX_UPLOAD_BYTES)):
+        req.force_close()

@@ -19,7 +19,10 @@ one worker may get) has threads left to answer. About 8 s.
 from __future__ import annotations
 
 import http.client
+import threading
 import time
+
+import pytest
 
 from benchmarks import server, stalled
 
@@ -71,9 +74,18 @@ def test_stalled_requests_do_not_hold_up_another_phone(tmp_path):
         f"{GIVE_UP:g} s) while {STALLED} requests were stalled: {slow[:6]}")
 
 
-def test_an_upload_over_the_limit_is_answered_413_and_the_connection_closes(tmp_path):
+def _send_until_closed(sock, data: bytes) -> None:
+    try:
+        sock.sendall(data)
+    except OSError:  # the server answered and closed first: as it may
+        pass
+
+
+@pytest.mark.parametrize("framing", ["length", "chunked"])
+def test_an_upload_over_the_limit_is_answered_413_and_the_connection_closes(tmp_path, framing):
     """Issue 14, item 9: the answer to a body the app will not read says ``Connection:
-    close`` (it said keep-alive, then the server closed the socket under the phone)."""
+    close`` (it said keep-alive, then the server closed the socket under the phone),
+    whether the body's size is said first or it comes in chunks."""
     import socket
 
     port = server.free_port()
@@ -82,9 +94,15 @@ def test_an_upload_over_the_limit_is_answered_413_and_the_connection_closes(tmp_
         server.wait_ready(port, process)
         with socket.create_connection((server.HOST, port), timeout=5) as sock:
             size = 2 * 1024 * 1024
-            sock.sendall(f"POST /games/import HTTP/1.1\r\nHost: {server.HOST}\r\nContent-Type: "
-                         f"multipart/form-data; boundary=x\r\nContent-Length: {size}\r\n\r\n".encode()
-                         + b"x" * 65536)
+            head = (f"POST /games/import HTTP/1.1\r\nHost: {server.HOST}\r\nContent-Type: "
+                    f"multipart/form-data; boundary=x\r\n")
+            if framing == "length":
+                sock.sendall(f"{head}Content-Length: {size}\r\n\r\n".encode() + b"x" * 65536)
+            else:  # over the limit before the app can tell: sent while the answer is read
+                chunk = b"x" * 65536
+                body = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(size // len(chunk)))
+                threading.Thread(target=_send_until_closed, daemon=True,
+                                 args=(sock, f"{head}Transfer-Encoding: chunked\r\n\r\n".encode() + body)).start()
             answer = b""
             while b"\r\n\r\n" not in answer:
                 chunk = sock.recv(65536)

@@ -10,8 +10,10 @@ from __future__ import annotations
 import secrets
 import unicodedata
 
+from flask import request
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
+from werkzeug.datastructures import CombinedMultiDict
 from wtforms import (
     Field,
     IntegerField,
@@ -72,7 +74,28 @@ class RequestIdField(StringField):
         super().__init__(label, validators or [Optional(), Length(max=64)], **kwargs)
 
 
-class WriteForm(FlaskForm):
+class PageForm(FlaskForm):
+    """A form read as the pages send it: the fields of ``request.form`` (URL-encoded or
+    multipart), and the uploaded files only where the form takes one (``takes_files``).
+
+    Flask-WTF on its own also reads a JSON body as the fields, and every uploaded file
+    as a field: a JSON body that is no object (or nested too deep to read) failed inside
+    it, and a file sent for a text field inside a validator, both server errors. No page
+    sends either: a JSON body is an empty form here, refused as one.
+    """
+
+    takes_files = False
+
+    def __init__(self, *args, **kwargs):
+        if not args and "formdata" not in kwargs and request.method == "POST":
+            fields = request.form
+            if self.takes_files and request.files:
+                fields = CombinedMultiDict((request.files, request.form))
+            kwargs["formdata"] = fields or None  # None: an empty form, as Flask-WTF has it
+        super().__init__(*args, **kwargs)
+
+
+class WriteForm(PageForm):
     """Every form that changes a game carries its request id.
 
     Its CSRF token is checked by ``CSRFProtect`` (create_app) before any view runs, for
@@ -168,7 +191,7 @@ def rule_value(option: Option, data, players: int, chosen: dict):
     return data
 
 
-class NewGameBase(FlaskForm):
+class NewGameBase(PageForm):
     """Seats (names in seating order, empty seats skipped), the first dealer, the rules.
 
     One form class per variant (:func:`new_game_form`): its seats, its rule options.
@@ -384,8 +407,10 @@ class ConfirmRoundForm(WriteForm):
 # Games in: a game file uploaded from the phone.
 
 
-class ImportForm(FlaskForm):
+class ImportForm(PageForm):
     """A game file (docs/game-file.md) to add as a new game; its size is capped by MAX_CONTENT_LENGTH."""
+
+    takes_files = True
 
     game_file = FileField("Game file (.json)", [FileRequired("Choose a game file first.")])
     upload = SubmitField("Import the game")

@@ -11,7 +11,6 @@ otherwise it is refused (403) and nothing changes. The server's command line
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField, StringField
 from wtforms.validators import InputRequired, Length
 
@@ -21,6 +20,7 @@ from ...storage.kernel import NotFound, Refused, Stale
 from .. import links
 from ..chart import chart, timeline
 from ..database import get_db
+from ..forms import PageForm
 
 bp = Blueprint("players", __name__)
 
@@ -28,14 +28,14 @@ SCOPE = ("Only the games this phone holds a link to count here: the games in its
          "played or watched.")
 
 
-class RenameForm(FlaskForm):
+class RenameForm(PageForm):
     name = StringField("New name", [InputRequired("a player needs a name"),
                                     Length(max=players.NAME_LENGTH,
                                            message=f"keep names to {players.NAME_LENGTH} letters")])
     expected = HiddenField()  # the name the page showed: a rename made meanwhile is not overwritten
 
 
-class MergeForm(FlaskForm):
+class MergeForm(PageForm):
     into = SelectField("Same person as", coerce=int, validate_choice=False)
     # A merge cannot be undone: its box "sure" must be sent ticked ("y"), checked in merge().
 

@@ -96,3 +96,69 @@ def test_the_import_still_takes_its_file_and_nothing_else_as_a_file(client):
                                                   "upload": (io.BytesIO(b"1"), "x")},
                            content_type="multipart/form-data")
     assert response.status_code == 303
+
+
+# ---------------------------------------------------------------------------------------
+# A form of one family of pages posted on a game another family shows.
+
+
+def counted_game(client) -> str:
+    made = client.post("/games", data={"variant": "rummy", "seat_0": "A", "seat_1": "B", "first_dealer": "0"})
+    return re.search(r"/g/([^/]+)/", made.headers["Location"]).group(1)
+
+
+def robber_game(client) -> str:
+    made = client.post("/games", data={"variant": "robber", "seat_0": "A", "seat_1": "B", "first_dealer": "0"})
+    key = re.search(r"/g/([^/]+)/", made.headers["Location"]).group(1)
+    assert client.post(f"/g/{key}/robber/play", data={"player": "B", "action": "play",
+                                                      "cards": ["H4", "S4", "C4"]}).status_code == 303
+    return key
+
+
+@pytest.mark.parametrize("path,data", [
+    ("/aces", {"player": "A", "card": "SA"}), ("/pass", {}), ("/undo", {}), ("/out", {"player": "A"}),
+    ("/plays", {"player": "A", "cards": ["S2", "S3", "S4"], "confirm": "1"}), ("/plays/1/delete", {}),
+    ("/robber/pass", {}), ("/robber/undo", {}), ("/robber/play", {"player": "A", "action": "out"}),
+    ("/robber/plays/1/delete", {}),
+])
+def test_a_table_form_on_a_counted_game_is_refused(client, path, data):
+    """The log stores raised ValueError for a game of counted rounds: a server error."""
+    key = counted_game(client)
+    before = dump(database(client))
+    response = client.post(f"/g/{key}{path}", data=data)
+    assert response.status_code == 409 and "Nothing was saved" in text(response)
+    assert dump(database(client)) == before
+
+
+@pytest.mark.parametrize("path,data", [
+    ("/pass", {}), ("/undo", {}), ("/plays", {"player": "A", "cards": ["D5", "D6", "D7"], "confirm": "1"}),
+    ("/counted/rounds/1/delete", {"sure": "y"}),
+])
+def test_another_familys_form_on_a_robber_game_changes_nothing(client, path, data):
+    """Iceberg's forms acted on a Robber game: the turn passed, a play was logged, and its
+    undo took the play back and then answered 409 "Nothing was saved" (its page was
+    drawn as Iceberg's). A counted game's delete raised ValueError."""
+    key = robber_game(client)
+    before = dump(database(client))
+    response = client.post(f"/g/{key}{path}", data=data)
+    assert response.status_code == 409
+    assert dump(database(client)) == before
+
+
+@pytest.mark.parametrize("path,data", [
+    ("/robber/pass", {}), ("/robber/play", {"player": "C", "action": "play", "cards": ["H4", "H5", "H6"]}),
+    ("/counted/rounds/1/delete", {"sure": "y"}),
+    ("/counted/round", {"round_no": "1", "ended": "p0", "save": "1"}),
+])
+def test_another_familys_form_on_an_iceberg_game_changes_nothing(client, game, path, data):
+    """Robber's pass passed an Iceberg game's turn; its play failed after logging the
+    meld (AttributeError); the counted delete raised ValueError."""
+    before = dump(database(client))
+    response = client.post(game.url + path, data=data)
+    assert response.status_code == 409
+    assert dump(database(client)) == before
+
+
+def test_a_page_of_another_family_still_leads_to_the_games_own(client, game):
+    response = client.get(game.url + "/robber")
+    assert response.status_code == 303 and response.headers["Location"].endswith(game.url + "/table")

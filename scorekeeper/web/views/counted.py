@@ -36,6 +36,7 @@ from .games import export_file, sheet_response
 
 SCREENS = "hands"
 bp = Blueprint("counted", __name__)
+bp.before_request(helpers.own_games(SCREENS))
 helpers.pages(SCREENS, game="counted.game", table="counted.new_round", end="counted.new_round",
               export="counted.export", export_csv="counted.export_csv")
 

@@ -72,6 +72,21 @@ def load_state(game_id: int, screens: str):
                                        message=e.message), 500))
 
 
+def own_games(screens: str):
+    """A blueprint's check (``before_request``) that a form posted on a game's pages is
+    for a game the ``screens`` family shows: another family's game is OtherFamily (409,
+    nothing saved) before its form is read, as its pages are sent to its own (a form of
+    one family's pages acted on another's game was a server error, or a play logged
+    through the wrong pages)."""
+    def check() -> None:
+        game_id = (request.view_args or {}).get("game_id")
+        if request.method == "POST" and game_id is not None:
+            variant = kernel.header(get_db(), game_id)["variant"]
+            if variant.screens != screens:
+                raise OtherFamily(variant, game_id)
+    return check
+
+
 @bp.app_errorhandler(OtherFamily)
 def other_family(error: OtherFamily):
     """Send a request for another family's page of a game to this game's own page."""

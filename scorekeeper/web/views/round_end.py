@@ -15,10 +15,12 @@ from ...storage.kernel import Refused, Repeated
 from ..database import get_db
 from ..forms import ConfirmRoundForm, HandForm
 from ..picker import grid
-from .games import load_state
+from . import helpers
+from .games import SCREENS, load_state
 from .table import ALREADY_SAVED, screen, screen_url
 
 bp = Blueprint("round_end", __name__, url_prefix="/g/<game_key>")
+bp.before_request(helpers.own_games(SCREENS))
 
 
 def end_page(state: logs.LogState, *, player=None, picked=None, error=None, status=200):

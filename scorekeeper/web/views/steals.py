@@ -35,6 +35,7 @@ from .table import ALREADY_SAVED, picked_first, refusal_status
 
 SCREENS = "steals"
 bp = Blueprint(SCREENS, __name__, url_prefix="/g/<game_key>/robber")
+bp.before_request(helpers.own_games(SCREENS))
 helpers.pages(SCREENS, game="steals.game", table="steals.table", end="steals.end",
               export="steals.export", export_csv="steals.export_csv")
 

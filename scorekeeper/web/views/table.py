@@ -22,11 +22,12 @@ from ..database import get_db
 from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
 from ..picker import grid
 from . import helpers
-from .games import ALREADY_SAVED, load_state
+from .games import ALREADY_SAVED, SCREENS, load_state
 from .helpers import card_parts
 
 bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
 bp.add_app_template_global(new_request_id, "request_id")
+bp.before_request(helpers.own_games(SCREENS))
 
 
 

@@ -280,3 +280,13 @@ def test_supply_with_jokers_counts_them():
     supply.take([JOKER] * 4)
     with pytest.raises(CardError, match="JK appears 5 times"):
         supply.take([JOKER])
+
+
+@pytest.mark.parametrize("given, shown", [
+    ("X" * 5000, "'XXXXXXXXXXXXXXXXXXXXXXX…' is not a card"),
+    ([[[["S9"]]]] * 300, "[[[['S9']]], [[['S9']]]… is not a card"),
+])
+def test_a_long_or_nested_non_card_is_quoted_cut_short(given, shown):
+    with pytest.raises(CardError) as refused:
+        parse_card(given)
+    assert str(refused.value).startswith(shown) and len(str(refused.value)) < 100

@@ -59,10 +59,16 @@ _CANONICAL = {str(card): card for card in
               [Card(rank, suit) for suit in SUITS for rank in range(1, 14)] + [JOKER]}
 
 
+def _quoted(value: object, limit: int = 24) -> str:
+    """What was given for a card, as a refusal quotes it: cut short if it is long."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def parse_card(text: object) -> Card:
     """Read one card in any accepted spelling; raise CardError naming the text otherwise."""
     if not isinstance(text, str):
-        raise CardError(f"{text!r} is not a card (expected text such as 'S9')")
+        raise CardError(f"{_quoted(text)} is not a card (expected text such as 'S9')")
     card = _CANONICAL.get(text)
     if card is not None:
         return card
@@ -70,7 +76,7 @@ def parse_card(text: object) -> Card:
     # Only the spellings docs/game-file.md lists: ASCII ranks and suits, or the suit symbols.
     # (Upper-casing other text first would turn e.g. the long s "ſ" into "S".)
     if not raw or any(not (ch.isascii() and ch.isalnum()) and ch not in SUIT_SYMBOLS for ch in raw):
-        raise CardError(f"'{text}' is not a card (write it like S9, HQ, D10, CA or 9♠)")
+        raise CardError(f"'{_quoted(text)}' is not a card (write it like S9, HQ, D10, CA or 9♠)")
     raw = raw.upper()
     if raw == "JK":
         return JOKER
@@ -80,7 +86,7 @@ def parse_card(text: object) -> Card:
         suit, rank = (raw[:1], raw[1:]) if suit_first else (raw[-1:], raw[:-1])
         if suit and suit in SUITS and rank in _RANK_BY_LABEL:
             return Card(_RANK_BY_LABEL[rank], suit)
-    raise CardError(f"'{text}' is not a card (write it like S9, HQ, D10, CA or 9♠)")
+    raise CardError(f"'{_quoted(text)}' is not a card (write it like S9, HQ, D10, CA or 9♠)")
 
 
 def parse_cards(texts: object, what: str = "cards") -> list[Card]:

@@ -35,7 +35,7 @@ HOST = "127.0.0.1"
 # same way (one older than serving.py's Worker by gthread).
 GUNICORN_CLASS = serving.worker_class
 GUNICORN_WORKERS = serving.workers
-GUNICORN_THREADS = serving.threads
+GUNICORN_THREADS = getattr(serving, "threads", 1)  # a gevent worker has none
 WAITRESS_THREADS = 8
 # A checkout older than serving.py was served with these.
 BEFORE_SERVING = {"worker_class": "gthread", "workers": 2, "threads": 1}
@@ -82,7 +82,7 @@ def command(server: str, port: int, *, workers: int = GUNICORN_WORKERS,
         return [str(BIN / "gunicorn"), *(["--config=python:scorekeeper.serving"] if config else []),
                 f"--bind={HOST}:{port}", f"--workers={workers}",
                 f"--worker-class={worker_class}", f"--threads={threads or GUNICORN_THREADS}",
-                "--preload", "--keep-alive=30", "--log-level=warning", APPS[app]]
+                "--preload", *([] if config else ["--keep-alive=30"]), "--log-level=warning", APPS[app]]
     raise ValueError(f"unknown server {server!r} (waitress or gunicorn)")
 
 

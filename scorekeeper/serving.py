@@ -5,12 +5,18 @@ module as its configuration; options on the command line override what it sets.
 
 Stock parts, stock settings, but for these:
 
-- ``gthread`` workers, one per core: a phone keeps its connection alive between its
-  plays and its live updates (the ``sync`` worker closes every one), and each worker
-  serves requests from a pool of threads. A phone whose wifi drops half way through
-  sending a request holds one thread until gunicorn gives up on it; the others are
-  served meanwhile. Sixteen threads a worker leave room for ten such phones, all on one
-  worker (``tests/test_stalled_phones.py``); a thread waiting on a socket costs nothing.
+- ``gevent`` workers, one per core: each connection is served by a greenlet of its own,
+  so a phone keeps its connection alive between its plays and its live updates, and a
+  phone whose wifi drops half way through sending a request holds nothing but its own
+  greenlet while gunicorn waits for the rest: the other phones are served meanwhile,
+  however many such phones there are, up to the thousand connections a worker takes
+  (``tests/test_stalled_phones.py`` holds a hundred; with ``gthread`` a stalled request
+  holds one of the worker's threads, and as many stalled requests as threads stop it).
+  SQLite's calls do not yield to other greenlets, but each takes milliseconds.
+- a connection is kept ten seconds after its last answer (gunicorn's default: two), and a
+  request has as long to arrive whole: a phone asks every second, and on poor wifi a
+  request may take a few seconds to get through. A stopping server waits as long for its
+  connections to finish.
 - the app made once, before the workers are forked (``preload_app``): its database is
   created and migrated once, not by two workers at the same moment.
 - no control socket: gunicorn's default one lies at one path in the user's home, shared
@@ -26,9 +32,9 @@ from __future__ import annotations
 
 from scorekeeper.web.security import MAX_UPLOAD_BYTES
 
-worker_class = "gthread"
+worker_class = "gevent"
 workers = 2  # one per core
-threads = 16
+keepalive = 10
 preload_app = True
 control_socket_disable = True
 

@@ -430,7 +430,9 @@ def test_card_parser_raises_only_card_error(text):
     try:
         card = parse_card(text)
     except CardError as e:
-        assert text in str(e) or repr(text) in str(e)  # the error names the offending text
+        # the error names the offending text (the start of it, if it is long)
+        shown = text if len(text) <= 24 else text[:23]
+        assert shown in str(e) or repr(shown) in str(e)
         return
     assert isinstance(card, Card)
 

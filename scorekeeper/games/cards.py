@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Iterable, NamedTuple
 
 from .errors import ScorekeeperError
+from .words import Say
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -52,6 +53,10 @@ class Card(NamedTuple):
     def __str__(self) -> str:
         return "JK" if self.is_joker else self.suit + RANK_LABELS[self.rank]
 
+    def shown(self, reader) -> str:
+        """As a sentence shows it (words.Reader.card: S9 in a game file, 9♠ on a page)."""
+        return reader.card(self)
+
 
 JOKER = Card(JOKER_RANK, "")
 # Every card by its canonical name: the spelling stored, sent by the pages and read most.
@@ -68,7 +73,7 @@ def _quoted(value: object, limit: int = 24) -> str:
 def parse_card(text: object) -> Card:
     """Read one card in any accepted spelling; raise CardError naming the text otherwise."""
     if not isinstance(text, str):
-        raise CardError(f"{_quoted(text)} is not a card (expected text such as 'S9')")
+        raise CardError(Say("%(given)s is not a card (expected text such as 'S9')", given=_quoted(text)))
     card = _CANONICAL.get(text)
     if card is not None:
         return card
@@ -76,7 +81,8 @@ def parse_card(text: object) -> Card:
     # Only the spellings docs/game-file.md lists: ASCII ranks and suits, or the suit symbols.
     # (Upper-casing other text first would turn e.g. the long s "ſ" into "S".)
     if not raw or any(not (ch.isascii() and ch.isalnum()) and ch not in SUIT_SYMBOLS for ch in raw):
-        raise CardError(f"'{_quoted(text)}' is not a card (write it like S9, HQ, D10, CA or 9♠)")
+        raise CardError(Say("'%(given)s' is not a card (write it like S9, HQ, D10, CA or 9♠)",
+                            given=_quoted(text)))
     raw = raw.upper()
     if raw == "JK":
         return JOKER
@@ -86,13 +92,13 @@ def parse_card(text: object) -> Card:
         suit, rank = (raw[:1], raw[1:]) if suit_first else (raw[-1:], raw[:-1])
         if suit and suit in SUITS and rank in _RANK_BY_LABEL:
             return Card(_RANK_BY_LABEL[rank], suit)
-    raise CardError(f"'{_quoted(text)}' is not a card (write it like S9, HQ, D10, CA or 9♠)")
+    raise CardError(Say("'%(given)s' is not a card (write it like S9, HQ, D10, CA or 9♠)", given=_quoted(text)))
 
 
-def parse_cards(texts: object, what: str = "cards") -> list[Card]:
+def parse_cards(texts: object, what: Say = Say("cards")) -> list[Card]:
     """Read a list of cards; the list itself must be a non-empty JSON array of text."""
     if not isinstance(texts, list) or not texts:
-        raise CardError(f"{what} must be a non-empty list of cards")
+        raise CardError(Say("%(what)s must be a non-empty list of cards", what=what))
     return [parse_card(t) for t in texts]
 
 
@@ -141,12 +147,16 @@ class Supply:
     def remaining(self, card: Card) -> int:
         return self.limit[card] - self.seen[card]
 
-    def describe_excess(self, card: Card, count: int) -> str:
+    def describe_excess(self, card: Card, count: int) -> Say:
         if card.is_joker and not self.jokers:
-            return "JK: this game is played without jokers"
+            return Say("%(card)s: this game is played without jokers", card=card)
         if card.rank in self.without_ranks:
-            return f"{card}: this game's deck has no {card.rank_label}s"
-        have = self.limit[card]
-        decks = "one deck holds" if self.decks == 1 else f"{self.decks} decks hold"
-        copies = "one" if have == 1 else str(have)
-        return f"{card} appears {count} times in this round, but {decks} only {copies}"
+            return Say("%(card)s: this game's deck has no %(rank)ss", card=card, rank=card.rank_label)
+        if self.decks == 1 and self.limit[card] == 1:
+            return Say("%(card)s appears %(count)s times in this round, but one deck holds only one",
+                       card=card, count=count)
+        if self.decks == 1:
+            return Say("%(card)s appears %(count)s times in this round, but one deck holds only "
+                       "%(copies)s", card=card, count=count, copies=self.limit[card])
+        return Say("%(card)s appears %(count)s times in this round, but %(decks)s decks hold only "
+                   "%(copies)s", card=card, count=count, decks=self.decks, copies=self.limit[card])

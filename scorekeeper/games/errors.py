@@ -1,16 +1,20 @@
 """The one error family the rules library raises: always a plain sentence for a person."""
+from __future__ import annotations
+
+from .words import Say
 
 
 class ScorekeeperError(Exception):
-    """Bad input to the rules: the message says what is wrong in plain words."""
+    """Bad input to the rules: the message says what is wrong in plain words (a
+    words.Say, shown as its reader shows it; ``str()`` is the game file's English)."""
 
-    def __init__(self, message: str, place: str = "") -> None:
+    def __init__(self, message: Say | str, place: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.place = place  # the part of a round it is about, where more exact ("hands")
 
     def __str__(self) -> str:
-        return self.message
+        return str(self.message)
 
 
 class IllegalPlay(ScorekeeperError):

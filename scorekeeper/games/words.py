@@ -1,0 +1,180 @@
+"""What the rules library says to people, kept as sentences with their values until shown.
+
+A refusal ("S5 H2 is not a meld: …"), a card's cost, how a round ended: the library
+never formats these for a reader itself. It makes a :class:`Say` (an English template
+with named fields, ``%(cards)s is not a meld``) or a :class:`SayN` (a singular and a
+plural template and the count that chooses), and gives the values as they are: cards,
+whole numbers, signed points, ordinals, names, other sentences.
+
+How a sentence is shown belongs to whoever shows it, through a :class:`Reader`:
+
+- ``str()`` is the game file's English, with cards in their canonical spelling (``S9``):
+  what ``scorekeeper score`` prints and what a game file holds. It is also what a
+  sentence is compared by, so tests and messages read as before.
+- the web app reads them its own way (``scorekeeper/web/words.py``): the template
+  translated into the phone's language by Flask-Babel, the cards drawn as the pages
+  draw them (``9♠``), numbers in the language's style.
+
+The templates are ``%``-style (``%(name)s``), as Babel's catalogs check them, and are
+found by Babel's extraction under the keywords ``Say`` and ``SayN:1,2``. A value that is
+English words must itself be a sentence (a :class:`Say`), never text put together.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+# A value is shown by its own ``shown(reader)`` where it has one (a card: cards.Card;
+# the kinds below), else as a whole number or as the text it is (a player's name).
+
+
+@dataclass(frozen=True)
+class Cards:
+    """Cards shown together: ``S7 S8 S9`` (``7♠ 8♠ 9♠`` on the pages)."""
+
+    cards: tuple
+
+    def __init__(self, cards: Iterable) -> None:
+        object.__setattr__(self, "cards", tuple(cards))
+
+    def shown(self, reader: "Reader") -> str:
+        return " ".join(reader.value(c) for c in self.cards)
+
+    def __str__(self) -> str:
+        return self.shown(ENGLISH)
+
+
+@dataclass(frozen=True)
+class Signed:
+    """Points with their sign: ``+30``, ``−10`` (a true minus), ``0``."""
+
+    n: int
+
+    def shown(self, reader: "Reader") -> str:
+        return reader.signed(self.n)
+
+    def __str__(self) -> str:
+        return self.shown(ENGLISH)
+
+
+@dataclass(frozen=True)
+class Ordinal:
+    """A place in a row: ``3rd`` (card of a meld)."""
+
+    n: int
+
+    def shown(self, reader: "Reader") -> str:
+        return reader.ordinal(self.n)
+
+    def __str__(self) -> str:
+        return self.shown(ENGLISH)
+
+
+class Say:
+    """One sentence: an English template and its values (see the module's docstring)."""
+
+    __slots__ = ("template", "values")
+
+    def __init__(self, template: str, /, **values: Any) -> None:
+        self.template = template
+        self.values = values
+
+    def text(self, reader: "Reader") -> str:
+        """The template as ``reader`` reads it (translated), before the values go in."""
+        return reader.gettext(self.template)
+
+    def shown(self, reader: "Reader") -> str:
+        """This sentence as ``reader`` shows it."""
+        template = self.text(reader)
+        if not self.values:
+            return template
+        return template % {name: reader.value(value) for name, value in self.values.items()}
+
+    def __str__(self) -> str:
+        return self.shown(ENGLISH)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        """Sentences are alike when they read alike in the game file's English (a plain
+        text too: ``IllegalPlay(...).message == "..."``)."""
+        if isinstance(other, (Say, str)):
+            return str(self) == str(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+class SayN(Say):
+    """A sentence whose words follow a count: ``1 ace`` / ``2 aces``. The count is also a
+    value, named ``num`` unless given under another name."""
+
+    __slots__ = ("plural", "count")
+
+    def __init__(self, singular: str, plural: str, count: int, /, **values: Any) -> None:
+        super().__init__(singular, **{"num": count, **values})
+        self.plural = plural
+        self.count = count
+
+    def text(self, reader: "Reader") -> str:
+        return reader.ngettext(self.template, self.plural, self.count)
+
+
+def joined(parts: Iterable[Any], separator: str = "; ") -> "Joined":
+    """Sentences (or values) shown one after another, as one value."""
+    return Joined(tuple(parts), separator)
+
+
+@dataclass(frozen=True)
+class Joined:
+    parts: tuple[Any, ...]
+    separator: str
+
+    def shown(self, reader: "Reader") -> str:
+        return self.separator.join(reader.value(part) for part in self.parts)
+
+    def __str__(self) -> str:
+        return self.shown(ENGLISH)
+
+
+class Reader:
+    """How sentences and their values are shown: the game file's English, cards as ``S9``.
+    The web app's reader (scorekeeper/web/words.py) overrides each of these."""
+
+    def gettext(self, template: str) -> str:
+        return template
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        return singular if count == 1 else plural
+
+    def card(self, card) -> str:
+        """A card (cards.Card): its canonical spelling."""
+        return str(card)
+
+    def number(self, n: int) -> str:
+        return str(n)
+
+    def signed(self, n: int) -> str:
+        return f"−{self.number(-n)}" if n < 0 else (f"+{self.number(n)}" if n > 0 else self.number(0))
+
+    def ordinal(self, n: int) -> str:
+        if n % 100 in (11, 12, 13):
+            return f"{n}th"
+        return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+    def value(self, value: Any) -> str:
+        """One value of a sentence, shown."""
+        shown = getattr(value, "shown", None)
+        if shown is not None:
+            return shown(self)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.number(value)
+        return str(value)  # a name, as the players wrote it
+
+    def __call__(self, value: Any) -> str:
+        return self.value(value)
+
+
+ENGLISH = Reader()

@@ -107,7 +107,7 @@ def test_players_page_and_a_players_figures(client, db, seed_example):
     assert re.search(r"data-played>1<", iceberg) and "data-won>1<" in iceberg and "data-rate>100%<" in iceberg
     assert "data-average>100.0<" in iceberg and "data-best>100<" in iceberg
     gin = re.search(r'<tr data-variant="gin">(.*?)</tr>', page).group(1)
-    assert "data-played>0 <small>+1 playing</small>" in gin and "data-rate>—<" in gin
+    assert "data-played>0 <small data-unfinished>(1 in progress)</small>" in gin and "data-rate>—<" in gin
     assert 'data-record="aces"' in page and re.search(r"Aces collected</dt><dd>1<", page)
     assert re.search(r"Biggest meld</dt><dd>30 points", page)
     assert "data-timeline" in page and page.count('<circle class="mark won"') == 1

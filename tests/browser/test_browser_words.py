@@ -30,3 +30,48 @@ def test_the_round_end_strip_shows_the_round_scores_the_list_shows(page):
     assert listed[NAMES[2]] < 70  # a playable card and a card in hand cost points
     strip = phone.round_scores()
     assert {p: strip[p] for p in listed} == listed
+
+
+def test_the_game_pages_history_and_a_players_page_say_it_in_the_tables_words(page):
+    """The Iceberg game page names the game, as the others do; the history calls Robber's
+    rounds hands; a player's page says "0 finished (2 in progress)", not "0 +2 playing",
+    and its list of games tells apart two games of the same players on the same day."""
+    routes = Routes(page)
+    routes.new_game(NAMES)
+    iceberg_round_one(routes)
+    routes.confirm_round(1)
+    counted = routes.url
+    routes.new_game(NAMES)  # the same four, the same day, nothing played yet
+    made = routes.post("/games", [("variant", "robber"), ("first_dealer", "0"),
+                                  *((f"seat_{i}", n) for i, n in enumerate(NAMES))])
+    robber = re.search(r"/g/((\d+)-[^/]+)/robber$", made.url)
+    robber_url = "/g/" + robber.group(1) + "/robber"
+    routes.post(robber_url + "/play", [("player", NAMES[1]), ("action", "play"),
+                                       *(("cards", c) for c in ("H9", "H10", "HJ"))])
+    routes.post(robber_url + "/play", [("player", NAMES[0]), ("action", "out")])
+    for player in NAMES[1:]:
+        routes.post(robber_url + "/end/hand", [("player", player), ("round_no", "1")])
+    routes.post(robber_url + "/end", [("round_no", "1")])
+
+    page.goto(counted)
+    expect(page).to_have_title(re.compile(r"^Iceberg Rummy: game \d+"))
+    expect(page.locator("h1")).to_have_text(f"Iceberg Rummy: {', '.join(NAMES)}")
+
+    page.goto("/")
+    robber_line = page.locator(f"[data-games] li[data-game='{robber.group(2)}'] .status")
+    expect(robber_line).to_have_text(re.compile(r"^hand 2, "))
+
+    page.goto("/players")
+    page.locator("[data-players] li", has_text=NAMES[1]).get_by_role("link").tap()
+    expect(page.locator("h1")).to_have_text(NAMES[1])
+    iceberg = page.locator("[data-lines] tr[data-variant=iceberg]")
+    expect(iceberg.locator("[data-played]")).to_have_text("0 (2 in progress)")
+    expect(page.locator("[data-lines]")).not_to_contain_text("playing")
+    lines = page.locator("[data-player-games] li")
+    expect(lines).to_have_count(3)
+    texts = [lines.nth(i).inner_text() for i in range(3)]
+    assert len(set(texts)) == 3, texts
+    expect(page.locator("[data-player-games] [data-leader]").first).to_be_visible()
+    leaders = page.locator("[data-player-games] [data-leader]").all_inner_texts()
+    assert f"{NAMES[1]} leads with 1380" in leaders, leaders
+    assert any(t.endswith("in progress, 1 hand counted") or "1 hand counted" in t for t in texts), texts

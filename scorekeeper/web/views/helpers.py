@@ -16,6 +16,7 @@ from typing import Mapping
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 
+from ...games import registry
 from ...games.cards import CardError, parse_card
 from ...games.iceberg import signed
 from ...games.iceberg_melds import ordinal
@@ -148,6 +149,27 @@ def cap_filter(text: str) -> str:
 @bp.app_template_filter("ordinal")
 def ordinal_filter(n: int) -> str:
     return ordinal(n)
+
+
+@bp.app_template_global("leader")
+def leader(variant, game) -> str:
+    """Who leads a game, in words ("Ann leads with 120", "Ann and Cy lead with 40", "all
+    at 0"): the best total, as the variant says it is (the lowest where the lowest wins)."""
+    totals = game.totals
+    if not totals:
+        return ""
+    best = (min if variant.lowest_total_wins(game.rules) else max)(totals.values())
+    top = [p for p in game.players if totals[p] == best]
+    if len(top) == len(totals):
+        return f"all at {score_filter(best)}"
+    return f"{' and '.join(top)} {'leads' if len(top) == 1 else 'lead'} with {score_filter(best)}"
+
+
+@bp.app_template_global("round_word")
+def round_word(key: str) -> str:
+    """What a round is called in a game of this variant (its key): "round", "hand"."""
+    variant = registry.get(key)
+    return variant.round_word if variant is not None else "round"
 
 
 @bp.app_template_global("card_parts")

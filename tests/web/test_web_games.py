@@ -37,7 +37,7 @@ def test_decks_default_by_player_count(table, client, players, decks):
 
 def test_decks_can_be_changed(table, client):
     table.new_game(["A", "B"], decks=2)
-    assert 'data-card="S9" data-copy="2"' in table.page()
+    assert 'value="S9" data-two>' in table.page()
 
 
 def test_rule_options_are_kept_for_the_game(table, client):
@@ -112,7 +112,10 @@ def test_summary_has_rounds_players_and_an_accessible_svg_chart(table, client):
     assert "A 100, B −120, C −20" in svg
     assert svg.count("<polyline") == 3
     assert re.search(r'<tr data-round="1">.*?<td data-player="B">−120</td>', html, re.S)
-    assert re.search(r'<tr data-player="B"><th scope="row">B</th><td>10</td><td>−50</td><td>−80</td>', html)
+    # The per-player table has a column per player (it fits a phone): B earned 10, lost
+    # 50 for the cards in hand and 80 for the playable ones.
+    assert ('<td data-earned="B">10</td>' in html and '<td data-cards="B">−50</td>' in html
+            and '<td data-playable="B">−80</td>' in html)
 
 
 def test_round_page_shows_plays_and_reasons(table, client):

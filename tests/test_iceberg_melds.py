@@ -192,8 +192,8 @@ def test_eight_card_set_at_once_scores_the_same_as_building_it():
         ("SQ SK SA", ONE_DECK, "aces never take part in melds"),
         ("SK SA S2", ONE_DECK, "aces never take part in melds"),
         # "set_duplicates false = suits in a set must differ"
-        ("S9 S9 H9", TWO_DECKS_NO_DUPLICATES, "set_duplicates is false"),
-        ("S9 H9 D9 C9 C9", TWO_DECKS_NO_DUPLICATES, "set_duplicates is false"),
+        ("S9 S9 H9", TWO_DECKS_NO_DUPLICATES, "this game plays without duplicates in sets"),
+        ("S9 H9 D9 C9 C9", TWO_DECKS_NO_DUPLICATES, "this game plays without duplicates in sets"),
     ],
 )
 def test_illegal_melds_are_refused(text, rules, message):
@@ -268,8 +268,8 @@ def test_legal_lay_offs(table, added, kind, after, rules):
         ("S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK", "SA", ONE_DECK, "aces never take part in melds"),
         ("H9 D9", "SA", ONE_DECK, "aces never take part in melds"),
         # set_duplicates false
-        ("S9 H9", "S9", TWO_DECKS_NO_DUPLICATES, "set_duplicates is false"),
-        ("S9 H9 D9", "C9 C9", TWO_DECKS_NO_DUPLICATES, "set_duplicates is false"),
+        ("S9 H9", "S9", TWO_DECKS_NO_DUPLICATES, "this game plays without duplicates in sets"),
+        ("S9 H9 D9", "C9 C9", TWO_DECKS_NO_DUPLICATES, "this game plays without duplicates in sets"),
     ],
 )
 def test_illegal_lay_offs_are_refused(table, added, rules, message):

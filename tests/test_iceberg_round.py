@@ -117,7 +117,7 @@ def test_seed_example_playable_cards(player, playable):
 def test_seed_example_explanation_shows_the_s3_line():
     # docs/rules/iceberg.md: Both seed pages print −100 for B: they forgot that S3 is playable. The
     # scorekeeper computes −120 and its explanation shows the S3 line.
-    story = seed_result().players["B"].story()
+    story = [str(line) for line in seed_result().players["B"].story()]
     s3 = [line for line in story if line.startswith("S3:")]
     assert len(s3) == 1
     assert "−10" in s3[0]  # the card in hand
@@ -130,7 +130,7 @@ def test_seed_example_explanation_shows_the_s3_line():
 
 
 def test_seed_example_every_card_in_hand_has_a_line():
-    story = seed_result().players["C"].story()
+    story = [str(line) for line in seed_result().players["C"].story()]
     for card in SEED_HANDS["C"].split():
         assert sum(line.startswith(f"{card}:") for line in story) == 1
 

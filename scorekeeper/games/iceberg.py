@@ -19,6 +19,7 @@ from .iceberg_melds import Meld, lay_off, lay_off_points, make_meld, ordinal
 from .options import LARGEST, Option, RuleBook, Rules
 from .standings import highest_wins
 from .variant import LogVariant
+from .words import Cards, Say, SayN, Signed, joined
 
 NAME = "Iceberg Rummy"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -106,20 +107,22 @@ class Play:
     card_points: tuple[int, ...] = ()
     points: int = 0
 
-    def describe(self, points: bool = True) -> str:
+    def describe(self, points: bool = True) -> Say:
         """The play in words; a new meld's points follow unless ``points`` is false."""
         if self.kind == "ace":
-            return f"{card_names(self.cards)} face up"
+            return Say("%(cards)s face up", cards=Cards(self.cards))
         if self.kind == "out":
-            return "went out"
+            return Say("went out")
         if self.kind == "meld":
-            text = f"new {self.after.describe()}: {self.after} (meld {self.meld_number})"
-            return f"{text}, {self.points}" if points else text
-        steps = ", then ".join(
-            f"{card} as {ordinal(self.before.size + i + 1)} card {pts}"
-            for i, (card, pts) in enumerate(zip(self.cards, self.card_points))
-        )
-        return f"on meld {self.meld_number} ({self.before}): {steps}"
+            values = dict(meld=self.after.describe(), cards=Cards(self.after.cards), number=self.meld_number)
+            if points:
+                return Say("new %(meld)s: %(cards)s (meld %(number)s), %(points)s", points=self.points, **values)
+            return Say("new %(meld)s: %(cards)s (meld %(number)s)", **values)
+        steps = joined((Say("%(card)s as %(nth)s card %(points)s", card=card,
+                            nth=ordinal(self.before.size + i + 1), points=pts)
+                        for i, (card, pts) in enumerate(zip(self.cards, self.card_points))), ", then ")
+        return Say("on meld %(number)s (%(meld)s): %(steps)s", number=self.meld_number,
+                   meld=Cards(self.before.cards), steps=steps)
 
 
 @dataclass
@@ -173,23 +176,23 @@ class Round:
     def earned(self, player: str) -> int:
         return sum(p.points for p in self.plays if p.player == player)
 
-    def end_reason(self) -> str | None:
+    def end_reason(self) -> Say | None:
         if self.out:
-            return f"{self.out} went out"
+            return Say("%(player)s went out", player=self.out)
         if self.last_ace_by:
-            return f"{self.last_ace_by} exposed the last ace; the round ends after that turn"
+            return Say("%(player)s exposed the last ace; the round ends after that turn",
+                       player=self.last_ace_by)
         return None
 
     # -- plays --------------------------------------------------------------------------
     def _check_turn(self, player: str) -> None:
         if player not in self.aces:
-            raise IllegalPlay(f"'{player}' is not playing in this game")
+            raise IllegalPlay(Say("'%(player)s' is not playing in this game", player=player))
         if self.out:
-            raise IllegalPlay(f"the round is over: {self.out} went out")
+            raise IllegalPlay(Say("the round is over: %(player)s went out", player=self.out))
         if self.last_ace_by and player != self.last_ace_by:
-            raise IllegalPlay(
-                f"the round ended after {self.last_ace_by}'s turn, when the last ace was exposed"
-            )
+            raise IllegalPlay(Say("the round ended after %(player)s's turn, when the last ace was exposed",
+                                  player=self.last_ace_by))
 
     def _record(self, play: Play) -> Play:
         self.plays.append(play)
@@ -200,7 +203,7 @@ class Round:
         self._check_turn(player)
         others = [c for c in cards if c.rank != ACE]
         if others:
-            raise IllegalPlay(f"{card_names(others)} is not an ace")
+            raise IllegalPlay(Say("%(cards)s is not an ace", cards=Cards(others)))
         self.supply.take(cards)
         self.aces[player].extend(cards)
         if self.aces_exposed >= aces_in_decks(self.rules) and self.last_ace_by is None:
@@ -222,8 +225,11 @@ class Round:
         """Cards added to any meld on the table; each scores its new position."""
         self._check_turn(player)
         if not isinstance(number, int) or not 1 <= number <= len(self.melds):
-            have = f"melds 1 to {len(self.melds)}" if self.melds else "no melds yet"
-            raise IllegalPlay(f"there is no meld {number} on the table (it has {have})")
+            if self.melds:
+                raise IllegalPlay(Say("there is no meld %(number)s on the table (it has melds 1 to %(last)s)",
+                                      number=str(number), last=len(self.melds)))
+            raise IllegalPlay(Say("there is no meld %(number)s on the table (it has no melds yet)",
+                                  number=str(number)))
         target = self.melds[number - 1]
         grown = lay_off(target.meld, list(cards), self.rules)
         self.supply.take(cards)
@@ -254,10 +260,11 @@ def _placing_order(meld: Meld, cards: Sequence[Card]) -> tuple[Card, ...]:
 class CardCost:
     cards: tuple[Card, ...]
     points: int  # what it costs (negative)
-    why: str
+    why: Say
 
-    def line(self) -> str:
-        return f"{card_names(self.cards)}: {self.why} → {signed(self.points)}"
+    def line(self) -> Say:
+        return Say("%(cards)s: %(why)s → %(points)s", cards=Cards(self.cards), why=self.why,
+                   points=Signed(self.points))
 
 
 @dataclass(frozen=True)
@@ -274,7 +281,7 @@ class PlayerRound:
     aces: tuple[Card, ...]
     before_aces: int
     score: int
-    aces_text: str
+    aces_text: Say
 
     @property
     def card_penalty(self) -> int:
@@ -284,41 +291,44 @@ class PlayerRound:
     def playable_penalty(self) -> int:
         return sum(c.points for c in self.playable_costs)
 
-    def story(self) -> list[str]:
+    def story(self) -> list[Say]:
         """The whole round for this player, line by line, as a person would check it.
 
         Every card left in hand gets its own line: what it costs as a card in hand and,
         if it was playable, exactly how it would have been played and for how much.
         """
         lines = [p.describe() for p in self.plays if p.kind in ("meld", "layoff")]
-        lines.append(f"earned {signed(self.earned)}")
+        lines.append(Say("earned %(points)s", points=Signed(self.earned)))
         if self.hand is None:
             if self.aces:
-                lines.append(f"aces so far: {card_names(self.aces)} (they count when the round ends)")
+                lines.append(Say("aces so far: %(cards)s (they count when the round ends)",
+                                 cards=Cards(self.aces)))
             return lines
         if not self.hand:
-            lines.append("no cards left in hand")
+            lines.append(Say("no cards left in hand"))
         in_hand = list(self.card_costs)
         singles = [c for c in self.playable_costs if len(c.cards) == 1]
         groups = [c for c in self.playable_costs if len(c.cards) > 1]
         for card in self.hand:
             parts = []
-            for pool, label in ((in_hand, ""), (singles, "playable: ")):
+            for pool, playable in ((in_hand, False), (singles, True)):
                 cost = next((c for c in pool if c.cards == (card,)), None)
                 if cost:
                     pool.remove(cost)
-                    parts.append(f"{label}{cost.why} {signed(cost.points)}")
+                    parts.append(Say("playable: %(why)s %(points)s" if playable else "%(why)s %(points)s",
+                                     why=cost.why, points=Signed(cost.points)))
             if any(card in g.cards for g in groups):
-                parts.append("playable in a new meld (below)")
-            lines.append(f"{card}: " + ("; ".join(parts) if parts else "costs nothing"))
-        lines.extend(f"{card_names(g.cards)}: playable: {g.why} {signed(g.points)}" for g in groups)
+                parts.append(Say("playable in a new meld (below)"))
+            lines.append(Say("%(card)s: %(costs)s", card=card,
+                             costs=joined(parts) if parts else Say("costs nothing")))
+        lines.extend(Say("%(cards)s: playable: %(why)s %(points)s", cards=Cards(g.cards), why=g.why,
+                         points=Signed(g.points)) for g in groups)
         if self.hand:
-            lines.append(
-                f"{signed(self.earned)} earned {signed(self.card_penalty)} for cards in hand "
-                f"{signed(self.playable_penalty)} playable = {signed(self.before_aces)}"
-            )
+            lines.append(Say("%(earned)s earned %(cards)s for cards in hand %(playable)s playable = %(total)s",
+                             earned=Signed(self.earned), cards=Signed(self.card_penalty),
+                             playable=Signed(self.playable_penalty), total=Signed(self.before_aces)))
         lines.append(self.aces_text)
-        lines.append(f"round score {signed(self.score)}")
+        lines.append(Say("round score %(points)s", points=Signed(self.score)))
         return lines
 
     def as_detail(self) -> dict:
@@ -326,7 +336,7 @@ class PlayerRound:
             "earned": self.earned,
             "plays": [
                 {"cards": [str(c) for c in p.cards], "meld": p.meld_number,
-                 "play": p.describe(), "points": p.points}
+                 "play": str(p.describe()), "points": p.points}
                 for p in self.plays if p.kind in ("meld", "layoff")
             ],
             "aces": [str(c) for c in self.aces],
@@ -337,15 +347,15 @@ class PlayerRound:
                 card_penalty=self.card_penalty,
                 playable_penalty=self.playable_penalty,
                 cards_left=[
-                    {"cards": [str(c) for c in cost.cards], "points": cost.points, "why": cost.why}
+                    {"cards": [str(c) for c in cost.cards], "points": cost.points, "why": str(cost.why)}
                     for cost in self.card_costs + self.playable_costs
                 ],
-                best_last_turn=[p.describe() for p in (self.last_turn.plays if self.last_turn else ())],
+                best_last_turn=[str(p.describe()) for p in (self.last_turn.plays if self.last_turn else ())],
                 before_aces=self.before_aces,
                 score=self.score,
             )
-        detail["aces_rule"] = self.aces_text
-        detail["story"] = self.story()
+        detail["aces_rule"] = str(self.aces_text)
+        detail["story"] = [str(line) for line in self.story()]
         return detail
 
 
@@ -354,17 +364,24 @@ def signed(n: int) -> str:
     return f"−{-n}" if n < 0 else (f"+{n}" if n > 0 else "0")
 
 
-def apply_aces(score: int, aces: int, rules: Mapping) -> tuple[int, str]:
+def apply_aces(score: int, aces: int, rules: Mapping) -> tuple[int, Say]:
     """docs/rules/iceberg.md, "Aces": what the round's aces do to the score, and the words for it."""
     if rules["aces"] == "multiplier":
         if not aces:
-            return score, "no aces: score as earned"
-        return score * (1 + aces), f"{aces} ace{'s' if aces > 1 else ''}: × {1 + aces} → {signed(score * (1 + aces))}"
+            return score, Say("no aces: score as earned")
+        total = score * (1 + aces)
+        return total, SayN("%(num)s ace: × %(times)s → %(total)s", "%(num)s aces: × %(times)s → %(total)s",
+                           aces, times=1 + aces, total=Signed(total))
     bonus = rules["ace_bonus"] * (aces if rules["aces"] == "bonus" else (2 ** aces - 1))
     if not aces:
-        return score, "no aces: no bonus"
-    how = "each" if rules["aces"] == "bonus" else "doubling"
-    return score + bonus, f"{aces} ace{'s' if aces > 1 else ''} ({how}): + {bonus} → {signed(score + bonus)}"
+        return score, Say("no aces: no bonus")
+    if rules["aces"] == "bonus":
+        return score + bonus, SayN("%(num)s ace (each): + %(bonus)s → %(total)s",
+                                   "%(num)s aces (each): + %(bonus)s → %(total)s",
+                                   aces, bonus=bonus, total=Signed(score + bonus))
+    return score + bonus, SayN("%(num)s ace (doubling): + %(bonus)s → %(total)s",
+                               "%(num)s aces (doubling): + %(bonus)s → %(total)s",
+                               aces, bonus=bonus, total=Signed(score + bonus))
 
 
 def score_player(round_: Round, player: str, hand: Sequence[Card] | None) -> PlayerRound:
@@ -375,7 +392,7 @@ def score_player(round_: Round, player: str, hand: Sequence[Card] | None) -> Pla
     aces = tuple(round_.aces[player])
     if hand is None:
         return PlayerRound(player, plays, earned, None, None, (), (), aces, earned, earned,
-                           "aces count at the end of the round")
+                           Say("aces count at the end of the round"))
     hand = tuple(sorted(hand, key=sort_key))
     last_turn = None
     playable: tuple[CardCost, ...] = ()
@@ -393,7 +410,7 @@ def score_player(round_: Round, player: str, hand: Sequence[Card] | None) -> Pla
         charged = hand if rules["card_penalty_applies_to"] == "all" else last_turn.unused
         penalty = rules["card_penalty"]
         for card in charged:
-            why = "an ace never put face up" if card.rank == ACE else "left in hand"
+            why = Say("an ace never put face up") if card.rank == ACE else Say("left in hand")
             card_costs.append(CardCost((card,), -penalty, why))
     before = earned + sum(c.points for c in card_costs) + sum(c.points for c in playable)
     score, aces_text = apply_aces(before, len(aces), rules)
@@ -412,14 +429,14 @@ class RoundResult:
         return {p: r.score for p, r in self.players.items()}
 
     @property
-    def ended(self) -> str:
+    def ended(self) -> Say:
         """How the round ended, as the game file's score says it."""
-        return self.round.end_reason() or ("hands counted" if self.finished else "in progress")
+        return self.round.end_reason() or (Say("hands counted") if self.finished else Say("in progress"))
 
     words = ended  # as the table says it: the same
 
     def as_json(self) -> dict:
-        return {"scores": self.scores, "finished": self.finished, "ended": self.ended,
+        return {"scores": self.scores, "finished": self.finished, "ended": str(self.ended),
                 "detail": {p: r.as_detail() for p, r in self.players.items()}}
 
 
@@ -430,7 +447,8 @@ def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
         return RoundResult(round_, {p: score_player(round_, p, None) for p in round_.players}, False)
     for player, cards in hands.items():
         if player == round_.out and cards:
-            raise IllegalPlay(f"{player} went out, so cannot hold {card_names(cards)}")
+            raise IllegalPlay(Say("%(player)s went out, so cannot hold %(cards)s", player=player,
+                                  cards=Cards(cards)))
     return RoundResult(
         round_, {p: score_player(round_, p, hands.get(p, ())) for p in round_.players}, True
     )

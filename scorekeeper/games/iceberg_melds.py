@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from .cards import ACE, SUIT_NAMES, Card, card_names, sort_key
+from .cards import ACE, Card, card_names, sort_key
 from .errors import IllegalPlay
+from .words import RANK_PLURALS, SUIT_PLURALS, SUIT_SINGULARS, Cards, Ordinal, Say
 
 PAIR, SET, RUN, SPECIAL = "pair", "set", "run", "special"
 
@@ -30,16 +31,17 @@ class Special:
     name: str  # the rule option that gives its points
     ranks: tuple[int, ...]
     one_suit: bool  # True: all one suit; False: one colour, mixed suits
-    title: str
+    title: Say
 
 
 SPECIALS = (
-    Special("special_odds_suit", ODDS, True, "odds in one suit (3-5-7-9-J-K)"),
-    Special("special_evens_suit", EVENS, True, "evens in one suit (2-4-6-8-10-Q)"),
-    Special("special_odds_colour", ODDS, False, "odds in one colour (3-5-7-9-J-K, mixed suits)"),
-    Special("special_evens_colour", EVENS, False, "evens in one colour (2-4-6-8-10-Q, mixed suits)"),
+    Special("special_odds_suit", ODDS, True, Say("odds in one suit (3-5-7-9-J-K)")),
+    Special("special_evens_suit", EVENS, True, Say("evens in one suit (2-4-6-8-10-Q)")),
+    Special("special_odds_colour", ODDS, False, Say("odds in one colour (3-5-7-9-J-K, mixed suits)")),
+    Special("special_evens_colour", EVENS, False, Say("evens in one colour (2-4-6-8-10-Q, mixed suits)")),
 )
 SPECIAL_BY_NAME = {s.name: s for s in SPECIALS}
+KIND_WORDS = {PAIR: Say("pair"), SET: Say("set"), RUN: Say("run"), SPECIAL: Say("special meld")}
 
 
 def meld_points(size: int) -> int:
@@ -60,17 +62,12 @@ def position_points(position: int) -> int:
     return meld_points(position) - meld_points(position - 1)
 
 
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def ordinal(n: int) -> Ordinal:
+    return Ordinal(n)
 
 
-RANK_WORDS = ("", "aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
-              "nines", "tens", "jacks", "queens", "kings")
-
-
-def rank_plural(rank: int) -> str:
-    return RANK_WORDS[rank]
+def rank_plural(rank: int) -> Say:
+    return RANK_PLURALS[rank]
 
 
 @dataclass(frozen=True)
@@ -104,14 +101,18 @@ class Meld:
     def __str__(self) -> str:
         return card_names(self.cards)
 
-    def describe(self) -> str:
+    def describe(self) -> Say:
         if self.kind == SPECIAL:
-            return f"special meld: {self.special.title}"
+            return Say("special meld: %(title)s", title=self.special.title)
         if self.kind == RUN:
-            return f"run of {SUIT_NAMES[self.suit]}"
+            return Say("run of %(suits)s", suits=SUIT_PLURALS[self.suit])
         if self.kind == PAIR:
-            return f"pair of {rank_plural(self.rank)}"
-        return f"set of {rank_plural(self.rank)}"
+            return Say("pair of %(ranks)s", ranks=rank_plural(self.rank))
+        return Say("set of %(ranks)s", ranks=rank_plural(self.rank))
+
+    def kind_word(self) -> Say:
+        """What kind of meld it is, in a word: pair, set, run, special meld."""
+        return KIND_WORDS[self.kind]
 
     def value(self, rules: Mapping) -> int:
         """What the whole meld is worth when laid down at once."""
@@ -142,9 +143,8 @@ def find_special(cards: list[Card], rules: Mapping) -> Special | None:
 def _check_no_aces(cards: list[Card]) -> None:
     aces = [c for c in cards if c.rank == ACE]
     if aces:
-        raise IllegalPlay(
-            f"{card_names(aces)}: aces never take part in melds; they are put face up as aces"
-        )
+        raise IllegalPlay(Say("%(cards)s: aces never take part in melds; they are put face up as aces",
+                              cards=Cards(aces)))
 
 
 def _is_sequence(ranks: list[int]) -> bool:
@@ -158,66 +158,67 @@ def _check_set_suits(cards: Iterable[Card], rules: Mapping) -> None:
     seen: set[str] = set()
     for card in cards:
         if card.suit in seen:
-            raise IllegalPlay(
-                f"{card} would be a second {SUIT_NAMES[card.suit][:-1]} in one set, "
-                "and this game plays without duplicates in sets (set_duplicates is false)"
-            )
+            raise IllegalPlay(Say(
+                "%(card)s would be a second %(suit)s in one set, and this game plays without "
+                "duplicates in sets", card=card, suit=SUIT_SINGULARS[card.suit]))
         seen.add(card.suit)
 
 
 def make_meld(cards: list[Card], rules: Mapping) -> Meld:
     """The meld these cards make when laid down together, or IllegalPlay saying why not."""
     _check_no_aces(cards)
-    names = card_names(cards)
+    names = Cards(cards)
     if len(cards) < 2:
-        raise IllegalPlay(f"{names} is not a meld: a meld needs at least two cards (a pair)")
+        raise IllegalPlay(Say("%(cards)s is not a meld: a meld needs at least two cards (a pair)", cards=names))
     if len(cards) == 6 and (special := find_special(cards, rules)):
         return Meld(SPECIAL, _sorted(cards), special)
     ranks = {c.rank for c in cards}
     suits = {c.suit for c in cards}
     if len(cards) == 2:
         if len(ranks) != 1:
-            raise IllegalPlay(f"{names} is not a meld: two cards make a pair only if they are one rank")
+            raise IllegalPlay(Say("%(cards)s is not a meld: two cards make a pair only if they are one rank",
+                                  cards=names))
         if len(suits) != 2:
-            raise IllegalPlay(f"{names} is not a pair: a pair's two cards must be different suits")
+            raise IllegalPlay(Say("%(cards)s is not a pair: a pair's two cards must be different suits",
+                                  cards=names))
         return Meld(PAIR, _sorted(cards))
     if len(ranks) == 1:
         _check_set_suits(cards, rules)
         return Meld(SET, _sorted(cards))
     if len(suits) == 1 and len(ranks) == len(cards) and _is_sequence(list(ranks)):
         return Meld(RUN, _sorted(cards))
-    raise IllegalPlay(
-        f"{names} is not a meld: a set is one rank, a run is one suit in sequence"
-        + (", and the special melds are six cards" if len(cards) == 6 else "")
-    )
+    if len(cards) == 6:
+        raise IllegalPlay(Say("%(cards)s is not a meld: a set is one rank, a run is one suit in "
+                              "sequence, and the special melds are six cards", cards=names))
+    raise IllegalPlay(Say("%(cards)s is not a meld: a set is one rank, a run is one suit in sequence",
+                          cards=names))
 
 
 def lay_off(meld: Meld, cards: list[Card], rules: Mapping) -> Meld:
     """The meld after these cards are added to it, or IllegalPlay saying why they do not fit."""
     _check_no_aces(cards)
-    names = card_names(cards)
+    names = Cards(cards)
     if meld.kind == SPECIAL:
-        raise IllegalPlay(f"special melds are laid down whole and never extended ({meld})")
+        raise IllegalPlay(Say("special melds are laid down whole and never extended (%(meld)s)",
+                              meld=Cards(meld.cards)))
     if meld.kind in (PAIR, SET):
         wrong = [c for c in cards if c.rank != meld.rank]
         if wrong:
-            raise IllegalPlay(
-                f"{card_names(wrong)} does not fit {meld}: a {meld.kind} of "
-                f"{rank_plural(meld.rank)} takes only {rank_plural(meld.rank)}"
-            )
+            template = ("%(cards)s does not fit %(meld)s: a pair of %(ranks)s takes only %(ranks)s"
+                        if meld.kind == PAIR else
+                        "%(cards)s does not fit %(meld)s: a set of %(ranks)s takes only %(ranks)s")
+            raise IllegalPlay(Say(template, cards=Cards(wrong), meld=Cards(meld.cards),
+                                  ranks=rank_plural(meld.rank)))
         _check_set_suits(meld.cards + tuple(cards), rules)
         return Meld(SET, _sorted(meld.cards + tuple(cards)))
     wrong = [c for c in cards if c.suit != meld.suit]
     if wrong:
-        raise IllegalPlay(
-            f"{card_names(wrong)} does not fit {meld}: a run of {SUIT_NAMES[meld.suit]} "
-            f"takes only {SUIT_NAMES[meld.suit]}"
-        )
+        raise IllegalPlay(Say("%(cards)s does not fit %(meld)s: a run of %(suits)s takes only %(suits)s",
+                              cards=Cards(wrong), meld=Cards(meld.cards), suits=SUIT_PLURALS[meld.suit]))
     ranks = [c.rank for c in meld.cards + tuple(cards)]
     if len(set(ranks)) != len(ranks) or not _is_sequence(ranks):
-        raise IllegalPlay(
-            f"{names} does not fit {meld}: a run grows only at its ends, one rank after another"
-        )
+        raise IllegalPlay(Say("%(cards)s does not fit %(meld)s: a run grows only at its ends, one rank "
+                              "after another", cards=names, meld=Cards(meld.cards)))
     return Meld(RUN, _sorted(meld.cards + tuple(cards)))
 
 

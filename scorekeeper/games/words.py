@@ -178,3 +178,11 @@ class Reader:
 
 
 ENGLISH = Reader()
+
+
+# The words of the cards, for sentences that name a suit or a rank.
+SUIT_PLURALS = {"S": Say("spades"), "H": Say("hearts"), "D": Say("diamonds"), "C": Say("clubs")}
+SUIT_SINGULARS = {"S": Say("spade"), "H": Say("heart"), "D": Say("diamond"), "C": Say("club")}
+RANK_PLURALS = (None, Say("aces"), Say("twos"), Say("threes"), Say("fours"), Say("fives"),
+                Say("sixes"), Say("sevens"), Say("eights"), Say("nines"), Say("tens"),
+                Say("jacks"), Say("queens"), Say("kings"))

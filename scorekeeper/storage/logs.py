@@ -353,7 +353,7 @@ class LogState:
     def status(self) -> str:
         """The game in a few words, for the history list."""
         if self.ended:  # the reason's first clause: "Ann exposed the last ace"
-            return f"{self.end_reason().partition(';')[0]}: hands to count"
+            return f"{str(self.end_reason()).partition(';')[0]}: hands to count"
         return self.game.status()
 
     def plays(self, round_no: int | None = None) -> list[TablePlay]:

@@ -1,0 +1,183 @@
+"""Benchmark: the slowest hands for Iceberg's best last turn, at every legal hand size.
+
+Run from the repository root:
+
+    .venv/bin/python benchmarks/last_turn_worst.py           # about a minute
+    .venv/bin/python benchmarks/last_turn_worst.py --quick   # a smoke run
+
+Adversarial two-deck positions (rules ``resolve_rules({}, 4)``, and the same without
+duplicates in sets), built from the 104-card supply: a table of 0–20 melds (pairs, sets,
+runs) and a hand from what is left, of every size from 1 card to all the non-ace cards
+left. The hands are of the kinds that make the search work hardest:
+
+- ``issue 14``: ranks 3..10, all suits, both decks (the issue's 64-card hand, beside
+  A's SJ SQ SK), and its growing versions (ranks 3..k);
+- ``full``: every non-ace card the table leaves;
+- ``gappy``: nearly every card, a few missing in each suit (runs broken at different
+  ranks, so runs and sets compete everywhere);
+- ``window``: all copies of a window of ranks in 2–4 suits (many contested cards);
+- ``random``: a random subset of what is left.
+
+Special melds are switched off here (their choices are searched one combination after
+another, which is not yet bounded: see the module docstring).
+
+Each hand is timed as the fastest of ``--repeat`` calls, with the garbage collector off
+during a call. The script reports the slowest hand per size band and overall, in
+milliseconds against the 50 ms target, and as a ratio to a baseline measured in the same
+run: the median time of realistic 14-card hands as ``benchmarks/last_turn.py`` deals them
+(this machine's speed varies by half between runs; the ratio does not).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import platform
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.last_turn import deal_position  # noqa: E402
+from scorekeeper.games.cards import SUITS, Card  # noqa: E402
+from scorekeeper.games.errors import IllegalPlay  # noqa: E402
+from scorekeeper.games.iceberg import resolve_rules  # noqa: E402
+from scorekeeper.games.iceberg_last_turn import best_last_turn  # noqa: E402
+from scorekeeper.games.iceberg_melds import make_meld  # noqa: E402
+
+SEED = 20261126
+TARGET_MS = 50.0
+NO_SPECIALS = {"special_odds_suit": 0, "special_evens_suit": 0,
+               "special_odds_colour": 0, "special_evens_colour": 0}
+BANDS = [(1, 16), (17, 32), (33, 48), (49, 64), (65, 80), (81, 104)]
+
+
+def timed(repeat: int, function, *args) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        gc.disable()
+        try:
+            started = time.perf_counter()
+            function(*args)
+            best = min(best, time.perf_counter() - started)
+        finally:
+            gc.enable()
+    return best
+
+
+def supply() -> Counter:
+    return Counter({Card(r, s): 2 for s in SUITS for r in range(2, 14)})
+
+
+def random_table(rng: random.Random, pool: Counter, rules, melds: int) -> list:
+    table = []
+    for _ in range(melds):
+        for _attempt in range(30):
+            rank, suit = rng.randint(2, 13), rng.choice(SUITS)
+            kind = rng.choice(["run", "run", "pair", "set"])
+            if kind == "run":
+                length = rng.choice([3, 3, 4, 5, 6, 8])
+                low = max(2, min(rank, 14 - length))
+                wanted = [Card(r, suit) for r in range(low, low + length)]
+            else:
+                size = 2 if kind == "pair" else rng.choice([3, 4, 5, 6])
+                wanted = [Card(rank, rng.choice(SUITS)) for _ in range(size)]
+            try:
+                meld = make_meld(wanted, rules)
+            except IllegalPlay:
+                continue
+            need = Counter(wanted)
+            if all(pool[c] >= n for c, n in need.items()):
+                pool.subtract(need)
+                table.append(meld)
+                break
+    return table
+
+
+def positions(rng: random.Random, rules, count: int):
+    """(kind, hand, table) adversarial positions."""
+    spades = make_meld([Card(11, "S"), Card(12, "S"), Card(13, "S")], rules)
+    for top in range(5, 14):  # the issue's hand (top 10) and its growing versions
+        pool = supply()
+        pool.subtract(spades.cards)  # A's SJ SQ SK on the table
+        yield "issue 14", [c for c in pool.elements() if 3 <= c.rank <= top], [spades]
+    for i in range(count):
+        pool = supply()
+        table = random_table(rng, pool, rules, rng.choice([0, 1, 3, 6, 10, 20]))
+        left = list(pool.elements())
+        kind = ("full", "gappy", "gappy", "window", "random")[i % 5]
+        if kind == "full":
+            hand = left
+        elif kind == "gappy":
+            hand = rng.sample(left, max(1, len(left) - rng.randint(2, 14)))
+        elif kind == "window":
+            low = rng.randint(2, 9)
+            high = rng.randint(low + 2, 13)
+            suits = rng.sample(SUITS, rng.randint(2, 4))
+            hand = [c for c in left if low <= c.rank <= high and c.suit in suits]
+        else:
+            hand = rng.sample(left, rng.randint(1, len(left)))
+        yield kind, hand, table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run: fewer positions")
+    parser.add_argument("--positions", type=int, default=None,
+                        help="random positions per rule set (default 150, 20 with --quick)")
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="calls per position, the fastest counts (default 2, 1 with --quick)")
+    args = parser.parse_args(argv)
+    count = args.positions or (20 if args.quick else 150)
+    repeat = args.repeat or (1 if args.quick else 2)
+    started = time.perf_counter()
+    print(f"Iceberg best last turn, worst cases — {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC")
+    print(f"Python {platform.python_version()} on {platform.machine()}, seed {SEED}, "
+          f"{count} random positions per rule set, fastest of {repeat}")
+
+    # The baseline, measured now: realistic 14-card hands as benchmarks/last_turn.py deals them.
+    rules = resolve_rules({}, 4)
+    deal = random.Random(SEED)
+    base = statistics.median(
+        timed(repeat, best_last_turn, *deal_position(deal, 14, rules), rules) for _ in range(40)
+    )
+    print(f"Baseline: median of 40 realistic 14-card hands, {base * 1000:.2f} ms\n")
+
+    rows = []  # (seconds, rule set, kind, hand size, table melds)
+    for name, overrides in (("two decks", NO_SPECIALS),
+                            ("no duplicates", dict(NO_SPECIALS, set_duplicates=False))):
+        rules = resolve_rules(overrides, 4)
+        rng = random.Random(SEED)
+        for kind, hand, table in positions(rng, rules, count):
+            rows.append((timed(repeat, best_last_turn, hand, table, rules), name, kind, len(hand), len(table)))
+
+    print(f"{'hand size':>10} {'hands':>6} {'median ms':>10} {'worst ms':>9} {'× base':>7}  worst hand")
+    for low, high in BANDS:
+        band = [r for r in rows if low <= r[3] <= high]
+        if not band:
+            continue
+        worst = max(band)
+        print(f"{low:>4}–{high:<5} {len(band):>6} {statistics.median(r[0] for r in band) * 1000:>10.2f} "
+              f"{worst[0] * 1000:>9.2f} {worst[0] / base:>7.0f}  {worst[1]}, {worst[2]}, "
+              f"{worst[3]} cards, {worst[4]} table melds")
+    worst = max(rows)
+    print(f"\nOverall worst: {worst[0] * 1000:.1f} ms = {worst[0] / base:.0f} × the baseline "
+          f"({worst[1]}, {worst[2]}, {worst[3]} cards, {worst[4]} table melds)")
+    issue = [r for r in rows if r[2] == "issue 14" and r[3] == 64 and r[1] == "two decks"]
+    if issue:
+        print(f"The issue's 64-card hand: {issue[0][0] * 1000:.1f} ms = {issue[0][0] / base:.0f} × the baseline")
+    met = worst[0] * 1000 < TARGET_MS
+    print(f"Target: every hand under {TARGET_MS:g} ms: {'met' if met else 'NOT MET'}")
+    print(f"\nTotal run time {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -59,7 +59,7 @@ def create_app(test_config: dict | None = None):
     from flask import Flask
     from flask_wtf.csrf import CSRFProtect
 
-    from . import database, links, security
+    from . import database, languages, links, security, words
     from .views import counted, games, helpers, players, round_end, steals, table
 
     app = Flask(
@@ -92,6 +92,10 @@ def create_app(test_config: dict | None = None):
 
     app.jinja_env.trim_blocks = True  # lean pages: the table screen must stay small
     app.jinja_env.lstrip_blocks = True
+    # Every value a page prints goes through words.show: a sentence of the rules library
+    # is read in the phone's language, its cards drawn as on the pages.
+    app.jinja_env.finalize = words.show
+    languages.init_app(app)
     CSRFProtect(app)
     database.init_app(app)
     links.init_app(app)

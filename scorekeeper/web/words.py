@@ -1,0 +1,81 @@
+"""How the pages show what the rules library and the stores say: in the phone's language,
+with cards as the pages draw them (9♠, not S9).
+
+The library keeps its sentences as templates with values (games/words.py); here they
+are read with Flask-Babel's catalogs: the template translated, then each value shown —
+a card as its rank and suit symbol, a sentence within a sentence read the same way,
+an ordinal by the language's own pattern (CLDR's ordinal categories choose which of
+the catalog's patterns). :func:`show` reads one value; the pages' templates read every
+value they print through it (``create_app`` makes it Jinja's ``finalize``), so a
+sentence from the library is never printed in the game file's English by mistake.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from babel import Locale
+from flask import has_request_context
+from jinja2 import Undefined
+from flask_babel import get_locale, get_translations, lazy_gettext
+
+from ..games.cards import Card
+from ..games.words import Reader, Say
+
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+# The ordinal patterns, by CLDR's ordinal category (English: 1st, 2nd, 3rd, 4th; a
+# language with one form translates all four the same: "%(n)s.º").
+ORDINALS = {
+    "one": lazy_gettext("%(n)sst"),
+    "two": lazy_gettext("%(n)snd"),
+    "few": lazy_gettext("%(n)srd"),
+    "other": lazy_gettext("%(n)sth"),
+}
+
+
+class PageReader(Reader):
+    """The pages' reader: Flask-Babel's translations of the phone's language."""
+
+    def gettext(self, template: str) -> str:
+        return get_translations().gettext(template)
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        return get_translations().ngettext(singular, plural, count)
+
+    def card(self, card) -> str:
+        if card.is_joker:
+            return self.gettext("joker")
+        return f"{card.rank_label}{SYMBOLS[card.suit]}"
+
+    def ordinal(self, n: int) -> str:
+        locale = get_locale() or Locale("en")
+        category = locale.ordinal_form(n) if locale.ordinal_form else "other"
+        return str(ORDINALS.get(category, ORDINALS["other"])) % {"n": n}
+
+
+PAGES = PageReader()
+
+
+def show(value: Any) -> Any:
+    """A value as a page prints it: a sentence (or cards, points, a place) read by
+    :class:`PageReader` (in a request; outside one, as the game file has it), anything
+    else as it is. A lone card is left as it is: a template prints it into forms and
+    attributes as its canonical name, and draws it for people with its ``card`` macro."""
+    if value is None or isinstance(value, (str, int, float, Card, Undefined)):
+        return value
+    if getattr(value, "shown", None) is None:
+        return value
+    return value.shown(PAGES) if has_request_context() else str(value)
+
+
+def said(value: Any) -> str:
+    """A value as text in the phone's words (``show``, then ``str``): for a message put
+    together in a view, or kept in the session until the next page."""
+    shown = show(value)
+    return "" if shown is None else str(shown)
+
+
+def page_text(template: str, **values: Any) -> str:
+    """The web's own sentence (a view's message), read like the library's: translated,
+    its values shown (``Say`` so that Babel finds it where views call ``page_text``)."""
+    return said(Say(template, **values))

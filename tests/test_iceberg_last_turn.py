@@ -329,3 +329,71 @@ def test_best_last_turn_matches_a_slow_search(seed):
     turn = best_last_turn(hand, table, table_rules)
     assert_legal(turn, hand, table, table_rules)
     assert (turn.points, len(turn.used)) == slow_best(hand, table, table_rules)
+
+
+# ---------------------------------------------------------------------------------------
+# Huge hands (issue 14, item 1): solved exactly, with a bounded search. No timings here:
+# benchmarks/last_turn_worst.py measures the speed; these check the answers and the work.
+
+
+NO_SPECIALS = {"special_odds_suit": 0, "special_evens_suit": 0,
+               "special_odds_colour": 0, "special_evens_colour": 0}
+
+
+def two_of_each(suits, ranks):
+    """Both decks' copies of these cards: two_of_each("SH", "3 4") is S3 S3 S4 S4 H3 …"""
+    return " ".join(f"{s}{r} {s}{r}" for s in suits for r in ranks.split())
+
+
+def test_the_issues_64_card_hand_is_solved_exactly():
+    # Ranks 3..10 of every suit twice beside A's SJ SQ SK. Every card fits a run and a set.
+    # All in runs: one spade run 3..10 laid under SJ-SQ-SK (the 4th to the 11th card:
+    # 630 − 30 = 600), the other seven 3..10 runs of 8 (330 each): 600 + 7 × 330 = 2910.
+    # All in sets: eight sets of 8 (330 each) = 2640. Any mix breaks an 8-card run into
+    # shorter ones (a run of 8 is worth more than two of 4 and a card to spare) for sets
+    # that are then smaller than 8: so runs throughout, every card used.
+    turn = best(two_of_each("SHDC", "3 4 5 6 7 8 9 10"), ["SJ SQ SK"], decks=2)
+    assert turn.points == 600 + 7 * 330
+    assert turn.unused == ()
+
+
+@pytest.mark.parametrize("top, points", [
+    (8, 6 * 330),  # ranks 3..8: six sets of 8 (1980) beat eight runs of 6 (1440)
+    (9, 7 * 330),  # ranks 3..9: seven sets of 8 (2310) beat eight runs of 7 (2000)
+])
+def test_shorter_versions_of_the_issues_hand_go_to_sets(top, points):
+    ranks = " ".join(["3", "4", "5", "6", "7", "8", "9"][: top - 2])
+    turn = best(two_of_each("SHDC", ranks), ["SJ SQ SK"], decks=2)
+    assert turn.points == points
+    assert turn.unused == ()
+
+
+def test_the_biggest_legal_hand_is_solved_exactly():
+    # Every non-ace card of two decks but A's SJ SQ SK: 93 cards (special melds off: their
+    # choices are not part of this search). Runs of 12 throughout: one spade run 2..10
+    # under SJ-SQ-SK (the table run grows from 3 to 12 cards: 750 − 30), the other spades
+    # 2..K (750), and two runs of 12 in each other suit (6 × 750).
+    table_rules = rules(decks=2, **NO_SPECIALS)
+    table = make_table(["SJ SQ SK"], table_rules)
+    hand = cards(two_of_each("SHDC", "2 3 4 5 6 7 8 9 10 J Q K"))
+    for card in cards("SJ SQ SK"):
+        hand.remove(card)
+    turn = best_last_turn(hand, table, table_rules)
+    assert_legal(turn, hand, table, table_rules)
+    assert turn.points == (750 - 30) + 750 + 6 * 750
+    assert turn.unused == ()
+
+
+def test_the_search_stays_small_on_huge_hands():
+    # A deterministic measure of work instead of a timing: how many (position, choice)
+    # pairs the pass over the ranks looks at (the old search combined every suit's run
+    # plans: millions of combinations for the issue's hand).
+    from scorekeeper.games.iceberg_last_turn import _best_runs_and_sets
+
+    table_rules = rules(decks=2)
+    table = make_table(["SJ SQ SK"], table_rules)
+    for ranks in ("3 4 5 6 7 8", "3 4 5 6 7 8 9", "3 4 5 6 7 8 9 10", "2 3 4 5 6 7 8 9 10 J Q K"):
+        hand = Counter(cards(two_of_each("SHDC", ranks))) - Counter(cards("SJ SQ SK"))
+        info = {}
+        _best_runs_and_sets(hand, table, table_rules, info)
+        assert info["explored"] < 3_000, (ranks, info)

@@ -213,3 +213,28 @@ def test_worked_positions(players, overrides, table, hand, points, used):
     turn = best_last_turn(hand, table, rules)
     assert (turn.points, len(turn.used)) == (points, used)
     check_plays_replay(turn, hand, table, rules)
+
+
+# ---------------------------------------------------------------------------------------
+# Bigger hands (issue 14, item 1): 10 to 14 cards, as many as the exhaustive search still
+# finishes quickly, two decks, clustered so that runs and sets compete for the cards.
+
+
+def bigger_position(seed: int, rules):
+    rng = random.Random(seed)
+    pool = Counter({Card(rank, suit): rules["decks"] for suit in SUITS for rank in range(2, 14)})
+    table = random_table(rng, pool, rules)[:4]
+    suits = rng.sample(SUITS, rng.choice([2, 3]))
+    low = rng.randint(2, 9)
+    near = [c for c in pool.elements() if c.suit in suits and low <= c.rank <= low + 4]
+    hand = rng.sample(near, min(len(near), rng.randint(10, 14)))
+    return hand, table
+
+
+@pytest.mark.parametrize("rule_set", ["two decks", "two decks, no duplicates in sets"])
+def test_bigger_hands_match_exhaustive_search(rule_set):
+    overrides, players = RULE_SETS[rule_set]
+    rules = resolve_rules(overrides, players)
+    for seed in range(500_000, 500_060):
+        hand, table = bigger_position(seed, rules)
+        check_against_oracle(hand, table, rules)

@@ -261,19 +261,38 @@ class _RankSearch:
         self.bound_memo: dict = {}
         self.cap_memo: dict = {}
         self.explored = 0  # (position, choice) pairs looked at: the measure of work
-        # What one card sent to a set can be worth at most, per rank (the price the bound
-        # pays for it), and the most one card adds to a set (the marginal).
-        self.price: dict[int, float] = {}
+        # What a suit's cards sent to a rank's sets can be worth at most (what the bound
+        # pays for them), and the most one card adds to a set (the marginal).
+        self.sell: dict[int, list[list[float]]] = {}
         marginal: dict[int, int] = {}
         for r in range(LOW, HIGH + 1):
             n = sum(self.count[s][r] for s in range(4))
             biggest = max((m.size for _n, m in self.table_sets[r]), default=0)
             if self.duplicates:
-                whole = self._count_value(n, biggest)
-                self.price[r] = whole / n if n else 0
-                marginal[r] = whole - self._count_value(n - 1, biggest) if n else 0
+                # The sets' score c(k) for k cards is convex in k, so c(y1 + … + y4) is at
+                # most the sum over suits of (n_s / n) c(n y_s / n_s) (Jensen), n_s being
+                # the suit's cards of this rank: each suit is paid for its own cards.
+                values = [self._count_value(k, biggest) for k in range(n + 1)]
+
+                def convex(x: float) -> float:
+                    k = min(int(x), n - 1)
+                    return values[k] + (values[k + 1] - values[k]) * (x - k)
+
+                self.sell[r] = [[(c / n) * convex(n * y / c) if y else 0 for y in range(c + 1)]
+                                for c in (self.count[s][r] for s in range(4))]
+                marginal[r] = values[n] - values[n - 1] if n else 0
             else:  # a card is at most the 4th of its meld
-                self.price[r] = marginal[r] = _score(40, 1) if n else 0
+                marginal[r] = _score(40, 1) if n else 0
+                price = marginal[r]
+                if not self.table_sets[r]:
+                    # new melds only: one of ``first`` suits and one of ``second`` suits
+                    # (module docstring of _best_sets_without_duplicates); the best score
+                    # per card among all the ways this rank's cards allow
+                    have = [self.count[s][r] for s in range(4)]
+                    once, twice = sum(1 for c in have if c), sum(1 for c in have if c >= 2)
+                    price = max((sum(_score(meld_points(k), k) for k in (a, b) if k >= 2) / (a + b)
+                                 for a in range(1, once + 1) for b in range(min(a, twice) + 1)), default=0)
+                self.sell[r] = [[price * y for y in range(self.count[s][r] + 1)] for s in range(4)]
         # A lane this long goes on whenever it can: its next card earns more than any card
         # adds to a set at any later rank (see the docstring). Per rank boundary r: the
         # length, and for each suit whether a table run still starts above r.
@@ -427,9 +446,9 @@ class _RankSearch:
                 value += closed
         else:
             value = _NONE
-            price = self.price[r]
+            sell = self.sell[r][s]
             for after, y, score, _lost in self.options(s, r, (lanes, held, _NO_CAP)):
-                v = score + y * price + self.bound(s, r + 1, after)
+                v = score + sell[y] + self.bound(s, r + 1, after)
                 if v > value:
                     value = v
         self.bound_memo[key] = value
@@ -450,28 +469,30 @@ class _RankSearch:
             reached: dict = {}
             came: dict = {}
             for position, score in states.items():
-                partial = [((), 0, (), (), 0)]
+                partial = [((), 0, (), (), 0, 0)]
                 for s in range(4):
                     rest = 0 if last else sum(self.bound(x, r, position[x][0]) for x in range(s + 1, 4))
                     here = (position[s][0][0], position[s][0][1], position[s][1])
                     grown = []
-                    for after, gained, to_sets, losses, future in partial:
+                    sell = None if last else self.sell[r][s]
+                    for after, gained, to_sets, losses, future, sold in partial:
                         for lanes_held, y, value, lost in self.options(s, r, here):
                             self.explored += 1
                             if last:
                                 if lanes_held[0]:
                                     continue
-                                f = 0
+                                f = paid = 0
                             else:
                                 f = self.bound(s, r + 1, lanes_held)
                                 if f == _NONE:
                                     continue
-                                total = score + gained + value + self.price[r] * (sum(to_sets) + y) + future + f + rest
-                                if total <= floor:
+                                paid = sell[y]
+                                if score + gained + value + sold + paid + future + f + rest <= floor:
                                     continue
-                            grown.append((after + (lanes_held,), gained + value, to_sets + (y,), losses + (lost,), future + f))
+                            grown.append((after + (lanes_held,), gained + value, to_sets + (y,),
+                                          losses + (lost,), future + f, sold + paid))
                     partial = grown
-                for after, gained, to_sets, losses, future in partial:
+                for after, gained, to_sets, losses, future, _sold in partial:
                     if last:
                         key, value = after, score + gained
                     else:
@@ -552,14 +573,15 @@ class _RankSearch:
             k = self.count[s][r] - to_sets[r][s]
             starting = [j for j, (_n, low, _h) in enumerate(runs) if low == r]
             carried = [(f, t) for f, t in lanes if t >= 0 and runs[t][2] >= r]
-            free = [(f, t) for f, t in lanes if not (t >= 0 and runs[t][2] >= r)]
+            free = [(f, t) for f, t in lanes if not (t >= 0 and runs[t][2] >= r)]  # longest first
+            lock, later = self.lock[r - 1]
             found = None
 
-            def choose(i, used, score, plan, after, merged):
+            def choose(i, used, score, plan, after, merged, closed_new_run):
                 nonlocal found
                 if i == len(free):
                     new = k - used
-                    if new < 0:
+                    if new < 0 or (new and closed_new_run):  # the same rules as the search
                         return
                     lanes2 = after + carried + [(r, j) for j in starting if j not in merged] + [(r, -1)] * new
                     rest = best(r + 1, tuple(sorted(lanes2)))
@@ -567,17 +589,21 @@ class _RankSearch:
                         found = (score + rest[0], plan + rest[1])
                     return
                 first, t = free[i]
+                length = self._length(s, first, t, r - 1)
                 if used < k:
-                    choose(i + 1, used + 1, score, plan, after + [(first, t)], merged)
-                closed = self._close(s, self._length(s, first, t, r - 1), t)
+                    choose(i + 1, used + 1, score, plan, after + [(first, t)], merged, closed_new_run)
+                    if length >= lock and not later[s]:
+                        return
+                closed = self._close(s, length, t)
                 if closed is not None:
-                    choose(i + 1, used, score + closed, plan + self._planned(s, first, t, r - 1), after, merged)
+                    choose(i + 1, used, score + closed, plan + self._planned(s, first, t, r - 1), after, merged,
+                           closed_new_run or t < 0)
                 if t < 0:
                     for j in starting:
                         if j not in merged:
-                            choose(i + 1, used, score, plan, after + [(first, j)], merged | {j})
+                            choose(i + 1, used, score, plan, after + [(first, j)], merged | {j}, closed_new_run)
 
-            choose(0, 0, 0, [], [], frozenset())
+            choose(0, 0, 0, [], [], frozenset(), False)
             memo[key] = found
             return found
 
@@ -606,7 +632,22 @@ def _best_runs_and_sets(hand: Counter, table: Sequence[Meld], rules: Mapping, se
     # A quick pass keeping a few positions per rank finds a good turn; the exact pass
     # then drops every position that cannot beat it.
     quick = search.search(_NONE, beam=2)
-    found = search.search(quick[0] - 1 if quick else _NONE)
+    # The exact pass is cheapest when its floor is just below the best turn: try floors a
+    # little under the bound first (a turn found above its floor is the best), down to
+    # the quick pass's turn, above which the best turn always lies.
+    lowest = quick[0] - 1 if quick else _NONE
+    top = sum(search.bound(s, LOW, ((), ())) for s in range(4))
+    found = None
+    for step in (0.03, 0.06, 0.1, 0.15):
+        floor = top * (1 - step)
+        if floor <= lowest:
+            break
+        found = search.search(floor)
+        if found and found[0] > floor:
+            break
+        found = None
+    if found is None:
+        found = search.search(lowest)
     if search_info is not None:
         search_info["explored"] = search.explored
     runs_of = {s: [] for s in SUITS}

@@ -27,8 +27,8 @@ PACK = 40  # 52 cards less the 8s, 9s and 10s
 RULES = RuleBook(
     "conquian",
     [
-        Option("target", None, "Stakes needed to win the match (null: play on without end).",
-               SOURCE, minimum=1, maximum=LARGEST, nullable=True),
+        Option("target", None, "Stakes needed to win the match (none: play on without end).",
+               SOURCE, minimum=1, maximum=LARGEST, nullable=True, label="Target"),
     ],
 )
 

@@ -24,10 +24,10 @@ RULES = RuleBook(
     "kalooki",
     [
         Option("elimination", 150, "A player whose total goes above this is out of the game.",
-               SOURCE, minimum=1, maximum=LARGEST),
+               SOURCE, minimum=1, maximum=LARGEST, label="Out above"),
         Option("court_card_value", 10, "What a J, Q or K left in hand costs.",
                "published tables; no source gives one", minimum=0, maximum=LARGEST,
-               house_value=True),
+               house_value=True, label="A court card left in hand"),
     ],
 )
 

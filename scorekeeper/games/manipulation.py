@@ -22,7 +22,7 @@ RULES = RuleBook(
     "manipulation",
     [
         Option("target", 200, "Penalties at which the game ends (300 is common); the lowest total wins.",
-               SOURCE, minimum=1, maximum=LARGEST),
+               SOURCE, minimum=1, maximum=LARGEST, label="Target"),
     ],
 )
 

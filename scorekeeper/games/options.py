@@ -33,6 +33,11 @@ class Option:
     # from the number of players and the other chosen rules.
     default_for: Callable[[int, Mapping[str, Any]], Any] | None = field(default=None, compare=False)
     default_text: str = ""  # how a computed default is chosen, in words
+    # How a person reads it (the new-game form, the rules page): the option's name in
+    # words ("" : its name made readable) and, for a choice, each value's words in the
+    # order of ``choices`` (none: the values as they are).
+    label: str = ""
+    choice_labels: tuple[str, ...] = ()
 
     def describe_default(self) -> str:
         if self.default_text:

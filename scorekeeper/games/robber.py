@@ -35,13 +35,14 @@ RULES = RuleBook(
     [
         Option("ace_low", 5, "What an ace played low (A-2-3…) is worth in a sequence, before doubling.",
                "the chart lost it; 500 Rum values it 5, some tables 1", minimum=0, maximum=LARGEST,
-               house_value=True),
+               house_value=True, label="An ace played low"),
         Option("renege_penalty", 100,
                "The score of a player who looks at or takes the discard pile without first "
                "melding its top card; in partnership play the team keeps its melds and loses this "
-               "(the reneger's own hand is not counted).", FOSDICK, minimum=0, maximum=LARGEST),
+               "(the reneger's own hand is not counted).", FOSDICK, minimum=0, maximum=LARGEST,
+               label="Renege penalty"),
         Option("target", 400, "The game ends when someone reaches this total.", FOSDICK, minimum=1,
-               maximum=LARGEST),
+               maximum=LARGEST, label="Target"),
     ],
 )
 

@@ -34,19 +34,22 @@ RULES = RuleBook(
     "rummy",
     [
         Option("scoring", "winner_takes_all",
-               "winner_takes_all: who goes out scores the others' hands; penalty: each player "
-               "scores their own hand as penalty points and the lowest total wins.",
+               "Who goes out scores the others' hands; or each player scores their own hand "
+               "as penalty points and the lowest total wins.",
                f"{SOURCE}; the penalty variation from Nikki Katz's guide", kind="choice",
-               choices=("winner_takes_all", "penalty")),
+               choices=("winner_takes_all", "penalty"), label="Scoring",
+               choice_labels=("The winner takes all", "Penalty points: the lowest total wins")),
         Option("rummy_bonus", "double",
                "Going out in one turn without having melded or laid off before: double the "
-               "win, add 10, or nothing. With penalty scoring, double doubles the others' "
-               "penalties and plus10 takes 10 off the winner's.",
+               "win, add 10, or nothing. With penalty scoring, doubling doubles the others' "
+               "penalties and adding 10 takes 10 off the winner's.",
                f"{SOURCE} (double); Nikki Katz's guide (ten points)", kind="choice",
-               choices=("double", "plus10", "none")),
+               choices=("double", "plus10", "none"), label="Going out rummy",
+               choice_labels=("Doubles the win", "Adds 10", "Nothing more")),
         Option("target", 100,
                "Game score: 100 for 2 players, 150 for 3, 200 for 4 (winner takes all); "
                "100 with penalty scoring.", SOURCE, minimum=1, maximum=LARGEST, default_for=_default_target,
+               label="Target",
                default_text="100 for 2 players, 150 for 3, 200 for 4; 100 with penalty scoring"),
     ],
 )

@@ -7,6 +7,7 @@ partnerships get the choice of who partners whom.
 """
 from __future__ import annotations
 
+import re
 import secrets
 import unicodedata
 
@@ -118,8 +119,43 @@ def _bool_choice(value: bool) -> str:
 
 
 def rule_title(option: Option) -> str:
-    """A rule's name as words (target → Target, card_penalty → Card penalty)."""
-    return option.name.replace("_", " ").capitalize()
+    """A rule's name in words: its label (Target, Aces), else its name made readable."""
+    return option.label or option.name.replace("_", " ").capitalize()
+
+
+def choice_words(option: Option, value) -> str:
+    """A rule's value as a person reads it: a choice's words, yes or no, a number, none."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    for choice, label in zip(option.choices, option.choice_labels):
+        if choice == value and type(choice) is type(value):
+            return label
+    return str(value)
+
+
+def default_words(option: Option) -> str:
+    """A rule's default in words; a default the game works out is said as the rules say it,
+    its choices in words (flat (classic) → the game bonus again (classic))."""
+    if option.default_text:
+        text = option.default_text
+        for choice, label in zip(option.choices, option.choice_labels):
+            if isinstance(choice, str):
+                text = re.sub(rf"\b{re.escape(choice)}\b", label[:1].lower() + label[1:], text)
+        return text
+    return choice_words(option, option.default)
+
+
+def allowed_words(option: Option) -> str:
+    """What a rule takes, in words (its choices' words, yes or no, a range of numbers)."""
+    if option.kind == "bool":
+        return "yes or no"
+    if option.choices and option.choice_labels:
+        return ", ".join(option.choice_labels)
+    if option.choices:
+        return ", ".join(str(c) for c in option.choices)
+    return option.describe_allowed().replace(", or null", ", or none")
 
 
 def rule_field(option: Option) -> Field:
@@ -130,13 +166,10 @@ def rule_field(option: Option) -> Field:
     """
     description = option.help
     if option.kind == "choice" or (option.default_for and option.choices):
-        choices = [Choice(str(c), str(c)) for c in option.choices]
+        choices = [Choice(str(c), choice_words(option, c)) for c in option.choices]
         default = str(option.default)
-        if option.name == "decks":
-            choices = [Choice(str(c), f"{c} deck{'s' if c != 1 else ''}") for c in option.choices]
         if option.default_for:
-            auto = ("By player count" if option.name == "decks" else "As the rules say")
-            choices.insert(0, Choice(AUTO, f"{auto} ({option.default_text})"))
+            choices.insert(0, Choice(AUTO, f"As the rules say ({default_words(option)})"))
             default = AUTO
         return RadioField(rule_title(option), choices=choices, default=default, description=description)
     if option.kind == "bool":
@@ -176,7 +209,7 @@ class InRange:
         try:
             self.option.check(field.data)
         except RuleError:
-            raise ValidationError(f"it takes {self.option.describe_allowed()}.") from None
+            raise ValidationError(f"it takes {allowed_words(self.option)}.") from None
 
 
 def rule_value(option: Option, data, players: int, chosen: dict):
@@ -259,6 +292,25 @@ class NewGameBase(PageForm):
         """(option, field) for every rule option of the variant, in the rule book's order."""
         return [(option, self[f"rule_{option.name}"]) for option in self.variant.rules]
 
+    def rules_line(self) -> dict:
+        """The rules chosen, in one line: whose rules they are, what was changed from them
+        (a form sent back), how many house values the table is to confirm."""
+        changed = []
+        for option, field in self.rule_fields():
+            if field.data == field.default or (field.data in (None, "") and field.default in (None, "")):
+                continue
+            if field.type == "RadioField":
+                words = next((str(label) for value, label in map(_value_label, field.iter_choices())
+                              if value == field.data), str(field.data))
+            else:
+                words = "none" if field.data is None else str(field.data)
+            changed.append(f"{rule_title(option)}: {words[:1].lower() + words[1:]}")
+        base = self.variant.defaults_from
+        text = base[:1].upper() + base[1:] + (", changed: " + ", ".join(changed) if changed else "")
+        house = sum(1 for option in self.variant.rules if option.house_value)
+        return {"text": text, "house": house,
+                "open": any(field.errors for _option, field in self.rule_fields())}
+
     def game(self) -> tuple[list[str], dict, int]:
         """(players, rules, first dealer's index among them) from valid data."""
         seated = self.seated()
@@ -273,6 +325,11 @@ class NewGameBase(PageForm):
             if option.default_for:
                 rules[option.name] = rule_value(option, field.data, len(names), rules)
         return names, {o.name: rules[o.name] for o, _f in fields}, dealer
+
+
+def _value_label(choice) -> tuple:
+    """(value, label) of a choice as WTForms lists it (an object in 3.3, a tuple before)."""
+    return (choice.value, choice.label) if hasattr(choice, "value") else (choice[0], choice[1])
 
 
 def seat_field(i: int) -> Field:

@@ -75,3 +75,62 @@ def test_the_game_pages_history_and_a_players_page_say_it_in_the_tables_words(pa
     leaders = page.locator("[data-player-games] [data-leader]").all_inner_texts()
     assert f"{NAMES[1]} leads with 1380" in leaders, leaders
     assert any(t.endswith("in progress, 1 hand counted") or "1 hand counted" in t for t in texts), texts
+
+
+def option_codes() -> set[str]:
+    """The rule options' names and choices that are codes, not words (set_duplicates,
+    doubling_bonus, plus10), as the game file spells them."""
+    from scorekeeper.games import registry
+
+    codes = set()
+    for variant in registry.VARIANTS.values():
+        for option in variant.rules:
+            for key in (option.name, *(c for c in option.choices if isinstance(c, str))):
+                if "_" in key or any(ch.isdigit() for ch in key):
+                    codes.add(key)
+    return codes
+
+
+def test_the_new_game_form_speaks_in_plain_words_and_shows_the_rules_in_one_line(page):
+    """No option key ("set_duplicates", "doubling_bonus", "Decks decks"), no "False:" beside
+    Yes/No; the rules are one line that opens the whole list, house values marked."""
+    codes = option_codes()
+    for variant in ("iceberg", "robber", "rummy", "gin", "kalooki", "conquian", "manipulation"):
+        page.goto(f"/games/new?variant={variant}")
+        rules = page.locator("details[data-rules]")
+        expect(rules.locator("summary")).to_contain_text("Rules:")
+        expect(rules.locator("[data-rule]").first).to_be_hidden()  # one line until tapped
+        rules.locator("summary").tap()
+        expect(rules.locator("[data-rule]").first).to_be_visible()
+        words = page.locator("main").inner_text()
+        assert not [code for code in codes if code in words], variant
+        assert not re.search(r"\b(True|False|null)\b|Decks decks|seed", words), variant
+    page.goto("/games/new?variant=iceberg")
+    line = page.locator("[data-rules-line]")
+    expect(line).to_contain_text("The inventor's rules (Gordon Bower)")
+    expect(line).to_contain_text("3 house values to confirm")
+    page.locator("details[data-rules] summary").tap()
+    expect(page.locator("[data-rule] [data-house-value]")).to_have_count(3)
+    expect(page.locator("[data-rule=aces] label")).to_have_text(
+        ["Multiply the round score", "A bonus for each ace", "A bonus, doubled for each next ace"])
+    expect(page.locator("[data-rule=decks] label")).to_have_text(
+        ["As the rules say (1 for 2–3 players, 2 for 4 or more)", "1 deck", "2 decks"])
+
+    # A rule changed and one out of range: the form comes back open, saying both.
+    form = page.locator("form[data-new-game]")
+    for i, name in enumerate(NAMES[:2]):
+        form.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    page.locator("[data-rule=aces] label", has_text="A bonus for each ace").tap()
+    form.get_by_label("Target", exact=True).fill("0")
+    with page.expect_navigation():
+        form.locator("[data-action=create]").tap()
+    expect(page.locator("[data-error]")).to_contain_text("Target: it takes a whole number from 1 to 1000000000.")
+    expect(page.locator("details[data-rules]")).to_have_attribute("open", "")
+    expect(page.locator("[data-rules-line]")).to_contain_text("changed: Aces: a bonus for each ace, Target: 0")
+    form.get_by_label("Target", exact=True).fill("300")
+    with page.expect_navigation():
+        form.locator("[data-action=create]").tap()
+    page.goto(re.sub(r"/table$", "/rules", page.url))
+    expect(page.locator("[data-rule=aces] dd strong")).to_have_text("This game: A bonus for each ace")
+    expect(page.locator("[data-rule=target] dd")).to_contain_text("This game: 300 (changed from 5000)")
+    assert "ace_bonus" not in page.locator("main").inner_text()

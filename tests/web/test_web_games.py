@@ -32,7 +32,7 @@ def test_house_values_are_marked_on_the_form_and_rules_page(client):
 def test_decks_default_by_player_count(table, client, players, decks):
     table.new_game([f"P{i}" for i in range(players)])
     html = client.get(f"{table.url}/rules").get_data(as_text=True)
-    assert re.search(rf'data-rule="decks">.*?This game: {decks}</strong>', html, re.S)
+    assert re.search(rf'data-rule="decks">.*?This game: {decks} decks?</strong>', html, re.S)
 
 
 def test_decks_can_be_changed(table, client):
@@ -44,7 +44,7 @@ def test_rule_options_are_kept_for_the_game(table, client):
     table.new_game(["A", "B"], target=300, aces="bonus", set_duplicates=False)
     html = client.get(f"{table.url}/rules").get_data(as_text=True)
     assert re.search(r'data-rule="target">.*?This game: 300</strong> \(changed from 5000\)', html, re.S)
-    assert re.search(r'data-rule="aces">.*?This game: bonus</strong>', html, re.S)
+    assert re.search(r'data-rule="aces">.*?This game: A bonus for each ace</strong>', html, re.S)
     assert re.search(r'data-rule="set_duplicates">.*?This game: no</strong>', html, re.S)
 
 

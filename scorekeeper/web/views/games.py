@@ -17,7 +17,7 @@ from ...storage.players import filter_history
 from .. import links
 from ..chart import chart
 from ..database import get_db
-from ..forms import NEW_GAME_FORMS, ImportForm
+from ..forms import NEW_GAME_FORMS, ImportForm, allowed_words, choice_words, default_words, rule_title
 from . import helpers
 
 bp = Blueprint("games", __name__)
@@ -156,26 +156,19 @@ def round_detail(game_id: int, round_no: int):
 
 
 def rule_rows(variant, rules=None) -> list[dict]:
-    """The rule options for the rules page, with this game's values when there is one."""
+    """The rule options for the rules page, in words, with this game's values when there is one."""
     rows = []
     for option in variant.rules:
-        default = option.describe_default() if option.default_for else option.default
         rows.append({
             "option": option,
-            "default": _show(default),
-            "value": _show(rules[option.name]) if rules is not None and option.name in rules else None,
+            "label": rule_title(option),
+            "default": default_words(option),
+            "allowed": allowed_words(option),
+            "value": choice_words(option, rules[option.name]) if rules is not None and option.name in rules else None,
             "changed": rules is not None and not option.default_for
                        and rules.get(option.name, option.default) != option.default,
         })
     return rows
-
-
-def _show(value) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 @bp.route("/rules/<variant>")

@@ -18,6 +18,7 @@ from benchmarks.exhaustive import exhaustive_best
 from scorekeeper.games.cards import SUITS, Card, parse_card
 from scorekeeper.games.errors import IllegalPlay
 from scorekeeper.games.iceberg import resolve_rules
+from scorekeeper.games import iceberg_last_turn
 from scorekeeper.games.iceberg_last_turn import best_last_turn
 from scorekeeper.games.iceberg_melds import EVENS, ODDS, fits, lay_off, lay_off_points, make_meld
 
@@ -231,10 +232,27 @@ def bigger_position(seed: int, rules):
     return hand, table
 
 
+@pytest.mark.parametrize("strategy", ["as chosen", "pass over the ranks"])
 @pytest.mark.parametrize("rule_set", ["two decks", "two decks, no duplicates in sets"])
-def test_bigger_hands_match_exhaustive_search(rule_set):
+def test_bigger_hands_match_exhaustive_search(rule_set, strategy, monkeypatch):
+    if strategy == "pass over the ranks":  # what huge hands get, on hands the oracle can do
+        monkeypatch.setattr(iceberg_last_turn, "_SMALL_HAND", 0)
     overrides, players = RULE_SETS[rule_set]
     rules = resolve_rules(overrides, players)
     for seed in range(500_000, 500_060):
         hand, table = bigger_position(seed, rules)
+        check_against_oracle(hand, table, rules)
+
+
+@pytest.mark.parametrize("kind", HAND_KINDS)
+@pytest.mark.parametrize("rule_set", list(RULE_SETS))
+def test_the_pass_over_the_ranks_matches_exhaustive_search(rule_set, kind, monkeypatch):
+    # Hands of up to 16 cards are solved by combining the suits' run plans; bigger ones by
+    # the pass over the ranks. Here that pass solves the small random positions too.
+    monkeypatch.setattr(iceberg_last_turn, "_SMALL_HAND", 0)
+    overrides, players = RULE_SETS[rule_set]
+    rules = resolve_rules(overrides, players)
+    base = 7_000_000 + 1000 * list(RULE_SETS).index(rule_set) + 100_000 * HAND_KINDS.index(kind)
+    for seed in range(base, base + POSITIONS_PER_CASE // 2):
+        hand, table = random_position(seed, rules, kind)
         check_against_oracle(hand, table, rules)

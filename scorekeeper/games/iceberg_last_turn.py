@@ -19,7 +19,12 @@ new run), in a set of its rank (a table pair or set, or a new pair or set), in a
 meld, or nowhere. Special melds are tried first, every distinct set of cards they can
 take (cards left the same way are searched once); the rest is runs and sets.
 
-Runs and sets are found by one pass up the ranks 2 … K (``_RankSearch``). Between two
+A hand of up to 16 cards (every hand of a real game) is solved as before: for each suit,
+the run plans that differ in which *contested* cards (cards that fit a run and a set)
+they use, combined across suits with a bound, each rank's sets taking what the runs
+leave. That is quick for few cards but exponential in the contested cards (a 64-card
+hand took 48 s), so bigger hands are solved by one pass up the ranks 2 … K
+(``_RankSearch``), whose work does not grow with the number of cards. Between two
 ranks, a position is the runs still open in each suit, *lanes*: a lane's length so far
 (its points depend on its final length) and the table run it grows, if any; two decks
 hold at most two copies of a card, so a suit has at most two lanes. At each rank, every
@@ -40,18 +45,22 @@ score more):
   past the length at which the card would be worth more at its bottom;
 - a run never closes right below a new run of its suit (one longer run is worth more).
 
-The quick pass keeps only two positions per rank and finds a good turn; the exact pass
-then drops every position that cannot beat it: a bound for each suit's future, scored
-alone with every card it sends to sets paid the most a card can earn in that rank's sets,
-is added to the score so far. The exact pass returns which cards went to sets at each
-rank; each suit's runs for those cards are then rebuilt by a small search of that suit
-alone (``_RankSearch.runs_for``).
+The exact pass drops every position that cannot beat a *floor*: a bound for each suit's
+future, scored alone (each suit paid for the cards it sends to a rank's sets its share of
+what all that rank's cards would score there: the sets' score is convex in their size),
+is added to the score so far. Floors a little under the bound of the whole hand are tried
+first (a turn found above its floor is the best); failing those, a quick pass keeping two
+positions per rank finds a good turn, and the exact pass keeps what can beat it. The
+exact pass returns which cards went to sets at each rank; each suit's runs for those
+cards are then rebuilt by a small search of that suit alone (``_RankSearch.runs_for``).
 
 Why it is bounded, and what is left: a position is at most two lanes per suit, each
 locked or shorter than the lock, so at most about 45 lane states per suit and a fixed
-number of positions per rank whatever the hand's size; in practice the bound leaves at
-most a few thousand (``benchmarks/last_turn_worst.py`` measures the worst hands: dense
-two-deck hands of 70–90 cards with a few gaps in every suit). Special melds are still
+number of positions per rank whatever the hand's size; in practice the floors leave at
+most about ten thousand (position, choice) pairs to look at per hand
+(``benchmarks/last_turn_worst.py`` measures the worst hands of every size: the slowest
+are dense two-deck hands of 70–90 cards with a few gaps in every suit, where runs and
+sets compete at many ranks). Special melds are still
 tried one combination after another: a huge hand rich in odd or even cards of both
 colours has very many ways to lay them down, and that part is not yet bounded.
 """
@@ -623,31 +632,30 @@ class _RankSearch:
 
 
 _NO_CAP = HIGH + 1  # a lane with no limit on its length
+_SMALL_HAND = 16  # up to this many cards, combining the suits' run plans is quicker
 _NONE = float("-inf")
 
 
 def _best_runs_and_sets(hand: Counter, table: Sequence[Meld], rules: Mapping, search_info: dict | None = None):
     """Best (score, run plans per suit, set plans per rank) with no special melds."""
+    if sum(hand.values()) <= _SMALL_HAND:
+        return _runs_and_sets_by_suit_plans(hand, table, rules)
     search = _RankSearch(hand, table, rules)
-    # A quick pass keeping a few positions per rank finds a good turn; the exact pass
-    # then drops every position that cannot beat it.
-    quick = search.search(_NONE, beam=2)
-    # The exact pass is cheapest when its floor is just below the best turn: try floors a
-    # little under the bound first (a turn found above its floor is the best), down to
-    # the quick pass's turn, above which the best turn always lies.
-    lowest = quick[0] - 1 if quick else _NONE
+    # The exact pass is cheapest when its floor is just below the best turn: floors a
+    # little under the bound are tried first (a turn found above its floor is the
+    # best); failing those, a quick pass keeping two positions per rank finds a good
+    # turn, and the best turn lies above it.
     top = sum(search.bound(s, LOW, ((), ())) for s in range(4))
     found = None
-    for step in (0.03, 0.06, 0.1, 0.15):
+    for step in (0.03, 0.07, 0.12):
         floor = top * (1 - step)
-        if floor <= lowest:
-            break
         found = search.search(floor)
         if found and found[0] > floor:
             break
         found = None
     if found is None:
-        found = search.search(lowest)
+        quick = search.search(_NONE, beam=2)
+        found = search.search(quick[0] - 1 if quick else _NONE)
     if search_info is not None:
         search_info["explored"] = search.explored
     runs_of = {s: [] for s in SUITS}
@@ -665,6 +673,225 @@ def _best_runs_and_sets(hand: Counter, table: Sequence[Meld], rules: Mapping, se
     for r, counts in to_sets.items():
         if any(counts):
             set_plan[r] = _best_sets(r, counts, search.table_sets[r], search.duplicates)[1]
+    return total, run_plan, set_plan, runs_of, sets_of
+
+
+# ---------------------------------------------------------------------------------------
+# Small hands (up to 16 cards): every suit's run plans, combined.
+
+
+def _run_plans(suit: str, counts: list[int], table: Sequence, contested: list[int]):
+    """Every way to use this suit's cards in runs, kept best per use of contested ranks.
+
+    ``counts[r]`` is how many copies of rank r are free for runs; ``table`` holds
+    (number, meld) for the table runs of this suit; ``contested`` lists the ranks whose
+    cards could also go to a set. Returns [(score, key, plan)] where key counts the
+    copies of each contested rank used, and plan is [(number or None, low, high)]:
+    for a table run, how many cards it gains below and above; for a new run, its ranks.
+    """
+    start = list(counts)
+    best: dict[tuple, tuple[int, list]] = {}
+    # Only table runs with a card of the hand at one of their ends can grow at all.
+    table = [
+        (number, meld) for number, meld in table
+        if counts[meld.low - 1] or (meld.high < HIGH and counts[meld.high + 1])
+    ]
+
+    def record(score: int, plan: list) -> None:
+        key = tuple(start[r] - counts[r] for r in contested)
+        if key not in best or score > best[key][0]:
+            best[key] = (score, list(plan))
+
+    def new_runs(first: tuple[int, int], score: int, plan: list) -> None:
+        record(score, plan)
+        for low in range(first[0], HIGH - 1):
+            if not counts[low]:
+                continue
+            high = low
+            while high + 1 <= HIGH and counts[high + 1]:
+                high += 1
+            for end in range(max(low + 2, first[1] if low == first[0] else 0), high + 1):
+                for r in range(low, end + 1):
+                    counts[r] -= 1
+                plan.append((None, low, end))
+                length = end - low + 1
+                new_runs((low, end), score + _score(meld_points(length), length), plan)
+                plan.pop()
+                for r in range(low, end + 1):
+                    counts[r] += 1
+
+    def grow(i: int, score: int, plan: list) -> None:
+        if i == len(table):
+            new_runs((LOW, 0), score, plan)
+            return
+        number, meld = table[i]
+        below = 0
+        while meld.low - below - 1 >= LOW and counts[meld.low - below - 1]:
+            below += 1
+        above = 0
+        while meld.high + above + 1 <= HIGH and counts[meld.high + above + 1]:
+            above += 1
+        for lo in range(below + 1):
+            for hi in range(above + 1):
+                ranks = list(range(meld.low - lo, meld.low)) + list(range(meld.high + 1, meld.high + hi + 1))
+                for r in ranks:
+                    counts[r] -= 1
+                if ranks:
+                    plan.append((number, lo, hi))
+                gain = meld_points(meld.size + lo + hi) - meld_points(meld.size)
+                grow(i + 1, score + _score(gain, lo + hi), plan)
+                if ranks:
+                    plan.pop()
+                for r in ranks:
+                    counts[r] += 1
+
+    grow(0, 0, [])
+    plans = sorted(((score, key, plan) for key, (score, plan) in best.items()), key=lambda p: -p[0])
+    kept: list = []
+    for plan in plans:  # drop a plan when one as good uses no more contested cards
+        if not any(all(a <= b for a, b in zip(k[1], plan[1])) for k in kept):
+            kept.append(plan)
+    return kept
+
+
+def _run_usable(counts: list[int], table: Sequence) -> list[bool]:
+    """Which ranks of a suit could be in some run: in 3+ in a row, or a chain to a table run."""
+    usable = [False] * (HIGH + 2)
+    r = LOW
+    while r <= HIGH:
+        if counts[r]:
+            end = r
+            while end + 1 <= HIGH and counts[end + 1]:
+                end += 1
+            if end - r >= 2:
+                for x in range(r, end + 1):
+                    usable[x] = True
+            r = end + 1
+        else:
+            r += 1
+    for _number, meld in table:
+        x = meld.low - 1
+        while x >= LOW and counts[x]:
+            usable[x] = True
+            x -= 1
+        x = meld.high + 1
+        while x <= HIGH and counts[x]:
+            usable[x] = True
+            x += 1
+    return usable
+
+
+def _set_usable(card: Card, suits_in_hand: set[str], table: Sequence, duplicates: bool) -> bool:
+    """Whether a card could be in some set: a partner of another suit, or a table set it fits."""
+    if len(suits_in_hand) > 1:
+        return True
+    return any(duplicates or card.suit not in {c.suit for c in meld.cards} for _n, meld in table)
+
+
+def _runs_and_sets_by_suit_plans(hand: Counter, table: Sequence[Meld], rules: Mapping):
+    """Best (score, run plans per suit, set plans per rank) with no special melds, for a small
+    hand: each suit's run plans that differ in the contested cards they use, combined
+    with a bound (quick on the hands of a real game, but exponential in the contested
+    cards: huge hands go to the pass over the ranks)."""
+    duplicates = bool(rules["set_duplicates"])
+    runs_of = {s: [] for s in SUITS}
+    sets_of: dict[int, list] = {r: [] for r in range(LOW, HIGH + 1)}
+    for number, meld in enumerate(table, 1):
+        if meld.kind == RUN:
+            runs_of[meld.suit].append((number, meld))
+        elif meld.kind in (PAIR, SET):
+            sets_of[meld.rank].append((number, meld))
+
+    run_counts = {s: [0] * (HIGH + 2) for s in SUITS}
+    set_counts = {c.rank: [0] * 4 for c in hand}
+    contested: dict[str, list[int]] = {s: [] for s in SUITS}
+    suit_counts = {s: [0] * (HIGH + 2) for s in SUITS}
+    suits_of_rank: dict[int, set[str]] = {}
+    for card, n in hand.items():
+        suit_counts[card.suit][card.rank] = n
+        suits_of_rank.setdefault(card.rank, set()).add(card.suit)
+    usable = {s: _run_usable(suit_counts[s], runs_of[s]) for s in SUITS if any(suit_counts[s])}
+    for card, n in sorted(hand.items(), key=lambda item: item[0].rank):
+        suit, rank = card.suit, card.rank
+        in_run = usable[suit][rank]
+        in_set = _set_usable(card, suits_of_rank[rank], sets_of[rank], duplicates)
+        if in_run:
+            run_counts[suit][rank] = n
+        if in_set:
+            set_counts[rank][SUITS.index(suit)] = n
+        if in_run and in_set:
+            contested[suit].append(rank)
+
+    set_memo: dict = {}
+
+    def sets(rank: int, counts: tuple[int, ...]):
+        key = (rank, counts)
+        if key not in set_memo:
+            set_memo[key] = _best_sets(rank, counts, tuple(sets_of[rank]), duplicates)
+        return set_memo[key]
+
+    nothing = [(0, (), [])]
+    plans = {
+        s: _run_plans(s, run_counts[s], runs_of[s], contested[s]) if any(run_counts[s]) else nothing
+        for s in SUITS
+    }
+    open_suits = [s for s in SUITS if contested[s]]
+    open_ranks = sorted({r for s in open_suits for r in contested[s]})
+
+    # For each rank with contested cards: its set-side counts, and which suits the runs
+    # may take copies from.
+    open_by_rank = {
+        rank: (set_counts[rank], [(SUITS.index(s), s) for s in open_suits if rank in contested[s]])
+        for rank in open_ranks
+    }
+
+    def sets_total(taken: dict[tuple[str, int], int], ranks) -> int:
+        total = 0
+        for rank in ranks:
+            base, suits = open_by_rank[rank]
+            counts = list(base)
+            for i, suit in suits:
+                counts[i] -= taken.get((suit, rank), 0)
+            total += sets(rank, tuple(counts))[0]
+        return total
+
+    # A suit with no contested card simply takes its best run plan. The contested suits'
+    # plans are searched together, bounded by the remaining suits at their best and
+    # every rank's sets with all the contested cards not yet given to a run.
+    chosen = {s: plans[s][0] for s in SUITS if not contested[s]}
+    best: list = [-1, None]
+
+    def search(i: int, runs: int, taken: dict, choice: list) -> None:
+        if i == len(open_suits):
+            total = runs + sets_total(taken, open_ranks)
+            if total > best[0]:
+                best[:] = [total, list(choice)]
+            return
+        if best[0] >= 0:
+            bound = runs + sum(plans[s][0][0] for s in open_suits[i:]) + sets_total(taken, open_ranks)
+            if bound <= best[0]:
+                return
+        suit = open_suits[i]
+        for plan in plans[suit]:
+            for rank, n in zip(contested[suit], plan[1]):
+                taken[(suit, rank)] = n
+            choice.append(plan)
+            search(i + 1, runs + plan[0], taken, choice)
+            choice.pop()
+        for rank in contested[suit]:
+            taken.pop((suit, rank), None)
+
+    search(0, 0, {}, [])
+    chosen.update(zip(open_suits, best[1]))
+    taken = {(s, r): n for s in open_suits for r, n in zip(contested[s], chosen[s][1])}
+    run_plan = {s: chosen[s][2] for s in SUITS}
+    set_plan = {}
+    total = sum(chosen[s][0] for s in SUITS)
+    for rank, counts in sorted(set_counts.items()):
+        if any(counts):
+            left = tuple(n - taken.get((s, rank), 0) for s, n in zip(SUITS, counts))
+            score, set_plan[rank] = sets(rank, left)
+            total += score
     return total, run_plan, set_plan, runs_of, sets_of
 
 

@@ -309,10 +309,9 @@ def edit_page(state: logs.LogState, play_id: int, *, player=None, picked=None, t
     except NotFound:
         return render_template("error.html", title="Not found",
                                message="That play is not in this game."), 404
-    melds = [
-        (pid, meld) for pid, meld in state.melds(row.round_no)
-        if row.type == "layoff" and _made_before(state, pid, row)
-    ]
+    # The table as it was just before this play: the melds it could lie on, as they were.
+    before = _just_before(state, row)
+    melds = before.melds(row.round_no) if row.type == "layoff" else []
     # The cards of the play being changed go back to the pool while it is edited.
     available = logs.availability(state.round_result(row.round_no).round, give_back=row.cards)
     return render_template(
@@ -322,14 +321,30 @@ def edit_page(state: logs.LogState, play_id: int, *, player=None, picked=None, t
         picker=grid(available, row.cards if picked is None else picked, aces=row.type == "ace"),
         target=target if target is not None else row.target,
         preview=preview, error=error,
-        revision=row.revision,
+        revision=row.revision, back=round_url(state, row.round_no),
         table_play=next((tp for tp in state.plays(row.round_no) if tp.row.id == play_id), None),
     ), status
 
 
-def _made_before(state: logs.LogState, meld_id: int, row: logs.PlayRow) -> bool:
-    meld_row = state.log.play(meld_id)
-    return meld_row.seq < row.seq
+def _just_before(state: logs.LogState, row: logs.PlayRow) -> logs.LogState:
+    """The game replayed up to the play before ``row``: its round's table as it was then."""
+    from dataclasses import replace
+
+    log = state.log
+    earlier = tuple(p for p in log.plays if (p.round_no, p.seq) < (row.round_no, row.seq))
+    hands = {n: h for n, h in log.hands.items() if n < row.round_no}
+    try:
+        return logs.replay(replace(log, plays=earlier, hands=hands, drafts={}))
+    except Refused:  # a log that no longer replays in part: the round as it ended
+        return state
+
+
+def round_url(state: logs.LogState, round_no: int, **args) -> str:
+    """Where a change to a play of ``round_no`` goes back to: the table while that round is
+    being played, else that round's page."""
+    if round_no == state.round_no and not state.over:
+        return url_for("table.show", game_id=state.log.id, **args)
+    return url_for("games.round_detail", game_id=state.log.id, round_no=round_no, **args)
 
 
 def _stale_play(game_id: int, play_id: int, refusal: Stale):
@@ -349,7 +364,8 @@ def edit(game_id: int, play_id: int):
 
 @bp.route("/plays/<id:play_id>", methods=["POST"])
 def save_edit(game_id: int, play_id: int):
-    """Change a play: the whole game is replayed with it; a later play it breaks says so."""
+    """Change a play: the whole game is replayed with it; a later play it breaks says so.
+    Saved, it goes back to the round the play is in (the table, or that round's page)."""
     state = load_state(game_id)
     form = EditForm()
     picked = _picked(form)
@@ -371,7 +387,7 @@ def save_edit(game_id: int, play_id: int):
     except NotFound:
         return edit_page(state, play_id)
     flash(f"Changed {row.describe()} in round {row.round_no}: every score is recomputed.")
-    return _back(game_id)
+    return redirect(round_url(load_state(game_id), row.round_no), 303)
 
 
 @bp.route("/plays/<id:play_id>/delete", methods=["POST"])

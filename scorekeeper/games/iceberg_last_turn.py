@@ -49,9 +49,9 @@ The exact pass drops every position that cannot beat a *floor*: a bound for each
 future, scored alone (each suit paid for the cards it sends to a rank's sets its share of
 what all that rank's cards would score there: the sets' score is convex in their size),
 is added to the score so far. Floors a little under the bound of the whole hand are tried
-first (a turn found above its floor is the best); failing those, a quick pass keeping two
-positions per rank finds a good turn, and the exact pass keeps what can beat it. The
-exact pass returns which cards went to sets at each rank; each suit's runs for those
+first (a turn found above its floor is the best); failing those, a quick pass keeping
+twelve positions per rank finds a good turn, and the exact pass keeps what can beat it.
+The exact pass returns which cards went to sets at each rank; each suit's runs for those
 cards are then rebuilt by a small search of that suit alone (``_RankSearch.runs_for``).
 
 Why it is bounded, and what is left: a position is at most two lanes per suit, each
@@ -643,18 +643,18 @@ def _best_runs_and_sets(hand: Counter, table: Sequence[Meld], rules: Mapping, se
     search = _RankSearch(hand, table, rules)
     # The exact pass is cheapest when its floor is just below the best turn: floors a
     # little under the bound are tried first (a turn found above its floor is the
-    # best); failing those, a quick pass keeping two positions per rank finds a good
+    # best); failing those, a quick pass keeping twelve positions per rank finds a good
     # turn, and the best turn lies above it.
     top = sum(search.bound(s, LOW, ((), ())) for s in range(4))
     found = None
-    for step in (0.03, 0.07, 0.12):
+    for step in (0.03, 0.08):
         floor = top * (1 - step)
         found = search.search(floor)
         if found and found[0] > floor:
             break
         found = None
     if found is None:
-        quick = search.search(_NONE, beam=2)
+        quick = search.search(_NONE, beam=12)
         found = search.search(quick[0] - 1 if quick else _NONE)
     if search_info is not None:
         search_info["explored"] = search.explored

@@ -304,14 +304,18 @@ class _RankSearch:
                 self.sell[r] = [[price * y for y in range(self.count[s][r] + 1)] for s in range(4)]
         # A lane this long goes on whenever it can: its next card earns more than any card
         # adds to a set at any later rank (see the docstring). Per rank boundary r: the
-        # length, and for each suit whether a table run still starts above r.
+        # length, and for each suit whether a table run its cards could reach starts above
+        # r (a lane heading for it might want the card: no lock then).
         self.lock: dict[int, tuple[int, list[bool]]] = {}
         for r in range(LOW - 1, HIGH + 1):
             most = max((marginal[x] for x in range(r + 1, HIGH + 1)), default=0)
             length = 1
             while self._grow(length, -1, 0) <= most:
                 length += 1
-            later = [any(low > r for _n, low, _h in runs) for runs in self.table_runs]
+            # a table run above r matters only if the suit's cards could reach it: a run
+            # cannot pass a rank where the suit has no card
+            later = [any(low > r and all(self.count[s][x] for x in range(r + 1, low)) for _n, low, _h in runs)
+                     for s, runs in enumerate(self.table_runs)]
             self.lock[r] = (length, later)
 
     @staticmethod

@@ -731,6 +731,23 @@ def delete_play(db: Database, game_id: int, request_id: str | None, play_id: int
         return row
 
 
+def restore_play(db: Database, game_id: int, request_id: str | None, row: PlayRow) -> PlayRow:
+    """Put a deleted play back where it was (its round and place in it), if everything
+    around it still stands; a play logged in its place since is said, and nothing changes."""
+    with write(db):
+        log = _changing(db, game_id, request_id)
+        if row.type not in log.variant.table_plays:
+            raise Refused(f"unknown kind of play {row.type!r}")
+        if any(p.round_no == row.round_no and p.seq == row.seq for p in log.plays):
+            raise Refused("another play has been logged in its place since: log it again instead")
+        plays = tuple(sorted(log.plays + (row,), key=lambda p: (p.round_no, p.seq)))
+        after = replay(replace(log, plays=plays), row)
+        _check_order(log.variant, after.log.rows(row.round_no), after.rules)
+        saved = replace(row, id=_insert_play(db, game_id, row))
+        save_summary(db, log, after)
+        return saved
+
+
 def _lay_off_first(variant: LogVariant, lay_off: PlayRow) -> str:
     if variant.edits:
         return f"{lay_off.describe()} lies on this meld: change or delete that lay-off first"

@@ -384,6 +384,28 @@ def delete_round(db: Database, game_id: int, request_id: str | None, round_no: i
         return save_summary(db, game, after)
 
 
+def restore_round(db: Database, game_id: int, request_id: str | None, round_no: int,
+                  rnd: RecordedRound) -> Scored:
+    """Put a deleted round back where it was; the rounds from there on move down one and
+    everything is recomputed (refused, nothing changed, if the game no longer allows it)."""
+    with write(db):
+        game = load(db, game_id)
+        kernel.once(db, game_id, request_id)
+        if not 1 <= round_no <= len(game.rounds) + 1:
+            raise Refused(f"the game has {len(game.rounds)} rounds now: round {round_no} "
+                          "cannot come back in its place")
+        rounds = game.rounds[:round_no - 1] + [rnd] + game.rounds[round_no - 1:]
+        after = score(game, rounds, changed=round_no)
+        for table in ("plays", "hands"):
+            # Two steps: the unique (game, round_no, …) indexes never see two rounds at once.
+            db.execute(f"UPDATE {table} SET round_no = -round_no - 1 WHERE game = ? AND round_no >= ?",
+                       [game_id, round_no])
+            db.execute(f"UPDATE {table} SET round_no = -round_no WHERE game = ? AND round_no < 0",
+                       [game_id])
+        _insert_round(db, game_id, round_no, rnd)
+        return save_summary(db, game, after)
+
+
 # ---------------------------------------------------------------------------------------
 # Game files in and out.
 

@@ -1,5 +1,6 @@
-"""Putting plays right at phone size (issue 15): passes told at the end of their turn
-without an Edit link each; a play being changed shown against the table as it was just
+"""Putting plays right at phone size (issue 15, items 7, 8 and 9): passes told at the end
+of their turn without an Edit link each; a delete in one tap, brought back from the notice
+that says so, in every game; a play being changed shown against the table as it was just
 before it, and saved back to its own round."""
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from browser_table import Phone, Routes, seed_round_by_routes
+from test_browser_layout import GIN_ANN, GIN_BOB, counted_game
 
 
 def test_a_pass_is_told_on_the_line_of_the_turn_it_ends_without_an_edit_link(page):
@@ -64,3 +66,61 @@ def test_editing_a_lay_off_shows_the_table_as_it_was_and_saves_back_to_its_round
     phone.tap_and_wait(page.locator("[data-action=save]"))
     assert re.search(r"/rounds/1$", page.url), page.url
     expect(page.locator("[data-flash]")).to_contain_text("in round 1: every score is recomputed")
+
+
+def test_a_deleted_ace_comes_back_from_the_notice(page):
+    phone = Phone(page)
+    phone.new_game(["A", "B", "C"], dealer=2)
+    phone.ace("DA")
+    phone.meld("S9", "S8", "S7", points=30)
+    assert phone.round_scores()["A"] == 30
+    phone.tap_and_wait(phone.log_item(type="ace").get_by_role("link", name="Edit"))
+    phone.tap_and_wait(page.locator("[data-action=delete]"))  # one tap, no question
+    notice = page.locator("[data-flash]")
+    expect(notice).to_contain_text("Deleted A's ace")
+    expect(phone.log_item(type="ace")).to_have_count(0)
+    phone.tap_and_wait(notice.get_by_role("button", name="Bring it back"))
+    expect(page.locator("[data-flash]")).to_contain_text("Brought back A's ace")
+    expect(phone.log_item(type="ace")).to_have_count(1)
+    expect(page.locator("ol[data-log] > li").first).to_have_attribute("data-type", "ace")  # where it was
+    page.go_back()  # the notice again: it brings it back no second time
+    page.reload()
+    phone.tap_and_wait(page.locator("[data-flash]").get_by_role("button", name="Bring it back"))
+    expect(page.locator("[data-flash]")).to_contain_text("Already brought back")
+    expect(phone.log_item(type="ace")).to_have_count(1)
+
+
+def test_a_deleted_robber_play_comes_back_from_the_notice(page):
+    routes = Routes(page)
+    made = routes.post("/games", [("variant", "robber"), ("first_dealer", "0"),
+                                  *((f"seat_{i}", n) for i, n in enumerate(["Ann", "Bob", "Cy"]))])
+    url = re.search(r"(/g/[^/]+/robber)$", made.url).group(1)
+    routes.post(url + "/play", [("player", "Bob"), ("action", "play"), ("cards", "H4"), ("cards", "S4"), ("cards", "C4")])
+    page.goto(url)
+    line = page.locator("ol[data-log] > li[data-type=meld]")
+    with page.expect_navigation():
+        line.get_by_role("button", name=re.compile("^Delete")).tap()
+    notice = page.locator("[data-flash]")
+    expect(notice).to_contain_text("Deleted Bob's meld")
+    expect(line).to_have_count(0)
+    with page.expect_navigation():
+        notice.get_by_role("button", name="Bring it back").tap()
+    expect(line).to_have_count(1)
+    expect(page.locator("[data-live-score]").first).to_be_visible()
+
+
+def test_a_deleted_gin_round_comes_back_from_the_notice(page):
+    routes = Routes(page)
+    game = counted_game(routes, "gin", ["Ann", "Bob"], [("Ann", {"Ann": GIN_ANN, "Bob": GIN_BOB})])
+    page.goto(game + "/rounds/1")
+    expect(page.locator("[data-delete-sure]")).to_have_count(0)  # one tap, as in every game
+    with page.expect_navigation():
+        page.locator("[data-action=delete-round]").tap()
+    notice = page.locator("[data-flash]")
+    expect(notice).to_contain_text("Round 1 deleted")
+    expect(page.locator("[data-total='Ann']")).to_have_text("0")
+    with page.expect_navigation():
+        notice.get_by_role("button", name="Bring it back").tap()
+    expect(page.locator("[data-round-detail='1']")).to_be_visible()
+    page.goto(game)
+    expect(page.locator("[data-total='Ann']")).to_have_text("11")

@@ -358,6 +358,9 @@ def _routes() -> dict[tuple[str, str], Route]:
         posts)
     r[("/g/<game_key>/plays/<id:play_id>/delete", "POST")] = Route(ICEBERG, {"revision": small}, (), lambda w: [
         ("ice_play", {"play_id": w.games["ice_play"].plays[-1]}, {"revision": "0"})], posts)
+    # A deleted play brought back: the notice's token is the app's own, signed; anything
+    # else is refused as not one of its notices.
+    r[("/g/<game_key>/plays/restore", "POST")] = Route(ICEBERG, {"deleted": anything}, (), None, posts)
     r[("/g/<game_key>/hands", "POST")] = Route(ICEBERG, {"player": names, "round_no": small, "cards": cards},
                                                ("cards",), lambda w: [
         ("ice_end", {}, {"player": "C", "round_no": "1", "cards": ["D4", "C9"]})], posts)
@@ -392,6 +395,7 @@ def _routes() -> dict[tuple[str, str], Route]:
     r[("/g/<game_key>/robber/plays/<id:play_id>/delete", "POST")] = Route(ROBBER, {"revision": small}, (), lambda w: [
         ("rob_play", {"play_id": w.games["rob_play"].plays[-1]}, {"revision": "0"}),
         ("rob_team", {"play_id": w.games["rob_team"].plays[0]}, {"revision": "0"})], posts)
+    r[("/g/<game_key>/robber/plays/restore", "POST")] = Route(ROBBER, {"deleted": anything}, (), None, posts)
     r[("/g/<game_key>/robber/end/hand", "POST")] = Route(
         ROBBER, {"player": names, "round_no": small, "cards": cards}, ("cards",), lambda w: [
             ("rob_end", {}, {"player": "B", "round_no": "1", "cards": ["D2", "C7"]})], posts)
@@ -421,6 +425,7 @@ def _routes() -> dict[tuple[str, str], Route]:
         COUNTED, {"sure": value("y", "Y", "yes", ""), "revision": small, "request_id": value("r1")}, (),
         lambda w: [("rummy", {"round_no": 1}, {"sure": "y", "revision": "0"}),
                    ("kalooki", {"round_no": 1}, {"sure": "y"})], posts)
+    r[("/g/<game_key>/counted/rounds/restore", "POST")] = Route(COUNTED, {"deleted": anything}, (), None, posts)
     # Games, the import, the rules pages, the knock helper, the app's own files.
     r[("/", "GET")] = r[("/games", "GET")] = Route((), {
         "variant": value(*registry.VARIANTS, "canasta"), "player": names,

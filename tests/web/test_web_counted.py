@@ -451,32 +451,47 @@ def test_delete_a_round_and_the_later_ones_move_up(client, db):
 
 
 @pytest.mark.parametrize("variant", ["gin", "rummy", "kalooki"])
-@pytest.mark.parametrize("sure", [None, "", "n"])
-def test_delete_needs_the_box_ticked_and_deletes_nothing_without_it(client, db, variant, sure):
+def test_delete_is_one_tap_and_the_notice_brings_the_round_back(client, db, variant):
+    """As in every game (issue 15, item 8): a delete takes one tap, and the notice that
+    says so brings the round back where it was; brought back twice, it comes back once."""
     game = Counted(client, variant, ["Ann", "Bob"])
     if variant == "gin":
         game.record("Ann", {"Ann": ANN_KNOCKS, "Bob": BOB_LAYS_OFF})
     else:
         game.record("Ann", {"Bob": "S3"})
+    game.record("Bob", {"Ann": "S4"} if variant != "gin" else {"Bob": ANN_KNOCKS, "Ann": BOB_LAYS_OFF})
     html = game.page("/counted/rounds/1")
-    form = html.split("data-delete-round>")[1].split("</form>")[0]
-    assert re.search(r'<input type="checkbox" name="sure" value="y" required data-delete-sure><span>'
-                     r'Yes, delete round 1 for good', form)
-    before = rows(db, game.game_id)
+    assert "data-delete-sure" not in html and "Sure?" not in html
+    before, totals = game.export()["rounds"], game.totals()
     revision = re.search(r'name="revision" value="(\d+)"', html).group(1)
-    data = {"revision": revision} | ({} if sure is None else {"sure": sure})
-    response = client.post(game.url + "/counted/rounds/1/delete", data=data)
-    assert response.status_code == 422
-    assert ("Round 1 was not deleted: a delete cannot be undone, so tick “Yes, delete round 1 for good” "
-            "and tap Delete again.") in text(response)
-    assert 'data-round-detail="1"' in text(response)  # the round is still shown, with its delete box
-    assert rows(db, game.game_id) == before
-    assert client.post(game.url + "/counted/rounds/1/delete", data={"revision": revision, "sure": "y"}
-                       ).status_code == 303
-    assert game.export()["rounds"] == []
+    response = client.post(game.url + "/counted/rounds/1/delete", data={"revision": revision},
+                           follow_redirects=True)
+    page = text(response)
+    assert "Round 1 deleted; the rounds after it moved up and every total is recomputed." in page
+    assert len(game.export()["rounds"]) == 1
+    notice = re.search(r'<form method="post" action="([^"]+)" data-bring-back>(.*?)</form>', page, re.S)
+    token = re.search(r'name="deleted" value="([^"]+)"', notice.group(2)).group(1)
+    back = client.post(notice.group(1), data={"deleted": token}, follow_redirects=True)
+    assert "Round 1 brought back; every total is recomputed." in text(back)
+    assert game.export()["rounds"] == before and game.totals() == totals
+    again = client.post(notice.group(1), data={"deleted": token}, follow_redirects=True)
+    assert "Already brought back: round 1." in text(again)
+    assert game.export()["rounds"] == before
     # A round gone meanwhile (another phone): said so, nothing else deleted.
-    gone = client.post(game.url + "/counted/rounds/1/delete", data={"revision": revision}, follow_redirects=True)
-    assert "Round 1 is not in the game any more (deleted on another phone): nothing was deleted." in text(gone)
+    client.post(game.url + "/counted/rounds/2/delete", data={})
+    gone = client.post(game.url + "/counted/rounds/2/delete", data={}, follow_redirects=True)
+    assert "Round 2 is not in the game any more (deleted on another phone): nothing was deleted." in text(gone)
+
+
+def test_a_notice_that_is_not_the_apps_brings_nothing_back(client, db):
+    game = Counted(client, "rummy", ["Ann", "Bob"])
+    game.record("Ann", {"Bob": "S3"})
+    before = rows(db, game.game_id)
+    for token in ("", "x", "eyJnIjoxfQ.forged"):
+        response = client.post(game.url + "/counted/rounds/restore", data={"deleted": token},
+                               follow_redirects=True)
+        assert response.status_code == 200 and "That cannot be brought back from here" in text(response)
+    assert rows(db, game.game_id) == before
 
 
 def test_history_list_shows_hand_count_games_right(client):

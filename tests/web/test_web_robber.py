@@ -494,11 +494,17 @@ def test_delete_a_play_and_refuse_deleting_a_meld_with_a_lay_off(three, db):
     refused = three.post(f"/plays/{meld}/delete", revision="0")
     assert refused.status_code == 422 and "lay-off lies on this meld" in error(refused)
     assert stored(db, three.game_id) == before
-    three.ok(three.post(f"/plays/{lay_off}/delete", revision="0"))
-    assert "Deleted Bob&#39;s lay-off (D4)." in three.page()
+    deleted = three.ok(three.post(f"/plays/{lay_off}/delete", revision="0"))
+    notice = text(three.client.get(deleted.headers["Location"]))
+    assert "Deleted Bob&#39;s lay-off (D4)." in notice and 'data-action="bring-back"' in notice
     assert three.log() == ["Ann melds S4 H4 C4 (meld 1)"]
     gone = three.post(f"/plays/{lay_off}/delete", revision="0")
     assert gone.status_code in (404, 409)
+    # The notice brings it back, as it was (once, however often it is sent).
+    token = re.search(r'name="deleted" value="([^"]+)"', notice).group(1)
+    for _ in range(2):
+        three.ok(three.post("/plays/restore", deleted=token))
+    assert len(three.log()) == 2 and "D4" in three.log()[-1]
 
 
 def test_deleting_the_meld_that_took_the_top_card_is_refused(three, db):

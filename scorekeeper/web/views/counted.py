@@ -303,16 +303,14 @@ def save_edit(game_id: int, round_no: int):
 
 @bp.route("/g/<game_key>/counted/rounds/<id:round_no>/delete", methods=["POST"])
 def delete_round(game_id: int, round_no: int):
+    """Delete a round in one tap; the notice that says so can bring it back (restore_round)."""
     form = DeleteRoundForm()
-    if request.form.get("sure") != "y":  # a delete cannot be undone: its box must be ticked
-        scored = _scored(game_id)
-        if not 1 <= round_no <= len(scored.game.rounds):
-            flash(f"Round {round_no} is not in the game any more (deleted on another phone): "
-                  "nothing was deleted.")
-            return redirect(url_for("counted.game", game_id=game_id), 303)
-        return _detail_page(scored, round_no, status=422, error=(
-            f"Round {round_no} was not deleted: a delete cannot be undone, so tick “Yes, delete "
-            f"round {round_no} for good” and tap Delete again."))
+    game = _scored(game_id).game
+    if not 1 <= round_no <= len(game.rounds):
+        flash(f"Round {round_no} is not in the game any more (deleted on another phone): "
+              "nothing was deleted.")
+        return redirect(url_for("counted.game", game_id=game_id), 303)
+    deleted = game.rounds[round_no - 1]
     try:
         counted.delete_round(get_db(), game_id, form.request_id.data, round_no,
                              form.revision.data if form.validate() else None)
@@ -325,8 +323,38 @@ def delete_round(game_id: int, round_no: int):
         if 1 <= round_no <= len(_scored(game_id).game.rounds):
             return redirect(url_for("counted.round_detail", game_id=game_id, round_no=round_no), 303)
     else:
-        flash(f"Round {round_no} deleted; the rounds after it moved up and every total is recomputed.")
+        what = {"round": round_no, "how": deleted.how, "player": deleted.player,
+                "hands": None if deleted.hands is None else {p: list(c) for p, c in deleted.hands.items()}}
+        token = helpers.deleted_token(
+            game_id, "counted.restore_round", what, f"Round {round_no} deleted; the rounds after it "
+            "moved up and every total is recomputed.", form.request_id.data)
+        return redirect(url_for("counted.game", game_id=game_id, deleted=token), 303)
     return redirect(url_for("counted.game", game_id=game_id), 303)
+
+
+@bp.route("/g/<game_key>/counted/rounds/restore", methods=["POST"])
+def restore_round(game_id: int):
+    """Bring back a deleted round where it was (from the notice that said it was deleted)."""
+    back = helpers.bring_back_form(game_id, "counted.restore_round")
+    try:
+        data = back[0]
+        round_no = int(data["round"])
+        hands = None if data["hands"] is None else {str(p): tuple(str(c) for c in cards)
+                                                    for p, cards in data["hands"].items()}
+        rnd = counted.RecordedRound(str(data["how"]), str(data["player"]), hands)
+    except (TypeError, KeyError, ValueError, AttributeError):
+        flash(helpers.CANNOT_BRING_BACK)
+        return redirect(url_for("counted.game", game_id=game_id), 303)
+    try:
+        counted.restore_round(get_db(), game_id, back[1], round_no, rnd)
+    except Repeated:
+        flash(f"Already brought back: round {round_no}.")
+    except Refused as e:
+        flash(f"Round {round_no} was not brought back: {kernel.sentence(e.message)} Nothing was changed.")
+        return redirect(url_for("counted.game", game_id=game_id), 303)
+    else:
+        flash(f"Round {round_no} brought back; every total is recomputed.")
+    return redirect(url_for("counted.round_detail", game_id=game_id, round_no=round_no), 303)
 
 
 @bp.route("/g/<game_key>/counted/export")

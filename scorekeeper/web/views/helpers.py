@@ -10,11 +10,14 @@ shows (an old link, a history entry) leads to that family's page for the same pa
 """
 from __future__ import annotations
 
+import hashlib
+import secrets
 from types import MappingProxyType
 from typing import Mapping
 
-from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
+from itsdangerous import BadSignature, URLSafeSerializer
 
 from ...games import registry
 from ...games.cards import CardError, parse_card
@@ -22,8 +25,11 @@ from ...games.iceberg import signed
 from ...games.iceberg_melds import ordinal
 from ...storage import games, kernel
 from ...storage.kernel import NotFound, Refused
+from ...storage.logs import PlayRow
+from .. import links
 from ..database import get_db
 from ..picker import SYMBOLS, card_label
+from ..words import page_text  # noqa: F401  (the views' sentences, read as the pages read them)
 
 bp = Blueprint("app", __name__)
 
@@ -214,6 +220,78 @@ def server_error(_error):
         message="The server could not answer this request. Go back, reload the page and "
                 "try again.",
     ), 500
+
+
+# ---------------------------------------------------------------------------------------
+# A deleted play (or round) brought back: the page after a delete names it in its URL
+# (``?deleted=<token>``, signed with the app's key, so it says only what this app wrote),
+# and the notice that says it was deleted carries the form that puts it back where it was.
+
+BRING_BACK = "scorekeeper.bring-back"
+CANNOT_BRING_BACK = ("That cannot be brought back from here: the notice it came from is not this "
+                     "game's, or was cut short. Nothing was changed.")
+
+
+def _signer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key, salt=BRING_BACK)
+
+
+def deleted_token(game_id: int, endpoint: str, what: dict, words: str, nonce: str | None) -> str:
+    """What was deleted (``what``, as the family's ``endpoint`` brings it back) and the words
+    that say so, signed; ``nonce``: the delete's request id (two deletes, two tokens)."""
+    return _signer().dumps({"g": game_id, "e": endpoint, "w": words, "d": what,
+                            "n": nonce or secrets.token_urlsafe(8)})
+
+
+def _deleted(token, game_id: int) -> dict | None:
+    try:
+        data = _signer().loads(token) if isinstance(token, str) and len(token) < 8000 else None
+    except BadSignature:
+        return None
+    if not isinstance(data, dict) or data.get("g") != game_id:
+        return None
+    return data
+
+
+def bring_back_form(game_id: int, endpoint: str) -> tuple[dict, str] | None:
+    """What a "bring it back" form names (its ``deleted`` token), for this game and this
+    family's ``endpoint``, and the request id it is acted on under: one per token, so a
+    double tap or the notice shown again brings it back once. None: not a token of ours."""
+    token = request.form.get("deleted", "")
+    data = _deleted(token, game_id)
+    if data is None or data.get("e") != endpoint or not isinstance(data.get("d"), dict):
+        return None
+    return data["d"], "back-" + hashlib.sha256(token.encode()).hexdigest()[:40]
+
+
+def deleted_row(row: PlayRow) -> dict:
+    """A deleted play as its notice keeps it: where it was and what it was."""
+    return {"round": row.round_no, "seq": row.seq, "type": row.type, "player": row.player,
+            "cards": list(row.cards), "target": row.target}
+
+
+def row_deleted(data: dict) -> PlayRow | None:
+    """The play a notice keeps (None if it is not one: the notice is signed, but said so)."""
+    try:
+        return PlayRow(None, int(data["round"]), int(data["seq"]), str(data["type"]),
+                            str(data["player"]), tuple(str(c) for c in data["cards"]),
+                            None if data["target"] is None else int(data["target"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+@bp.app_template_global("bring_back")
+def bring_back() -> dict | None:
+    """The notice of a play or round this phone has just deleted (the page's ``?deleted=``),
+    with the form that brings it back; None on any other page, or for a read-only link."""
+    token = request.args.get("deleted")
+    game_id = g.get("game_id")
+    if not token or game_id is None or not links.can_edit():
+        return None
+    data = _deleted(token, game_id)
+    if data is None:
+        return None
+    return {"words": data["w"], "token": token, "action": url_for(data["e"], game_id=game_id)}
 
 
 def unchanged(game_id: int) -> bool:

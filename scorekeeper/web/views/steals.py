@@ -381,6 +381,7 @@ def undo(game_id: int):
 
 @bp.route("/plays/<id:play_id>/delete", methods=["POST"])
 def delete(game_id: int, play_id: int):
+    """Delete a play in one tap; the notice that says so can bring it back (restore)."""
     form = DeleteForm()
     form.validate()
     try:
@@ -392,7 +393,29 @@ def delete(game_id: int, play_id: int):
     except Refused as e:
         return table_page(_state(game_id), error=e.message, status=refusal_status(e))
     else:
-        flash(kernel.sentence(f"Deleted {row.describe()}"))
+        words = kernel.sentence(helpers.page_text("Deleted %(play)s", play=row.describe()))
+        token = helpers.deleted_token(game_id, "steals.restore", helpers.deleted_row(row), words,
+                                      form.request_id.data)
+        return redirect(f"{screen_url(_state(game_id))}?deleted={token}", 303)  # URL-safe
+    return redirect(screen_url(_state(game_id)), 303)
+
+
+@bp.route("/plays/restore", methods=["POST"])
+def restore(game_id: int):
+    """Bring back a deleted play where it was (from the notice that said it was deleted)."""
+    back = helpers.bring_back_form(game_id, "steals.restore")
+    row = helpers.row_deleted(back[0]) if back else None
+    if row is None:
+        return table_page(_state(game_id), error=helpers.CANNOT_BRING_BACK, status=422)
+    try:
+        logs.restore_play(get_db(), game_id, back[1], row)
+    except Repeated:
+        flash(helpers.page_text("Already brought back: %(play)s.", play=row.describe()))
+    except Refused as e:
+        return table_page(_state(game_id), status=refusal_status(e), error=helpers.page_text(
+            "%(play)s was not brought back: %(why)s", play=row.describe(), why=e.message))
+    else:
+        flash(kernel.sentence(helpers.page_text("Brought back %(play)s", play=row.describe())))
     return redirect(screen_url(_state(game_id)), 303)
 
 

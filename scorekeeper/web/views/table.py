@@ -392,6 +392,7 @@ def save_edit(game_id: int, play_id: int):
 
 @bp.route("/plays/<id:play_id>/delete", methods=["POST"])
 def delete(game_id: int, play_id: int):
+    """Delete a play in one tap; the notice that says so can bring it back (restore)."""
     form = DeleteForm()
     form.validate()
     try:
@@ -405,8 +406,31 @@ def delete(game_id: int, play_id: int):
         return _stale_play(game_id, play_id, e)
     except Refused as e:
         return edit_page(load_state(game_id), play_id, error=e.message, status=422)
-    flash(f"Deleted {row.describe()} from round {row.round_no}: every score is recomputed.")
-    return _back(game_id)
+    words = helpers.page_text("Deleted %(play)s from round %(round)s: every score is recomputed.",
+                              play=row.describe(), round=row.round_no)
+    token = helpers.deleted_token(game_id, "table.restore", helpers.deleted_row(row), words,
+                                  form.request_id.data)
+    return redirect(round_url(load_state(game_id), row.round_no, deleted=token), 303)
+
+
+@bp.route("/plays/restore", methods=["POST"])
+def restore(game_id: int):
+    """Bring back a deleted play where it was (from the notice that said it was deleted)."""
+    back = helpers.bring_back_form(game_id, "table.restore")
+    row = helpers.row_deleted(back[0]) if back else None
+    if row is None:
+        return table_page(load_state(game_id), error=helpers.CANNOT_BRING_BACK, status=422)
+    try:
+        logs.restore_play(get_db(), game_id, back[1], row)
+    except Repeated:
+        flash(helpers.page_text("Already brought back: %(play)s.", play=row.describe()))
+    except Refused as e:
+        return table_page(load_state(game_id), status=refusal_status(e), error=helpers.page_text(
+            "%(play)s was not brought back: %(why)s", play=row.describe(), why=e.message))
+    else:
+        flash(helpers.page_text("Brought back %(play)s in round %(round)s: every score is recomputed.",
+                                play=row.describe(), round=row.round_no))
+    return redirect(round_url(load_state(game_id), row.round_no), 303)
 
 
 def _form_error(form) -> str:

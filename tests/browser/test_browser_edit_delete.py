@@ -9,6 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from browser_table import Phone, Routes, seed_round_by_routes
+from test_browser_a11y import assert_accessible
 from test_browser_layout import GIN_ANN, GIN_BOB, counted_game
 
 
@@ -55,6 +56,7 @@ def test_editing_a_lay_off_shows_the_table_as_it_was_and_saves_back_to_its_round
     expect(melds).to_have_count(1)
     expect(melds.first).to_contain_text("3♥ 3♣")
     expect(melds.first).not_to_contain_text("3♦")
+    assert_accessible(page, "a lay-off being changed")
     phone.tap_and_wait(page.get_by_role("link", name="Back to the table"))
 
     # Round 1's lay-off of 6♠ on 7♠ 8♠ 9♠, from round 1's page: the run had three cards.
@@ -79,6 +81,7 @@ def test_a_deleted_ace_comes_back_from_the_notice(page):
     notice = page.locator("[data-flash]")
     expect(notice).to_contain_text("Deleted A's ace")
     expect(phone.log_item(type="ace")).to_have_count(0)
+    assert_accessible(page, "the notice of a deleted ace")
     phone.tap_and_wait(notice.get_by_role("button", name="Bring it back"))
     expect(page.locator("[data-flash]")).to_contain_text("Brought back A's ace")
     expect(phone.log_item(type="ace")).to_have_count(1)
@@ -119,6 +122,7 @@ def test_a_deleted_gin_round_comes_back_from_the_notice(page):
     notice = page.locator("[data-flash]")
     expect(notice).to_contain_text("Round 1 deleted")
     expect(page.locator("[data-total='Ann']")).to_have_text("0")
+    assert_accessible(page, "the notice of a deleted round")
     with page.expect_navigation():
         notice.get_by_role("button", name="Bring it back").tap()
     expect(page.locator("[data-round-detail='1']")).to_be_visible()

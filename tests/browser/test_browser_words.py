@@ -7,7 +7,8 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_table import Phone, Routes, number
+from browser_table import Phone, Routes
+from test_browser_a11y import assert_accessible
 from test_browser_layout import NAMES, iceberg_round_one
 
 
@@ -111,6 +112,7 @@ def test_the_new_game_form_speaks_in_plain_words_and_shows_the_rules_in_one_line
     expect(line).to_contain_text("3 house values to confirm")
     page.locator("details[data-rules] summary").tap()
     expect(page.locator("[data-rule] [data-house-value]")).to_have_count(3)
+    assert_accessible(page, "the new game's rules, opened")
     expect(page.locator("[data-rule=aces] label")).to_have_text(
         ["Multiply the round score", "A bonus for each ace", "A bonus, doubled for each next ace"])
     expect(page.locator("[data-rule=decks] label")).to_have_text(

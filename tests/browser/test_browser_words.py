@@ -136,3 +136,17 @@ def test_the_new_game_form_speaks_in_plain_words_and_shows_the_rules_in_one_line
     expect(page.locator("[data-rule=aces] dd strong")).to_have_text("This game: A bonus for each ace")
     expect(page.locator("[data-rule=target] dd")).to_contain_text("This game: 300 (changed from 5000)")
     assert "ace_bonus" not in page.locator("main").inner_text()
+
+
+def test_the_rules_pages_name_rules_and_cards_as_people_read_them(page):
+    """How each game is scored, and its options: no option name (renege_penalty), no card
+    code (S7 H7 C7) where the pages draw cards (7♠ 7♥ 7♣)."""
+    codes = option_codes()
+    for variant in ("iceberg", "robber", "rummy", "gin", "kalooki", "conquian", "manipulation"):
+        page.goto(f"/rules/{variant}")
+        words = page.locator("main").inner_text()
+        assert not [code for code in codes if code in words], variant
+        assert not re.search(r"\b[SHDC](10|[2-9AJQK])\b", words), variant
+    expect(page.locator("main")).to_contain_text("Target")
+    page.goto("/rules/robber")
+    expect(page.locator("main")).to_contain_text("C melds 7♠ 7♥ 7♣, A adds 7♦, C reneges, A holds 2♥")

@@ -681,12 +681,12 @@ def test_the_rules_page_says_how_it_is_scored(client, variant):
 RULES_PAGES_SAY = [
     ("conquian", "A hand never holds more than 10 cards (a card taken is melded at once)"),
     ("conquian", "the hands with the winner's 11 melded cards never come to more than the 40 cards"),
-    ("gin", "a shutout (the other player scored nothing) adds the game bonus again (flat, classic)"),
+    ("gin", "a shutout (the other player scored nothing) adds the game bonus again (classic)"),
     ("gin", "The winner is whoever has the most points after all the bonuses"),
     ("gin", "Where several arrangements give the knocker the same least deadwood, the app takes the one "
             "that leaves the defender the most deadwood after lay-offs"),
-    ("rummy", "With penalty scoring, double doubles every other player's penalty for that round, and "
-              "plus10 takes 10 off the winner's total"),
+    ("rummy", "With penalty scoring, doubling doubles every other player's penalty for that round, and "
+              "adding 10 takes 10 off the winner's total"),
 ]
 
 

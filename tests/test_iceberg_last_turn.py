@@ -388,12 +388,12 @@ def test_the_search_stays_small_on_huge_hands():
     # A deterministic measure of work instead of a timing: how many (position, choice)
     # pairs the pass over the ranks looks at (the old search combined every suit's run
     # plans: millions of combinations for the hand).
-    from scorekeeper.games.iceberg_last_turn import _best_runs_and_sets
+    from scorekeeper.games.iceberg_last_turn import _best_plan
 
     table_rules = rules(decks=2)
     table = make_table(["SJ SQ SK"], table_rules)
     for ranks in ("3 4 5 6 7 8", "3 4 5 6 7 8 9", "3 4 5 6 7 8 9 10", "2 3 4 5 6 7 8 9 10 J Q K"):
         hand = Counter(cards(two_of_each("SHDC", ranks))) - Counter(cards("SJ SQ SK"))
         info = {}
-        _best_runs_and_sets(hand, table, table_rules, info)
+        _best_plan(hand, table, table_rules, info)
         assert info["explored"] < 3_000, (ranks, info)

@@ -1,0 +1,925 @@
+"""The pass over the ranks: the exact best runs, sets and special melds of a hand.
+
+This is the search behind ``best_last_turn`` (``iceberg_last_turn``, whose docstring
+gives the rules and the overview) for hands too big to combine every suit's run plans,
+and for every hand that could lay down a special meld. Pure library: no Flask, no I/O.
+
+Cards, scores
+-------------
+A turn's value is ``score(points, cards)``: points × 256 + cards used, so the best turn
+has the most points and, among those, the most cards. Aces never meld: the pass looks at
+ranks 2 … K only. With two decks a card has at most two copies.
+
+Positions
+---------
+Going up the ranks 2 … K, a *position* between two ranks holds, per suit, its *lanes*
+(the runs still open: length so far, the table run grown if any, the longest it may
+grow) and the runs already scored whose later cards are spoken for (``held``); and, per
+colour, the state of its special melds (below). At each rank every suit's cards there
+go to special melds, extend lanes, start lanes, or go to the rank's sets, which are
+scored at once (``best_sets``: with duplicates a rank's sets depend only on how many
+cards they get). Positions that are equal keep only the best score.
+
+Special melds
+-------------
+A special is six cards, one at each rank of its parity: evens 2-4-6-8-10-Q, odds
+3-5-7-9-J-K. What the rest of the hand can do depends only on how many cards of each
+(rank, suit) the specials take:
+
+- *suit specials* of suit s take one card of s at each rank of their parity: their
+  number k_s (0 … 2) is chosen at the parity's first rank and fixed;
+- *colour specials* of a colour (spades and clubs, or hearts and diamonds) take, at each
+  rank of their parity, c cards of that colour: their number c (0 … 4) is fixed at the
+  first rank, and at each rank only x, how many of the c come from the colour's first
+  suit, is chosen (c − x from the other). The c specials can be laid down with mixed
+  suits iff at least c cards come from each suit over the six ranks (c ≤ Σx ≤ 5c: if a
+  special got no card of one suit, another got two, and one card moves between them,
+  rank by rank, until none is single-suited; giving each rank's x cards to the specials
+  with the fewest so far does it directly). So a colour's state is (k_a, k_b, c) and the
+  two tallies min(c, Σx), min(c, Σ(c − x)); it must reach (c, c) at the last rank.
+
+A special's points are credited when its number is chosen.
+
+Rules that keep the positions few
+---------------------------------
+Each is an exchange that would otherwise score more, so some best turn obeys them all:
+
+- *lock*: a card is never worth more to a set than 10 × the set's size (at most 80 with
+  two decks, 40 with one or without duplicates), while the next card of a run of length
+  L is worth 10 × (L + 1). So a lane at least that long always takes the next card of
+  its suit that no special takes. When what the specials take from the suit at every
+  later rank is known (its colour has no colour special left to place), the lane's whole
+  future is known: it is scored at once and only which ranks' cards it holds stays in
+  the position; otherwise it stays a lane that must take its next card;
+- *break*: a lane stops below a card that goes to a set only if the set values that
+  card at least as much as the lane would; a lane starting just above such a card may
+  not grow past the length at which the card would be worth more at its bottom;
+- a run never closes right below a new run of its suit (one longer run is worth more).
+
+Bounds and floors
+-----------------
+The pass drops every position that cannot beat a *floor*. Its bound is the score so far
+plus, for each suit, a bound of its future scored alone (``bound``): its cards sent to a
+rank's sets are paid their share of what all that rank's cards would score there (the
+sets' score is convex in their size: each suit's share, by Jensen's inequality); a card
+at a rank of a parity whose specials are not chosen yet may instead be paid a sixth of
+the best special it could join; once they are chosen, the suit loses its k_s cards at
+each rank, and a colour's c cards are priced by a Lagrange price μ per card (each suit
+may give up to c cards at μ; c × μ per rank is taken back once per colour: any split
+x, c − x is then counted at most once).
+
+Floors a little under the bound of the whole hand are tried first (a turn found above
+its floor is the best); failing those, a quick pass keeping twelve positions per rank
+finds a good turn, and the exact pass keeps what can beat it. The exact pass returns,
+per rank, which cards went to sets and to specials; each suit's runs are rebuilt from
+what is left by a small search of that suit alone (``runs_for``).
+
+Why the work is bounded
+-----------------------
+A suit holds at most two lanes (two copies of a card), each shorter than 13; a colour's
+special state is at most 3 × 3 × 5 × 5 × 5 values per parity. So the positions per rank
+and the choices per position are bounded by constants that do not depend on the hand:
+the pass does at most 12 ranks × (positions × choices) steps whatever the number of
+cards, and the floors keep the real number small (``explored`` counts the (position,
+choice) pairs looked at; ``benchmarks/last_turn_worst.py`` measures the worst hands).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+from typing import Mapping, Sequence
+
+from .cards import SUITS, Card
+from .iceberg_melds import EVENS, ODDS, PAIR, RUN, SET, SPECIALS, Meld, Special, meld_points
+
+LOW, HIGH = 2, 13  # aces never meld: runs and sets use 2 … K
+CARDS_WEIGHT = 256  # score = points × 256 + cards used: most points, then most cards
+PARITY_RANKS = (EVENS, ODDS)  # parity 0: evens 2 … Q, parity 1: odds 3 … K (rank % 2)
+COLOUR_SUITS = ((SUITS.index("S"), SUITS.index("C")), (SUITS.index("H"), SUITS.index("D")))
+COLOUR_OF = {s: ci for ci, pair in enumerate(COLOUR_SUITS) for s in pair}
+NO_CAP = HIGH + 1  # a lane with no limit on its length
+NONE = float("-inf")
+UNDECIDED = None  # a parity's specials not chosen yet (before its first rank)
+FINISHED = ()  # no specials (left) in this parity for this colour
+
+
+def score(points: int, cards: int) -> int:
+    return points * CARDS_WEIGHT + cards
+
+
+# ---------------------------------------------------------------------------------------
+# Sets: the cards of one rank, onto table pairs and sets or into new pairs and sets.
+
+
+def cards_of_rank(rank: int, counts: tuple[int, ...]) -> tuple[Card, ...]:
+    return tuple(Card(rank, suit) for suit, n in zip(SUITS, counts) for _ in range(n))
+
+
+def best_sets(rank: int, counts: tuple[int, ...], table: tuple, duplicates: bool):
+    """Best (score, plan) for hand cards of one rank; counts per suit in SUITS order.
+
+    ``table`` holds (number, meld) for the table's pairs and sets of this rank. A plan is
+    a list of (number or None, counts per suit) for the cards each meld gets.
+    """
+    n = sum(counts)
+    if not n:
+        return 0, []
+    if duplicates:
+        # Each added card is worth more on a bigger meld, and suits never clash, so the
+        # best is every card on the biggest table meld, else one new meld of them all.
+        if table:
+            number, meld = max(table, key=lambda t: (t[1].size, -t[0]))
+            points = meld_points(meld.size + n) - meld_points(meld.size)
+            return score(points, n), [(number, counts)]
+        if n >= 3 or (n == 2 and max(counts) == 1):
+            return score(meld_points(n), n), [(None, counts)]
+        return 0, []
+    return _best_sets_without_duplicates(counts, table)
+
+
+def _best_sets_without_duplicates(counts: tuple[int, ...], table: tuple):
+    """``set_duplicates`` false: every meld holds each suit at most once.
+
+    Each suit's cards go to table melds that lack the suit (one card each) or to new melds.
+    For the new melds only how many suits send one card and how many send two matters: the
+    best is one meld of every suit left and a second of the suits left twice (a bigger
+    meld is worth more per card). So the suits are decided one at a time, remembering only
+    what each table meld has received and the two new melds' sizes.
+    """
+    targets = [(number, meld.size, {c.suit for c in meld.cards}) for number, meld in table]
+    states: dict[tuple, tuple[int, list]] = {((0,) * len(targets), 0, 0): (0, [])}
+    for suit, n in zip(SUITS, counts):
+        if not n:
+            continue
+        open_ = [i for i, (_n, _s, suits) in enumerate(targets) if suit not in suits]
+        nxt: dict[tuple, tuple[int, list]] = {}
+        for (added, one, two), (_v, choice) in states.items():
+            for k in range(min(n, len(open_)) + 1):
+                for chosen in combinations(open_, k):
+                    left = n - k
+                    added2 = tuple(a + (i in chosen) for i, a in enumerate(added))
+                    key = (added2, one + (left >= 1), two + (left >= 2))
+                    if key not in nxt:
+                        nxt[key] = (0, choice + [(suit, chosen, left)])
+        states = nxt
+    best, plan = 0, []
+    for (added, one, two), (_v, choice) in states.items():
+        points = cards = 0
+        for (_number, size, _suits), a in zip(targets, added):
+            points += meld_points(size + a) - meld_points(size)
+            cards += a
+        for size in (one, two):
+            if size >= 2:
+                points += meld_points(size)
+                cards += size
+        total = score(points, cards)
+        if total > best:
+            best, plan = total, choice
+    melds: dict = {}
+    for suit, chosen, left in plan:
+        i = SUITS.index(suit)
+        for t in chosen:
+            melds.setdefault(targets[t][0], [0, 0, 0, 0])[i] += 1
+        for group in ("first", "second")[:left]:
+            melds.setdefault(group, [0, 0, 0, 0])[i] += 1
+    result = []
+    for key, suit_counts in melds.items():
+        if key in ("first", "second"):
+            if sum(suit_counts) >= 2:
+                result.append((None, tuple(suit_counts)))
+        else:
+            result.append((key, tuple(suit_counts)))
+    return best, result
+
+
+# ---------------------------------------------------------------------------------------
+# Special melds: how many of each kind, and which suit gives each colour card.
+
+
+def lay_out_colour_specials(c: int, ranks: Sequence[int], from_first: Sequence[int],
+                            suits: tuple[str, str]) -> list[tuple[Card, ...]]:
+    """The c colour specials when ``from_first[i]`` of rank ``ranks[i]``'s c cards are of
+    the first suit: each rank's first-suit cards go to the specials with the fewest so
+    far, so each gets between ⌊Σx / c⌋ and ⌈Σx / c⌉ of them: mixed when c ≤ Σx ≤ 5c."""
+    taken = [0] * c
+    specials: list[list[Card]] = [[] for _ in range(c)]
+    for rank, x in zip(ranks, from_first):
+        first = sorted(range(c), key=lambda i: (taken[i], i))[:x]
+        for i in range(c):
+            if i in first:
+                taken[i] += 1
+                specials[i].append(Card(rank, suits[0]))
+            else:
+                specials[i].append(Card(rank, suits[1]))
+    return [tuple(cards) for cards in specials]
+
+
+_RUN_VALUE = [None, None, None] + [score(meld_points(n), n) for n in range(3, 3 * (HIGH + 2))]
+
+
+def _run_value(length: int) -> int | None:
+    """A new run of this many hand cards, as a score; None if it is too short to be a run."""
+    return _RUN_VALUE[length]
+
+
+class RankPass:
+    """The best runs, sets and special melds for a hand, by a search over the ranks.
+
+    See the module docstring: positions, the exchange rules and the bound.
+    """
+
+    def __init__(self, hand: Counter, table: Sequence[Meld], rules: Mapping) -> None:
+        self.duplicates = bool(rules["set_duplicates"])
+        self.count = [[0] * (HIGH + 2) for _ in SUITS]
+        for card, n in hand.items():
+            if LOW <= card.rank <= HIGH:
+                self.count[SUITS.index(card.suit)][card.rank] += n
+        self.table_runs: list[list[tuple[int, int, int]]] = [[] for _ in SUITS]  # (number, low, high)
+        self.table_sets: dict[int, tuple] = {r: () for r in range(LOW, HIGH + 1)}
+        for number, meld in enumerate(table, 1):
+            if meld.kind == RUN:
+                s = SUITS.index(meld.suit)
+                if self.count[s][meld.low - 1] or (meld.high < HIGH and self.count[s][meld.high + 1]):
+                    self.table_runs[s].append((number, meld.low, meld.high))
+            elif meld.kind in (PAIR, SET):
+                self.table_sets[meld.rank] += ((number, meld),)
+        self.set_memo: dict = {}
+        self.option_memo: dict = {}
+        self.bound_memo: dict = {}
+        self.cap_memo: dict = {}
+        self.move_memo: dict = {}
+        self.explored = 0  # (position, choice) pairs looked at: the measure of work
+        marginal = self._set_prices()
+        self._locks(marginal)
+        self._specials(rules)
+
+    # -- what a card is worth to a rank's sets, and the lock ------------------------------
+
+    def _set_prices(self) -> dict[int, int]:
+        """``sell[r][s][y]``: what y cards of suit s sent to rank r's sets can be worth at
+        most (what the bound pays for them). Returns the most one card adds to a set."""
+        self.sell: dict[int, list[list[float]]] = {}
+        marginal: dict[int, int] = {}
+        for r in range(LOW, HIGH + 1):
+            n = sum(self.count[s][r] for s in range(4))
+            biggest = max((m.size for _n, m in self.table_sets[r]), default=0)
+            if self.duplicates:
+                # The sets' score v(k) for k cards is convex in k, so v(y1 + … + y4) is at
+                # most the sum over suits of (n_s / n) v(n y_s / n_s) (Jensen), n_s being
+                # the suit's cards of this rank: each suit is paid for its own cards.
+                values = [self._count_value(k, biggest) for k in range(n + 1)]
+
+                def convex(x: float, values=values, n=n) -> float:
+                    k = min(int(x), n - 1)
+                    return values[k] + (values[k + 1] - values[k]) * (x - k)
+
+                self.sell[r] = [[(c / n) * convex(n * y / c) if y else 0 for y in range(c + 1)]
+                                for c in (self.count[s][r] for s in range(4))]
+                marginal[r] = values[n] - values[n - 1] if n else 0
+            else:  # a card is at most the 4th of its meld
+                marginal[r] = score(40, 1) if n else 0
+                price = marginal[r]
+                if not self.table_sets[r]:
+                    # new melds only: one of ``first`` suits and one of ``second`` suits
+                    # (_best_sets_without_duplicates); the best score per card among all
+                    # the ways this rank's cards allow
+                    have = [self.count[s][r] for s in range(4)]
+                    once, twice = sum(1 for c in have if c), sum(1 for c in have if c >= 2)
+                    price = max((sum(score(meld_points(k), k) for k in (a, b) if k >= 2) / (a + b)
+                                 for a in range(1, once + 1) for b in range(min(a, twice) + 1)), default=0)
+                self.sell[r] = [[price * y for y in range(self.count[s][r] + 1)] for s in range(4)]
+        return marginal
+
+    def _locks(self, marginal: dict[int, int]) -> None:
+        """A lane this long goes on whenever it can: its next card earns more than any card
+        adds to a set at any later rank (see the docstring). Per rank boundary r: the
+        length, and for each suit whether a table run its cards could reach starts above
+        r (a lane heading for it might want the card: no lock then)."""
+        self.lock: dict[int, tuple[int, list[bool]]] = {}
+        for r in range(LOW - 1, HIGH + 1):
+            most = max((marginal[x] for x in range(r + 1, HIGH + 1)), default=0)
+            length = 1
+            while self._grow(length, -1) <= most:
+                length += 1
+            # a table run above r matters only if the suit's cards could reach it: a run
+            # cannot pass a rank where the suit has no card
+            later = [any(low > r and all(self.count[s][x] for x in range(r + 1, low)) for _n, low, _h in runs)
+                     for s, runs in enumerate(self.table_runs)]
+            self.lock[r] = (length, later)
+
+    @staticmethod
+    def _count_value(n: int, table_size: int) -> int:
+        """Two-deck sets with duplicates: n cards of a rank, onto a table meld or alone."""
+        if n <= 0:
+            return 0
+        if table_size:
+            return score(meld_points(table_size + n) - meld_points(table_size), n)
+        return score(meld_points(n), n) if n >= 2 else 0
+
+    def sets(self, r: int, y: tuple[int, ...]) -> int:
+        key = (r, y)
+        value = self.set_memo.get(key)
+        if value is None:
+            value = self.set_memo[key] = best_sets(r, y, self.table_sets[r], self.duplicates)[0]
+        return value
+
+    # -- special melds ------------------------------------------------------------------
+
+    def _specials(self, rules: Mapping) -> None:
+        """Which numbers of specials each colour can choose per parity, and their prices.
+
+        ``choices[ci][p]``: (k_a, k_b, c, credit) for every number the cards allow;
+        ``reach[(ci, p, k_a, k_b, c)]``: per rank index, the most first-suit and second-suit
+        cards the remaining ranks can still give (to drop tallies that cannot be met);
+        ``open_price[p][s]``: what a card of suit s may be paid before the numbers are
+        chosen (a sixth of the best special it could join); ``mu[p][ci][r]``: the
+        Lagrange price of a colour special's card once they are (module docstring).
+        """
+        value = {(p, one_suit): 0 for p in (0, 1) for one_suit in (True, False)}
+        self.special_of: dict[tuple[int, bool], Special] = {}
+        for special in SPECIALS:
+            p = PARITY_RANKS.index(special.ranks)
+            value[(p, special.one_suit)] = int(rules[special.name])
+            self.special_of[(p, special.one_suit)] = special
+        self.choices = [[[(0, 0, 0, 0)], [(0, 0, 0, 0)]] for _ in COLOUR_SUITS]
+        self.reach: dict[tuple, list[tuple[int, int]]] = {}
+        self.open_price = [[0.0] * 4 for _ in (0, 1)]
+        for p, ranks in enumerate(PARITY_RANKS):
+            suit_price = score(value[(p, True)], 6) / 6
+            colour_price = score(value[(p, False)], 6) / 6
+            for ci, (a, b) in enumerate(COLOUR_SUITS):
+                ca = [self.count[a][r] for r in ranks]
+                cb = [self.count[b][r] for r in ranks]
+                k_most = [min(ca) if value[(p, True)] else 0, min(cb) if value[(p, True)] else 0]
+                c_most = min(x + y for x, y in zip(ca, cb)) if value[(p, False)] else 0
+                for ka in range(k_most[0] + 1):
+                    for kb in range(k_most[1] + 1):
+                        for c in range(c_most + 1):
+                            if not (ka or kb or c):
+                                continue
+                            low = [max(0, c - (y - kb)) for y in cb]
+                            high = [min(c, x - ka) for x in ca]
+                            if any(lo > hi for lo, hi in zip(low, high)):
+                                continue
+                            if c and (sum(high) < c or sum(low) > 5 * c):
+                                continue
+                            credit = (ka + kb) * score(value[(p, True)], 6) + c * score(value[(p, False)], 6)
+                            self.choices[ci][p].append((ka, kb, c, credit))
+                            self.reach[(ci, p, ka, kb, c)] = [
+                                (sum(high[i:]), sum(c - lo for lo in low[i:])) for i in range(len(ranks) + 1)]
+                for s, k in zip((a, b), k_most):
+                    self.open_price[p][s] = max(suit_price if k else 0, colour_price if c_most else 0)
+        # The Lagrange price of a colour special's card at rank r: what one card of the
+        # colour is paid in the rank's sets (any price is a valid bound; this one is close
+        # to what a card is worth elsewhere).
+        self.mu = [[[0.0] * (HIGH + 2) for _ in COLOUR_SUITS] for _ in (0, 1)]
+        self.mu_left = [[[0.0] * (HIGH + 3) for _ in COLOUR_SUITS] for _ in (0, 1)]
+        for p, ranks in enumerate(PARITY_RANKS):
+            for ci, (a, b) in enumerate(COLOUR_SUITS):
+                for r in ranks:
+                    self.mu[p][ci][r] = min(self._one_card(r, a), self._one_card(r, b))
+                for r in range(HIGH + 1, LOW - 1, -1):  # from rank r on
+                    self.mu_left[p][ci][r] = self.mu_left[p][ci][r + 1] + self.mu[p][ci][r]
+        self.start_specials = tuple(
+            tuple(UNDECIDED if len(self.choices[ci][p]) > 1 else FINISHED for p in (0, 1))
+            for ci in range(len(COLOUR_SUITS)))
+
+    def _one_card(self, r: int, s: int) -> float:
+        sell = self.sell[r][s]
+        return sell[1] if len(sell) > 1 else 0.0
+
+    def special_moves(self, ci: int, r: int, state: tuple) -> list:
+        """What colour ci's specials take at rank r from ``state`` (per parity: UNDECIDED,
+        FINISHED or (k_a, k_b, c, tally_a, tally_b)). Returns a list of (state after, cards
+        taken from the first suit, from the second, score credited, (k_a, k_b, c, x))."""
+        key = (ci, r, state)
+        found = self.move_memo.get(key)
+        if found is not None:
+            return found
+        p = r % 2
+        ranks = PARITY_RANKS[p]
+        here = state[p]
+        if here == FINISHED or r not in ranks:
+            found = [(state, 0, 0, 0, None)]
+        else:
+            a, b = COLOUR_SUITS[ci]
+            i = ranks.index(r)
+            last = i == len(ranks) - 1
+            if here is UNDECIDED:
+                options = [(ka, kb, c, 0, 0, credit) for ka, kb, c, credit in self.choices[ci][p]]
+            else:
+                options = [here + (0,)]
+            found = []
+            for ka, kb, c, ta, tb, credit in options:
+                if not (ka or kb or c):
+                    after = FINISHED
+                    found.append((state[:p] + (after,) + state[p + 1:], 0, 0, credit, (0, 0, 0, 0)))
+                    continue
+                reach = self.reach[(ci, p, ka, kb, c)]
+                low = max(0, c - (self.count[b][r] - kb))
+                high = min(c, self.count[a][r] - ka)
+                for x in range(low, high + 1):
+                    ta2, tb2 = min(c, ta + x), min(c, tb + c - x)
+                    if ta2 + reach[i + 1][0] < c or tb2 + reach[i + 1][1] < c:
+                        continue  # the specials could no longer all be mixed
+                    after = FINISHED if last else (ka, kb, c, ta2, tb2)
+                    found.append((state[:p] + (after,) + state[p + 1:], ka + x, kb + c - x, credit,
+                                  (ka, kb, c, x)))
+        self.move_memo[key] = found
+        return found
+
+    @staticmethod
+    def suit_spec(s: int, state: tuple) -> tuple:
+        """What the bound needs of a colour's special state for suit s, per parity:
+        UNDECIDED, or (cards its suit specials take per rank, the most a colour special
+        may take from it per rank)."""
+        first = COLOUR_SUITS[COLOUR_OF[s]][0] == s
+        return tuple(
+            here if here is UNDECIDED else
+            (0, 0) if here == FINISHED else
+            (here[0] if first else here[1], min(here[2], 2))
+            for here in state)
+
+    def correction(self, ci: int, state: tuple, r: int) -> float:
+        """What the bound takes back for a colour's specials from rank r on: μ per card
+        for its c colour-special cards at each rank (module docstring)."""
+        total = 0.0
+        for p, here in enumerate(state):
+            if here and here[2]:
+                total += here[2] * self.mu_left[p][ci][r]
+        return total
+
+    @staticmethod
+    def _removal(r: int, spec: tuple):
+        """What the specials take from a suit at each rank above r, by parity, if known
+        (None while a parity is undecided or a colour special may take from it)."""
+        if any(here is UNDECIDED or here[1] for here in spec):
+            return None
+        return (spec[0][0], spec[1][0])
+
+    # -- lanes --------------------------------------------------------------------------
+
+    def _close(self, s: int, length: int, t: int):
+        """What a lane scores when it closes at this length; None if it may not close."""
+        if t < 0:
+            return _run_value(length)
+        _number, low, high = self.table_runs[s][t]
+        size = high - low + 1
+        return score(meld_points(length) - meld_points(size), length - size)
+
+    @staticmethod
+    def _grow(length: int, t: int) -> int:
+        """What one more card adds to a lane of this length (a pure lane: from its score as
+        it would close, so a 2-card lane's third card is worth the whole 30)."""
+        if t < 0:
+            before = _run_value(length) or 0
+            return (_run_value(length + 1) or 0) - before
+        return score(meld_points(length + 1) - meld_points(length), 1)
+
+    def _cash(self, s: int, r: int, lanes: tuple, held: tuple, removal: tuple):
+        """Lanes past the lock length go on as far as the suit's cards allow (less what the
+        specials take, ``removal`` per parity): score them now and keep only which ranks'
+        cards they hold. None: a lane may not be that long."""
+        lock, later = self.lock[r]
+        if later[s] or not any(length >= lock for length, _t, _cap in lanes):
+            return lanes, held, 0
+        runs = self.table_runs[s]
+        rest = tuple(lane for lane in lanes if lane[0] < lock)
+        held = list(held)
+        value = 0
+        for length, t, cap in sorted((lane for lane in lanes if lane[0] >= lock), reverse=True):
+            x = r + 1
+            while x <= HIGH:
+                if t < 0 or runs[t][2] < x:  # needs a hand card here
+                    taken = sum(1 for end, tt in held if end >= x and (tt < 0 or runs[tt][2] < x))
+                    if self.count[s][x] - removal[x % 2] - taken < 1:
+                        break
+                x += 1
+                length += 1
+            closed = self._close(s, length, t)
+            if length > cap or closed is None:
+                return None
+            value += closed
+            held.append((x - 1, t))
+        return rest, tuple(sorted(held)), value
+
+    def options(self, s: int, r: int, state: tuple, z: int, removal) -> list:
+        """What suit s can do at rank r from ``state`` = (lanes, held, start cap) when the
+        specials take z of its cards there; ``removal`` (see ``_removal``) says whether long
+        lanes can be scored at once.
+
+        A lane is (length, table run index or -1, cap: the longest it may grow). ``held``
+        lists the cashed lanes as (last rank, table run index). Returns a list of
+        ((lanes, held) after rank r, cards sent to the sets, score of lanes closed, and
+        what the longest closed lane would have gained from one more card, 0 if none).
+        """
+        key = (s, r, state, z, removal)
+        found = self.option_memo.get(key)
+        if found is not None:
+            return found
+        lanes, held, start_cap = state
+        runs = self.table_runs[s]
+        k = self.count[s][r] if r <= HIGH else 0
+        k -= z + sum(1 for end, t in held if end >= r and (t < 0 or runs[t][2] < r))
+        if k < 0:
+            self.option_memo[key] = []
+            return []
+        held_after = tuple(h for h in held if h[0] > r)
+        starting = [i for i, (_n, low, _h) in enumerate(runs) if low == r]
+        lock, later = self.lock[r - 1]
+        must_go_on = removal is None and not later[s]  # long lanes not scored at once
+        best: dict = {}
+        carried, free = [], []
+        for length, t, cap in lanes:
+            if t >= 0 and runs[t][2] >= r:  # inside its table run: grows by itself
+                if length + 1 > cap:
+                    self.option_memo[key] = []
+                    return []
+                carried.append((length + 1, t, cap))
+            else:
+                free.append((length, t, cap))
+
+        def finish(used, value, grown, merged, closed_new_run, lost):
+            base = carried + grown + [(1, j, NO_CAP) for j in starting if j not in merged]
+            for new in range(k - used + 1):
+                # a run closing just below a new one would rather be one longer run
+                if new and (closed_new_run or start_cap < 1):
+                    continue
+                after = tuple(sorted(base + [(1, -1, start_cap)] * new, reverse=True))
+                if r <= HIGH and removal is not None:
+                    cashed = self._cash(s, r, after, held_after, removal)
+                else:
+                    cashed = (after, held_after, 0)
+                if cashed is None:
+                    continue
+                after, held2, cash = cashed
+                to_sets = k - used - new
+                option = ((after, held2), to_sets, lost if to_sets else 0)
+                if best.get(option, -1) < value + cash:
+                    best[option] = value + cash
+
+        def choose(i, used, value, grown, merged, closed_new_run, lost):
+            if i == len(free):
+                finish(used, value, grown, merged, closed_new_run, lost)
+                return
+            length, t, cap = free[i]
+            if used < k and length + 1 <= cap:
+                choose(i + 1, used + 1, value, grown + [(length + 1, t, cap)], merged, closed_new_run, lost)
+                if must_go_on and length >= lock:
+                    return  # the lock: a long lane takes the next card when there is one
+            closed = self._close(s, length, t)
+            if closed is not None:
+                choose(i + 1, used, value + closed, grown, merged, closed_new_run or t < 0,
+                       max(lost, self._grow(length, t)))
+            if t < 0:  # a new run may reach a table run starting here, and grow it below
+                for j in starting:
+                    if j not in merged and length + 1 <= cap:
+                        choose(i + 1, used, value, grown + [(length + 1, j, cap)], merged | {j},
+                               closed_new_run, lost)
+
+        choose(0, 0, 0, [], frozenset(), False, 0)
+        found = self.option_memo[key] = [(after, y, value, lost) for (after, y, lost), value in best.items()]
+        return found
+
+    # -- the bound ------------------------------------------------------------------------
+
+    def bound(self, s: int, r: int, lanes_held: tuple, spec: tuple) -> float:
+        """At least what suit s can still score from rank r on, its set cards at the price,
+        with the specials as ``spec`` says (``suit_spec``); NONE if it cannot finish.
+
+        The specials take their cards first (as in the pass: the lock applies to the cards
+        they leave): while a parity is undecided, any number w of the suit's cards of a
+        rank, paid the open price each; once decided, its k_s cards and up to c more for
+        the colour specials, paid μ each."""
+        key = (s, r, lanes_held, spec)
+        value = self.bound_memo.get(key)
+        if value is not None:
+            return value
+        lanes, held = lanes_held
+        if r > HIGH:
+            value = 0
+            for length, t, _cap in lanes:
+                closed = self._close(s, length, t)
+                if closed is None:
+                    value = NONE
+                    break
+                value += closed
+        else:
+            p = r % 2
+            here = spec[p]
+            if here is UNDECIDED:
+                price = self.open_price[p][s]
+                takes = [(w, w * price) for w in range(self.count[s][r] + 1 if price else 1)]
+            else:
+                price = self.mu[p][COLOUR_OF[s]][r]
+                takes = [(here[0] + w, w * price) for w in range(here[1] + 1)]
+            after_spec = self._after_rank(r, spec)
+            removal = self._removal(r, spec)
+            sell = self.sell[r][s]
+            value = NONE
+            for z, paid in takes:
+                for after, y, closed, _lost in self.options(s, r, (lanes, held, NO_CAP), z, removal):
+                    v = paid + closed + sell[y] + self.bound(s, r + 1, after, after_spec)
+                    if v > value:
+                        value = v
+        self.bound_memo[key] = value
+        return value
+
+    def colour_bound(self, ci: int, r: int, suits: tuple, state: tuple) -> float:
+        """The bound of colour ci's two suits from rank r on (their lanes in ``suits``)."""
+        total = -self.correction(ci, state, r)
+        for s in COLOUR_SUITS[ci]:
+            total += self.bound(s, r, suits[s][0], self.suit_spec(s, state))
+        return total
+
+    def top(self) -> float:
+        """The bound of the whole hand."""
+        start = ((), ())
+        return sum(self.colour_bound(ci, LOW, ((start, NO_CAP),) * 4, self.start_specials[ci])
+                   for ci in range(len(COLOUR_SUITS)))
+
+    # -- the pass -----------------------------------------------------------------------
+
+    def search(self, floor: float, beam: int | None = None):
+        """The best score above ``floor`` and the cards sent to sets and to specials per
+        rank on its way.
+
+        Positions whose bound is not above ``floor`` are dropped; with ``beam``, only that
+        many positions (the highest bounds) are kept per rank: a quick good turn, not
+        necessarily the best. Returns (score, {rank: cards per suit to sets}, {rank: cards
+        per suit to specials}, {(colour, parity): (k_a, k_b, c, [x per rank])}) or None.
+        """
+        start = ((((), ()), NO_CAP),) * 4
+        states = {(start, self.start_specials): 0}
+        back: list[dict] = []
+        for r in range(LOW, HIGH + 2):
+            reached: dict = {}
+            came: dict = {}
+            for position, value in states.items():
+                self._step(r, position, value, floor, reached, came)
+            if beam and len(reached) > beam and r <= HIGH:
+                def promise(p):
+                    return reached[p] + sum(self.colour_bound(ci, r + 1, p[0], p[1][ci])
+                                            for ci in range(len(COLOUR_SUITS)))
+                ranked = sorted(reached, key=promise, reverse=True)
+                reached = {p: reached[p] for p in ranked[:beam]}
+            states = reached
+            back.append(came)
+            if not states:
+                return None
+        final = max(states, key=states.get)
+        to_sets: dict[int, tuple[int, ...]] = {}
+        to_specials: dict[int, tuple[int, ...]] = {}
+        specials: dict[tuple[int, int], tuple] = {}
+        position = final
+        for r in range(HIGH + 1, LOW - 1, -1):
+            previous, ys, zs, moves = back[r - LOW][position]
+            if r <= HIGH:
+                to_sets[r], to_specials[r] = ys, zs
+                for ci, move in enumerate(moves):
+                    if move is not None:
+                        ka, kb, c, x = move
+                        specials.setdefault((ci, r % 2), (ka, kb, c, {}))[3][r] = x
+            position = previous
+        return states[final], to_sets, to_specials, specials
+
+    def _step(self, r: int, position: tuple, value: float, floor: float, reached: dict, came: dict) -> None:
+        """Every way on from one position through rank r, kept in ``reached`` if its bound
+        beats the floor (``came`` says how each position was reached, for the plan)."""
+        suits, specials = position
+        last = r > HIGH
+        colours = range(len(COLOUR_SUITS))
+        rest_of = [0.0 if last else self.colour_bound(ci, r, suits, specials[ci]) for ci in colours]
+        # partial: (value, lanes after per suit, cards to sets, losses, cards to specials,
+        # bound of the suits done, their colours' special states, the specials' moves)
+        partial = [(value, {}, {}, {}, {}, 0.0, (), ())]
+        for ci in colours:
+            a, b = COLOUR_SUITS[ci]
+            rest = sum(rest_of[ci + 1:])
+            moves = [(specials[ci], 0, 0, 0, None)] if last else self.special_moves(ci, r, specials[ci])
+            grown = []
+            for move_state, za, zb, credit, move in moves:
+                spec_a, spec_b = self.suit_spec(a, move_state), self.suit_spec(b, move_state)
+                if last:
+                    rest_b, taken_back, sells = 0.0, 0.0, (None, None)
+                else:
+                    removal_a, removal_b = self._removal(r, spec_a), self._removal(r, spec_b)
+                    next_a, next_b = (self._after_rank(r, spec) for spec in (spec_a, spec_b))
+                    # b's bound at rank r, less μ for the colour-special cards it would
+                    # be paid for there (they are placed now), and the later ranks' μ
+                    taken_back = self.correction(ci, move_state, r + 1)
+                    here = move_state[r % 2]
+                    mu_now = self.mu[r % 2][ci][r] * (here[2] - move[3]) if here and move else 0.0
+                    rest_b = self.bound(b, r, suits[b][0], spec_b) - mu_now
+                    sells = (self.sell[r][a], self.sell[r][b])
+                for entry in partial:
+                    v0, lanes, ys, losses, zs, future, states, made = entry
+                    v0 += credit
+                    for after_a, y_a, closed_a, lost_a in self.options(
+                            a, r, (suits[a][0][0], suits[a][0][1], suits[a][1]), za,
+                            None if last else removal_a):
+                        self.explored += 1
+                        if last:
+                            if after_a[0]:
+                                continue
+                            f_a = paid_a = 0
+                        else:
+                            f_a = self.bound(a, r + 1, after_a, next_a)
+                            if f_a == NONE:
+                                continue
+                            paid_a = sells[0][y_a]
+                            if v0 + closed_a + paid_a + f_a + rest_b - taken_back + future + rest <= floor:
+                                continue
+                        for after_b, y_b, closed_b, lost_b in self.options(
+                                b, r, (suits[b][0][0], suits[b][0][1], suits[b][1]), zb,
+                                None if last else removal_b):
+                            self.explored += 1
+                            if last:
+                                if after_b[0]:
+                                    continue
+                                f_b = paid_b = 0
+                            else:
+                                f_b = self.bound(b, r + 1, after_b, next_b)
+                                if f_b == NONE:
+                                    continue
+                                paid_b = sells[1][y_b]
+                                if (v0 + closed_a + paid_a + f_a + closed_b + paid_b + f_b - taken_back
+                                        + future + rest <= floor):
+                                    continue
+                            grown.append((
+                                v0 + closed_a + closed_b,
+                                {**lanes, a: after_a, b: after_b},
+                                {**ys, a: y_a, b: y_b},
+                                {**losses, a: lost_a, b: lost_b},
+                                {**zs, a: za, b: zb},
+                                future + f_a + paid_a + f_b + paid_b - taken_back,
+                                states + (move_state,),
+                                made + (move,),
+                            ))
+            partial = grown
+        for v, lanes, ys, losses, zs, future, states, made in partial:
+            to_sets = tuple(ys[s] for s in range(4))
+            if last:
+                key = ((((), ()), NO_CAP),) * 4, states
+            else:
+                in_sets = self.sets(r, to_sets)
+                v += in_sets
+                if v + future - sum(self.sell[r][s][ys[s]] for s in range(4)) <= floor:
+                    continue
+                caps = self._caps(r, to_sets, in_sets, tuple(losses[s] for s in range(4)))
+                if caps is None:
+                    continue
+                key = tuple((lanes[s], caps[s]) for s in range(4)), states
+            if reached.get(key, NONE) < v:
+                reached[key] = v
+                came[key] = (position, to_sets, tuple(zs[s] for s in range(4)), made)
+
+    @staticmethod
+    def _after_rank(r: int, spec: tuple) -> tuple:
+        """A suit's special spec for the ranks above r (a parity's last rank ends it)."""
+        p = r % 2
+        if r in PARITY_RANKS[p] and r == PARITY_RANKS[p][-1]:
+            return spec[:p] + ((0, 0),) + spec[p + 1:]
+        return spec
+
+    def _caps(self, r: int, to_sets: tuple, in_sets: int, losses: tuple):
+        """The exchange rules at rank r, once its sets are known (module docstring): None if
+        a lane closed below a card the sets value less than the lane would; else, per suit,
+        how long a run starting just above may grow."""
+        key = (r, to_sets, losses)
+        if key not in self.cap_memo:
+            self.cap_memo[key] = self._find_caps(r, to_sets, in_sets, losses)
+        return self.cap_memo[key]
+
+    def _find_caps(self, r: int, to_sets: tuple, in_sets: int, losses: tuple):
+        caps = []
+        for s, y in enumerate(to_sets):
+            if not y:
+                caps.append(NO_CAP)
+                continue
+            one_less = list(to_sets)
+            one_less[s] -= 1
+            worth = in_sets - self.sets(r, tuple(one_less))
+            if losses[s] > worth:
+                return None
+            fails = 1  # the first length at which the card below would gain more on the run
+            while fails <= HIGH and self._grow(fails, -1) <= worth:
+                fails += 1
+            caps.append(fails - 1)
+        return caps
+
+    # -- the plan -----------------------------------------------------------------------
+
+    def runs_for(self, s: int, to_sets: dict[int, tuple[int, ...]], to_specials: dict[int, tuple[int, ...]]):
+        """The best runs of suit s with the cards ``to_sets`` and ``to_specials`` leave:
+        (score, plan), plan as [(table run number or None, low, high)]: for a table run,
+        how many cards it gains below and above; for a new run, its ranks."""
+        runs = self.table_runs[s]
+        memo: dict = {}
+
+        def best(r: int, lanes: tuple):  # lanes: (first rank, table run index or -1)
+            if r > HIGH:
+                total, plan = 0, []
+                for first, t in lanes:
+                    closed = self._close(s, HIGH - first + 1, t)
+                    if closed is None:
+                        return None
+                    total += closed
+                    plan += self._planned(s, first, t, HIGH)
+                return total, plan
+            key = (r, lanes)
+            if key in memo:
+                return memo[key]
+            k = self.count[s][r] - to_sets[r][s] - to_specials[r][s]
+            starting = [j for j, (_n, low, _h) in enumerate(runs) if low == r]
+            carried = [(f, t) for f, t in lanes if t >= 0 and runs[t][2] >= r]
+            free = [(f, t) for f, t in lanes if not (t >= 0 and runs[t][2] >= r)]  # longest first
+            lock, later = self.lock[r - 1]
+            found = None
+
+            def choose(i, used, value, plan, after, merged, closed_new_run):
+                nonlocal found
+                if i == len(free):
+                    new = k - used
+                    if new < 0 or (new and closed_new_run):  # the same rules as the search
+                        return
+                    lanes2 = after + carried + [(r, j) for j in starting if j not in merged] + [(r, -1)] * new
+                    rest = best(r + 1, tuple(sorted(lanes2)))
+                    if rest is not None and (found is None or value + rest[0] > found[0]):
+                        found = (value + rest[0], plan + rest[1])
+                    return
+                first, t = free[i]
+                length = r - first
+                if used < k:
+                    choose(i + 1, used + 1, value, plan, after + [(first, t)], merged, closed_new_run)
+                    if length >= lock and not later[s]:
+                        return
+                closed = self._close(s, length, t)
+                if closed is not None:
+                    choose(i + 1, used, value + closed, plan + self._planned(s, first, t, r - 1), after, merged,
+                           closed_new_run or t < 0)
+                if t < 0:
+                    for j in starting:
+                        if j not in merged:
+                            choose(i + 1, used, value, plan, after + [(first, j)], merged | {j}, closed_new_run)
+
+            choose(0, 0, 0, [], [], frozenset(), False)
+            memo[key] = found
+            return found
+
+        return best(LOW, ())
+
+    def _planned(self, s: int, first: int, t: int, last: int) -> list:
+        """The plan entry for a closed lane: none for a table run that gained nothing."""
+        if t < 0:
+            return [(None, first, last)]
+        number, low, high = self.table_runs[s][t]
+        below, above = low - first, max(0, last - high)
+        return [(number, below, above)] if below or above else []
+
+    def lay_out_specials(self, chosen: dict) -> list[tuple[Special, tuple[Card, ...]]]:
+        """The special melds of the plan, from the numbers chosen and each rank's x."""
+        laid = []
+        for (ci, p), (ka, kb, c, xs) in sorted(chosen.items()):
+            a, b = COLOUR_SUITS[ci]
+            ranks = PARITY_RANKS[p]
+            for s, k in ((a, ka), (b, kb)):
+                for _ in range(k):
+                    laid.append((self.special_of[(p, True)], tuple(Card(r, SUITS[s]) for r in ranks)))
+            if c:
+                from_first = [xs[r] for r in ranks]
+                for cards in lay_out_colour_specials(c, ranks, from_first, (SUITS[a], SUITS[b])):
+                    laid.append((self.special_of[(p, False)], cards))
+        return laid
+
+
+def best_by_ranks(hand: Counter, table: Sequence[Meld], rules: Mapping, search_info: dict | None = None):
+    """The best (score, specials, run plan per suit, set plan per rank) by the pass over
+    the ranks (module docstring)."""
+    search = RankPass(hand, table, rules)
+    # The exact pass is cheapest when its floor is just below the best turn: floors a
+    # little under the bound are tried first (a turn found above its floor is the
+    # best); failing those, a quick pass keeping twelve positions per rank finds a good
+    # turn, and the best turn lies above it.
+    top = search.top()
+    found = None
+    for step in (0.03, 0.08):
+        floor = top * (1 - step)
+        found = search.search(floor)
+        if found and found[0] > floor:
+            break
+        found = None
+    if found is None:
+        quick = search.search(NONE, beam=12)
+        found = search.search(quick[0] - 1 if quick else NONE)
+    if search_info is not None:
+        search_info["explored"] = search.explored
+    total, to_sets, to_specials, chosen = found
+    run_plan = {}
+    for s, suit in enumerate(SUITS):
+        _value, run_plan[suit] = search.runs_for(s, to_sets, to_specials)
+    set_plan = {}
+    for r, counts in to_sets.items():
+        if any(counts):
+            set_plan[r] = best_sets(r, counts, search.table_sets[r], search.duplicates)[1]
+    return total, search.lay_out_specials(chosen), run_plan, set_plan

@@ -102,7 +102,7 @@ class Mark:
 
 @dataclass(frozen=True)
 class Timeline:
-    """A player's finished games over time: his win rate so far after each, one mark
+    """A player's finished games over time: their win rate so far after each, one mark
     per game (filled: won, hollow: lost). Same frame as :class:`Chart`."""
 
     width: int

@@ -118,6 +118,7 @@ def person_texts() -> list[tuple[str, str]]:
     """(where, text): the READMEs, every template, the page script, and every string the
     package can show (messages, labels, rule descriptions; not its docstrings and comments)."""
     pages = [*ROOT.glob("*.md"), *(ROOT / "benchmarks").glob("*.md"), *(ROOT / "examples").glob("*.md"),
+             *(ROOT / "docs").rglob("*.md"),
              *(ROOT / "templates").rglob("*.html"), *(ROOT / "static").glob("*.js")]
     texts = [(str(p.relative_to(ROOT)), p.read_text(encoding="utf-8")) for p in sorted(pages)]
     for path in sorted(PACKAGE.rglob("*.py")):

@@ -216,6 +216,15 @@ def acted_on(db: Database, game_id: int, request_id: str | None) -> bool:
     ).fetchone() is not None
 
 
+def acted_on_anywhere(db: Database, request_id: str | None) -> list[int]:
+    """The games a form's key was recorded with (a rename or a merge records it with
+    every game it changes): empty if it was never acted on."""
+    if not request_id:
+        return []
+    return [row[0] for row in db.execute(
+        "SELECT game FROM requests WHERE request_id = ? ORDER BY game", [str(request_id)]).fetchall()]
+
+
 def revision_of(db: Database, game_id: int, play_id: int) -> int | None:
     """How many times a play (or a counted round's row) has been changed; None: no such
     play in this game. A page names the revision it showed, so a change made meanwhile

@@ -202,13 +202,14 @@ def _current(conn, player_id: int) -> tuple[str, str]:
 
 
 def rename(db: Database, player_id: int, new_name: str, expected: str | None = None, *,
-           editable: Games) -> list[int]:
+           editable: Games, request_id: str | None = None) -> list[int]:
     """Rename a player, in every game they played; returns the games changed.
 
     ``editable``: the games the caller may change; a player who sat in any other game
     is not renamed (:class:`Forbidden`), checked in the same transaction as the change.
     ``expected``: the name the page showed; if another phone renamed the player
     meanwhile, this rename is refused (:class:`Stale`) rather than applied over it.
+    ``request_id``: the form's key, kept with each game changed (sent twice: Repeated).
     """
     new_name = check_name(new_name)
     with write(db):
@@ -229,6 +230,7 @@ def rename(db: Database, player_id: int, new_name: str, expected: str | None = N
                             f"same person, merge {name} into {other[1]} instead", tuple(other))
         changed = []
         for game_id, seat in _seats_of(conn, player_id):
+            kernel.once(db, game_id, request_id)
             _rename_in_game(db, game_id, seat, new_name)
             changed.append(game_id)
         conn.execute("UPDATE players SET name = ?, key = ? WHERE id = ?",
@@ -236,11 +238,13 @@ def rename(db: Database, player_id: int, new_name: str, expected: str | None = N
     return changed
 
 
-def merge(db: Database, source_id: int, target_id: int, *, editable: Games) -> list[int]:
+def merge(db: Database, source_id: int, target_id: int, *, editable: Games,
+          request_id: str | None = None) -> list[int]:
     """Make two entries one person: every game of ``source`` now names ``target``, and
     ``source`` is gone. Refused when both played in the same game, and when ``source``
     sat in a game outside ``editable`` (the games the caller may change: :class:`Forbidden`).
-    ``target``'s own games are not changed."""
+    ``target``'s own games are not changed. ``request_id``: the form's key, kept with
+    each game changed (sent twice: Repeated)."""
     if source_id == target_id:
         raise Refused("choose two different players to merge")
     with write(db):
@@ -261,6 +265,7 @@ def merge(db: Database, source_id: int, target_id: int, *, editable: Games) -> l
                 "cannot be merged. Rename one of them instead")
         changed = []
         for game_id, seat in _seats_of(conn, source_id):
+            kernel.once(db, game_id, request_id)
             _rename_in_game(db, game_id, seat, target)
             conn.execute("UPDATE seats SET player = ? WHERE game = ? AND seat = ?",
                          [target_id, game_id, seat])

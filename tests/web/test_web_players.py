@@ -678,3 +678,30 @@ def test_history_filters_not_understood_are_said_and_ignored(client, history, qu
     response = client.get("/games" + query)
     assert response.status_code == 200 and says in unescape(text(response))  # ' is escaped
     assert len(re.findall(r'<li data-game="', text(response))) == 2
+
+
+def test_a_rename_or_a_merge_sent_twice_is_done_once(client, app, db):
+    """Both forms carry a request id: the second of a double tap goes where the first went,
+    says it was saved already, and changes nothing more."""
+    import re
+
+    from db_dump import dump
+
+    for names in (["Ann", "Bob"], ["Annie", "Cy"]):
+        made = client.post("/games", data={"seat_0": names[0], "seat_1": names[1], "first_dealer": "0"})
+        assert made.status_code == 303
+    ann, annie = pid(db, "Ann"), pid(db, "Annie")
+    form = text(client.get(f"/players/{ann}"))
+    request_id = re.search(r'name="request_id" value="([^"]+)"', form).group(1)
+    rename = {"name": "Anna", "expected": "Ann", "request_id": request_id}
+    assert client.post(f"/players/{ann}/rename", data=rename).status_code == 303
+    before = dump(app.config["DATABASE"])
+    again = client.post(f"/players/{ann}/rename", data={**rename, "name": "Anne"}, follow_redirects=True)
+    assert again.status_code == 200 and "Already saved" in text(again)
+    assert dump(app.config["DATABASE"]) == before
+    merge = {"into": str(ann), "sure": "y", "request_id": "merge-once"}
+    assert client.post(f"/players/{annie}/merge", data=merge).status_code == 303
+    before = dump(app.config["DATABASE"])
+    again = client.post(f"/players/{annie}/merge", data=merge, follow_redirects=True)
+    assert again.status_code == 200 and "Already saved" in text(again)
+    assert dump(app.config["DATABASE"]) == before

@@ -16,11 +16,11 @@ from wtforms.validators import InputRequired, Length
 
 from ... import stats
 from ...storage import games, kernel, players
-from ...storage.kernel import NotFound, Refused, Stale
+from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from ..chart import chart, timeline
 from ..database import get_db
-from ..forms import PageForm
+from ..forms import WriteForm
 
 bp = Blueprint("players", __name__)
 
@@ -28,14 +28,14 @@ SCOPE = ("Only the games this phone holds a link to count here: the games in its
          "played or watched.")
 
 
-class RenameForm(PageForm):
+class RenameForm(WriteForm):
     name = StringField("New name", [InputRequired("a player needs a name"),
                                     Length(max=players.NAME_LENGTH,
                                            message=f"keep names to {players.NAME_LENGTH} letters")])
     expected = HiddenField()  # the name the page showed: a rename made meanwhile is not overwritten
 
 
-class MergeForm(PageForm):
+class MergeForm(WriteForm):
     into = SelectField("Same person as", coerce=int, validate_choice=False)
     # A merge cannot be undone: its box "sure" must be sent ticked ("y"), checked in merge().
 
@@ -85,9 +85,21 @@ def show(player_id: int):
     return _player_page(player_id)
 
 
+def _done_already(request_id: str | None, player_id: int):
+    """A rename or merge sent twice (a double tap, a resent form): where the first went,
+    or None if this form was never acted on."""
+    if not kernel.acted_on_anywhere(get_db(), request_id):
+        return None
+    flash("Already saved: that was done the first time it was sent.")
+    return redirect(url_for("players.show", player_id=player_id), 303)
+
+
 @bp.route("/players/<id:player_id>/rename", methods=["POST"])
 def rename(player_id: int):
     form = RenameForm()
+    repeated = _done_already(form.request_id.data, player_id)
+    if repeated:
+        return repeated
     player = _player(player_id)  # 404 for no such player, and for one this phone does not see
     lacking = players.outside(get_db(), player_id, links.editable_games())
     if lacking:
@@ -99,7 +111,9 @@ def rename(player_id: int):
                             status=422)
     try:
         changed = players.rename(get_db(), player_id, form.name.data, form.expected.data or None,
-                                 editable=links.editable_games())
+                                 editable=links.editable_games(), request_id=form.request_id.data)
+    except Repeated:
+        return _done_already(form.request_id.data, player_id)
     except players.Forbidden as e:  # a game of theirs started meanwhile, on a phone not this one
         return _forbidden(player_id, "The name was not changed", f"renaming {player.name}", player.name,
                           e.games)
@@ -124,12 +138,15 @@ def rename(player_id: int):
 def merge(player_id: int):
     form = MergeForm()
     db = get_db()
+    into = links.parse_id(request.form.get("into", ""))
+    repeated = _done_already(form.request_id.data, into if into is not None else player_id)
+    if repeated:  # the first merge went through: the player it named is gone
+        return repeated
     source = _player(player_id)
     lacking = players.outside(db, player_id, links.editable_games())
     if lacking:
         return _forbidden(player_id, "Nothing was merged", f"merging {source.name} into another player",
                           source.name, lacking)
-    into = links.parse_id(request.form.get("into", ""))
     if into is None:
         return _player_page(player_id, error=_sorry(
             "Nothing was merged", "choose the player to merge with"), status=422)
@@ -144,7 +161,10 @@ def merge(player_id: int):
             "Nothing was merged", f"a merge cannot be undone, so tick “Yes, {source.name} and "
             f"{target.name} are the same person” to confirm it"), status=422)
     try:
-        changed = players.merge(db, player_id, target.id, editable=links.editable_games())
+        changed = players.merge(db, player_id, target.id, editable=links.editable_games(),
+                                request_id=form.request_id.data)
+    except Repeated:
+        return _done_already(form.request_id.data, target.id)
     except players.Forbidden as e:
         return _forbidden(player_id, "Nothing was merged", f"merging {source.name} into another player",
                           source.name, e.games)

@@ -18,6 +18,7 @@ from typing import Any, Hashable, Iterable, Mapping
 
 from .games import registry
 from .games.variant import COUNTED_AS, Variant
+from .games.words import Say
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,8 @@ def low_wins(key: str, rules: Mapping) -> bool:
     return registry.get(key).lowest_total_wins(rules)
 
 
-def variant_name(key: str) -> str:
+def variant_name(key: str) -> Say | str:
+    """The game's name (a sentence, words.Say); a key no game has, as it is."""
     v = registry.get(key)
     return v.name if v else key
 
@@ -135,7 +137,7 @@ class Line:
     """A player's figures in one game type (or all of them: ``variant`` None)."""
 
     variant: str | None
-    name: str
+    name: Say | str  # the game's name (words.Say), or "All games"
     played: int = 0  # finished games
     won: int = 0
     unfinished: int = 0
@@ -301,16 +303,16 @@ def highlights(facts_by_name: Mapping[str, Facts]) -> list[tuple[str, list[str]]
         if f.melds:
             bits.append(f"biggest meld {max(m.points for m in f.melds)}")
         if f.specials:
-            bits.append(_count(len(f.specials), COUNTED_AS["specials"]))
+            bits.append(str(COUNTED_AS["specials"](len(f.specials))))
         if f.aces:
-            bits.append(_count(f.aces, COUNTED_AS["aces"]))
+            bits.append(str(COUNTED_AS["aces"](f.aces)))
         if f.playable_penalty:
             bits.append(f"{f.playable_penalty} paid for playable cards")
         if f.steals:
             bits.append(_count(f.steals, "meld") + " stolen")
         for record in ("gins", "undercuts"):
             if getattr(f, record):
-                bits.append(_count(getattr(f, record), COUNTED_AS[record]))
+                bits.append(str(COUNTED_AS[record](getattr(f, record))))
         if bits:
             notes.append((player, bits))
     return notes

@@ -21,7 +21,7 @@ from .standings import highest_wins
 from .variant import LogVariant
 from .words import Cards, Say, SayN, Signed, joined
 
-NAME = "Iceberg Rummy"
+NAME = Say("Iceberg Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 BOWER = "Gordon Bower's rules"
@@ -504,7 +504,7 @@ def card_facts(game) -> dict[str, dict]:
 VARIANT = LogVariant(
     key="iceberg",
     name=NAME,
-    blurb="Melds grow in points; aces multiply; playable cards left in hand cost extra.",
+    blurb=Say("Melds grow in points; aces multiply; playable cards left in hand cost extra."),
     rules=RULES,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -517,6 +517,6 @@ VARIANT = LogVariant(
     standing=lambda players, rules, totals, _teams: game_state(players, rules, totals),
     events=("ace", "meld", "layoff", "out"),
     table_plays=("ace", "meld", "layoff", "out", "pass"),
-    how_rounds_end="someone goes out, or the last ace is exposed",
+    how_rounds_end=Say("someone goes out, or the last ace is exposed"),
     edits=True,
 )

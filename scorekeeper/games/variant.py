@@ -19,26 +19,41 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from .options import RuleBook
+from .words import Say, SayN
 
 LOG, COUNT = "log", "count"
 
 # The card-level records a game can offer (stats.Facts has one field for each), and for
-# those that count something, what one of them is called.
+# those that count something, how a number of them is said ("3 special melds").
 CARD_STATS = ("melds", "specials", "playable_penalty", "aces", "steals", "gins", "undercuts")
-COUNTED_AS = {"specials": "special meld", "aces": "ace", "gins": "gin", "undercuts": "undercut"}
+COUNTED_AS: dict[str, Callable[[int], Say]] = {
+    "specials": lambda n: SayN("%(num)s special meld", "%(num)s special melds", n),
+    "aces": lambda n: SayN("%(num)s ace", "%(num)s aces", n),
+    "gins": lambda n: SayN("%(num)s gin", "%(num)s gins", n),
+    "undercuts": lambda n: SayN("%(num)s undercut", "%(num)s undercuts", n),
+}
 
 
 def _never(_rules: Mapping) -> bool:
     return False
 
 
+def _unsaid(_rules: Mapping) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class Variant:
-    """Everything the rest of the app needs to know about one game."""
+    """Everything the rest of the app needs to know about one game.
+
+    What it says to people is sentences (words.Say): its name, its blurb and the words of
+    the subclasses below. Plain text still: ``round_word`` ("round", "hand") and
+    ``defaults_from``, which the stores and pages put into sentences of their own.
+    """
 
     key: str  # the game file's "variant"
-    name: str  # as people call it: "Iceberg Rummy"
-    blurb: str  # one line for the new-game page
+    name: Say  # as people call it: "Iceberg Rummy"
+    blurb: Say  # one line for the new-game page
     rules: RuleBook
     min_players: int
     max_players: int
@@ -89,7 +104,7 @@ class LogVariant(Variant):
     table_plays: tuple[str, ...] = ("meld", "layoff", "out", "pass")
     round_enders: tuple[str, ...] = ()
     check_plays: Callable[[Sequence[Any], Mapping], None] | None = None
-    how_rounds_end: str = "someone goes out"  # for "the round is not over yet: …"
+    how_rounds_end: Say = Say("someone goes out")  # for "the round is not over yet: …"
     edits: bool = False  # a play logged earlier can be changed, not only deleted
     recording = LOG
 
@@ -112,10 +127,11 @@ class CountVariant(Variant):
     ender: str = "out"
     rummy_bonus: bool = False
     counts_hands: bool = True
-    # Words for the round-end screen.
+    # Words for the round-end screen. ``who_ended`` is plain text: the stores still make
+    # their own refusals of it ("say who went out").
     who_ended: str = "Who went out?"
-    how_to_enter: str = "say who went out and pick the cards left in the other hands"
-    stalemate_choice: str = "Stalemate: no one went out (no score)"
-    goal: Callable[[Mapping], str] = lambda rules: ""  # how the game is won, with its numbers
-    how_won: Callable[[Mapping], str] = lambda rules: ""  # why the winner won, if not "highest total"
+    how_to_enter: Say = Say("say who went out and pick the cards left in the other hands")
+    stalemate_choice: Say = Say("Stalemate: no one went out (no score)")
+    goal: Callable[[Mapping], Say | None] = _unsaid  # how the game is won, with its numbers
+    how_won: Callable[[Mapping], Say | None] = _unsaid  # why the winner won; None: "highest total"
     recording = COUNT

@@ -18,14 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from .cards import ACE, SUITS, Card, Supply, card_names, sort_key
+from .cards import ACE, SUITS, Card, Supply, card_names, parse_card, sort_key
 from .errors import IllegalPlay
 from .iceberg_melds import rank_plural
 from .options import LARGEST, Option, RuleBook, Rules
 from .standings import highest_wins
 from .variant import LogVariant
+from .words import Cards, Say, joined
 
-NAME = "Robber Rummy"
+NAME = Say("Robber Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 DECKS = 2
 FOSDICK = "Howard Fosdick's rules"
@@ -82,10 +83,10 @@ class Meld:
             return sum(chart_value(c, None, rules) for c in self.cards)
         return 2 * sum(chart_value(c, p, rules) for c, p in zip(self.cards, self.positions))
 
-    def describe(self) -> str:
+    def describe(self) -> Say:
         if self.kind == SET:
-            return f"set of {rank_plural(self.cards[0].rank)}"
-        return "sequence"
+            return Say("set of %(ranks)s", ranks=rank_plural(self.cards[0].rank))
+        return Say("sequence")
 
     @property
     def locked(self) -> bool:
@@ -114,25 +115,24 @@ def _sequence(cards: Sequence[Card], placed: Sequence[int] = ()) -> Meld | None:
 
 
 def make_meld(cards: Sequence[Card]) -> Meld:
-    names = card_names(cards)
+    names = Cards(cards)
     if len(cards) < 3:
-        raise IllegalPlay(f"{names} is not a meld: a meld needs at least three cards")
+        raise IllegalPlay(Say("%(cards)s is not a meld: a meld needs at least three cards", cards=names))
     if len({c.rank for c in cards}) == 1:
         return Meld(SET, tuple(sorted(cards, key=sort_key)))
     meld = _sequence(cards)
     if meld is None:
-        raise IllegalPlay(
-            f"{names} is not a meld: a set is one rank, a sequence one suit in order "
-            "(ace low or high, never K-A-2)"
-        )
+        raise IllegalPlay(Say("%(cards)s is not a meld: a set is one rank, a sequence one suit in order "
+                              "(ace low or high, never K-A-2)", cards=names))
     return meld
 
 
 def lay_off(meld: Meld, cards: Sequence[Card]) -> Meld:
-    names = card_names(cards)
+    names = Cards(cards)
     if meld.kind == SET:
         if any(c.rank != meld.cards[0].rank for c in cards):
-            raise IllegalPlay(f"{names} does not fit {meld}: a set takes only its own rank")
+            raise IllegalPlay(Say("%(cards)s does not fit %(meld)s: a set takes only its own rank",
+                                  cards=names, meld=Cards(meld.cards)))
         return Meld(SET, tuple(sorted(meld.cards + tuple(cards), key=sort_key)))
     # An ace already in the sequence keeps the end it was placed at: A-2-3 grown up to
     # K keeps its ace low and may still take a second ace high (docs/rules/robber.md).
@@ -140,10 +140,8 @@ def lay_off(meld: Meld, cards: Sequence[Card]) -> Meld:
     in_suit = all(c.suit == meld.cards[0].suit for c in cards)
     grown = _sequence(cards, meld.positions) if in_suit else None
     if grown is None:
-        raise IllegalPlay(
-            f"{names} does not fit {meld}: a sequence grows only at its ends, in its suit, "
-            "never around the corner"
-        )
+        raise IllegalPlay(Say("%(cards)s does not fit %(meld)s: a sequence grows only at its ends, in its "
+                              "suit, never around the corner", cards=names, meld=Cards(meld.cards)))
     return grown
 
 
@@ -156,7 +154,7 @@ class TableMeld:
     number: int
     meld: Meld
     owner: str  # the player who holds it now (for teams, the team is the owner's team)
-    history: list[str]
+    history: list[Say]  # who made it, added to it and stole it, in order
 
     def side(self, teams: Mapping[str, str]) -> str:
         return teams.get(self.owner, self.owner)
@@ -170,14 +168,15 @@ class Play:
     meld_number: int | None = None
     stolen_from: str | None = None
 
-    def describe(self) -> str:
+    def describe(self) -> Say:
         if self.kind == "out":
-            return "went out"
+            return Say("went out")
         if self.kind == "meld":
-            return f"melds {card_names(self.cards)} (meld {self.meld_number})"
+            return Say("melds %(cards)s (meld %(number)s)", cards=Cards(self.cards), number=self.meld_number)
         if self.stolen_from:
-            return f"steals meld {self.meld_number} from {self.stolen_from} with {card_names(self.cards)}"
-        return f"adds {card_names(self.cards)} to meld {self.meld_number}"
+            return Say("steals meld %(number)s from %(player)s with %(cards)s", number=self.meld_number,
+                       player=self.stolen_from, cards=Cards(self.cards))
+        return Say("adds %(cards)s to meld %(number)s", cards=Cards(self.cards), number=self.meld_number)
 
 
 class Round:
@@ -195,8 +194,8 @@ class Round:
     def side(self, player: str) -> str:
         return self.teams.get(player, player)
 
-    def end_reason(self) -> str | None:
-        return f"{self.out} went out" if self.out else None
+    def end_reason(self) -> Say | None:
+        return Say("%(player)s went out", player=self.out) if self.out else None
 
     @property
     def ended(self) -> bool:
@@ -208,16 +207,16 @@ class Round:
 
     def _check(self, player: str) -> None:
         if player not in self.players:
-            raise IllegalPlay(f"'{player}' is not playing in this game")
+            raise IllegalPlay(Say("'%(player)s' is not playing in this game", player=player))
         if self.out:
-            raise IllegalPlay(f"the hand is over: {self.out} went out")
+            raise IllegalPlay(Say("the hand is over: %(player)s went out", player=self.out))
 
     def meld(self, player: str, cards: Sequence[Card]) -> Play:
         self._check(player)
         meld = make_meld(cards)
         self.supply.take(cards)
         number = len(self.melds) + 1
-        self.melds.append(TableMeld(number, meld, player, [f"made by {player}"]))
+        self.melds.append(TableMeld(number, meld, player, [Say("made by %(player)s", player=player)]))
         play = Play(player, "meld", tuple(cards), number)
         self.plays.append(play)
         return play
@@ -226,8 +225,11 @@ class Round:
         """Adding to a meld another player (or team) owns steals it (docs/rules/robber.md)."""
         self._check(player)
         if not isinstance(number, int) or not 1 <= number <= len(self.melds):
-            have = f"melds 1 to {len(self.melds)}" if self.melds else "no melds yet"
-            raise IllegalPlay(f"there is no meld {number} on the table (it has {have})")
+            if self.melds:
+                raise IllegalPlay(Say("there is no meld %(number)s on the table (it has melds 1 to %(last)s)",
+                                      number=str(number), last=len(self.melds)))
+            raise IllegalPlay(Say("there is no meld %(number)s on the table (it has no melds yet)",
+                                  number=str(number)))
         target = self.melds[number - 1]
         grown = lay_off(target.meld, cards)
         self.supply.take(cards)
@@ -235,9 +237,10 @@ class Round:
         target.meld = grown
         if stolen_from:
             target.owner = player
-            target.history.append(f"stolen by {player} from {stolen_from} with {card_names(cards)}")
+            target.history.append(Say("stolen by %(player)s from %(owner)s with %(cards)s", player=player,
+                                      owner=stolen_from, cards=Cards(cards)))
         else:
-            target.history.append(f"{player} added {card_names(cards)}")
+            target.history.append(Say("%(player)s added %(cards)s", player=player, cards=Cards(cards)))
         play = Play(player, "layoff", tuple(cards), number, stolen_from)
         self.plays.append(play)
         return play
@@ -281,24 +284,31 @@ class PlayerHand:
     score: int  # the player's own score (before partners are added)
     team: str | None = None  # the partnership's name ("A & C"); None without partnerships
 
-    def story(self, rules: Mapping) -> list[str]:
+    def story(self, rules: Mapping) -> list[Say]:
+        """The player's hand, line by line: each meld held, each card left, the score."""
         penalty = rules["renege_penalty"]
         if self.reneged and self.team is None:
-            return [f"reneged: scores exactly −{penalty} for the hand"]
+            return [Say("reneged: scores exactly −%(penalty)s for the hand", penalty=penalty)]
         lines = [
-            f"meld {m.number} {m.meld} ({m.meld.describe()}, {'; '.join(m.history)}): +{m.meld.value(rules)}"
+            Say("meld %(number)s %(cards)s (%(meld)s, %(history)s): +%(points)s", number=m.number,
+                cards=Cards(m.meld.cards), meld=m.meld.describe(), history=joined(m.history),
+                points=m.meld.value(rules))
             for m in self.melds
         ]
-        if self.reneged:
-            held = f" ({card_names(self.hand)})" if self.hand else ""
-            lines.append(f"reneged: −{penalty} for the hand; the cards left in {self.player}'s hand{held} "
-                         f"are not counted, but in partnership play the melds {self.player} holds still "
-                         f"count for {self.team}")
+        if self.reneged and self.hand:
+            lines.append(Say("reneged: −%(penalty)s for the hand; the cards left in %(player)s's hand "
+                             "(%(cards)s) are not counted, but in partnership play the melds %(player)s "
+                             "holds still count for %(team)s", penalty=penalty, player=self.player,
+                             cards=Cards(self.hand), team=self.team))
+        elif self.reneged:
+            lines.append(Say("reneged: −%(penalty)s for the hand; the cards left in %(player)s's hand are "
+                             "not counted, but in partnership play the melds %(player)s holds still count "
+                             "for %(team)s", penalty=penalty, player=self.player, team=self.team))
         elif self.hand:
-            lines += [f"{c}: left in hand −{hand_value(c)}" for c in self.hand]
-        lines.append(f"score {self.score}")
+            lines += [Say("%(card)s: left in hand −%(points)s", card=c, points=hand_value(c)) for c in self.hand]
+        lines.append(Say("score %(points)s", points=self.score))
         if self.team is not None:
-            lines.append(f"partners add their scores: {self.team} together")
+            lines.append(Say("partners add their scores: %(team)s together", team=self.team))
         return lines
 
 
@@ -342,16 +352,16 @@ class RoundResult:
     finished: bool
 
     @property
-    def ended(self) -> str:
+    def ended(self) -> Say:
         """How the hand ended, as the game file's score says it."""
-        return self.round.end_reason() or ("hands counted" if self.finished else "in progress")
+        return self.round.end_reason() or (Say("hands counted") if self.finished else Say("in progress"))
 
     @property
-    def words(self) -> str:
+    def words(self) -> Say:
         """How the hand ended, as the table says it: a hand counted with no one out is one
         whose stock ran out (the game file does not say so)."""
         if self.finished and not self.round.out:
-            return "the stock ran out"
+            return Say("the stock ran out")
         return self.ended
 
     def as_json(self) -> dict:
@@ -359,12 +369,12 @@ class RoundResult:
         return {
             "scores": self.scores,
             "finished": self.finished,
-            "ended": self.ended,
+            "ended": str(self.ended),
             "detail": {
                 p: {
                     "melds": [
                         {"meld": m.number, "cards": [str(c) for c in m.meld.cards],
-                         "value": m.meld.value(rules), "history": m.history,
+                         "value": m.meld.value(rules), "history": [str(h) for h in m.history],
                          "locked": m.meld.locked}
                         for m in r.melds
                     ],
@@ -373,7 +383,7 @@ class RoundResult:
                     "hand_points": r.hand_points,
                     "reneged": r.reneged,
                     "own_score": r.score,
-                    "story": r.story(rules),
+                    "story": [str(line) for line in r.story(rules)],
                 }
                 for p, r in self.players.items()
             },
@@ -386,7 +396,7 @@ def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
     without, what each side would score if it ended now. ``lists["renege"]``: who reneged."""
     finished = hands is not None
     if finished and round_.out and hands.get(round_.out):
-        raise IllegalPlay(f"{round_.out} went out, so holds no cards", place="hands")
+        raise IllegalPlay(Say("%(player)s went out, so holds no cards", player=round_.out), place="hands")
     renege = lists.get("renege", ())
     own = {p: score_player(round_, p, hands.get(p, []) if finished else None, p in renege)
            for p in round_.players}
@@ -412,21 +422,25 @@ def check_order(rows: Sequence, rules: Mapping) -> None:
     pending, reneged = None, set()
     for row in rows:
         if row.type == "take" and len(row.cards) != 1:
-            raise IllegalPlay("pick the one card on top of the discard pile")
+            raise IllegalPlay(Say("pick the one card on top of the discard pile"))
         if row.type == "renege":
             if row.player in reneged:
-                raise IllegalPlay(f"{row.player} has reneged this hand already: the hand scores "
-                                  f"−{rules['renege_penalty']} once")
+                raise IllegalPlay(Say("%(player)s has reneged this hand already: the hand scores "
+                                      "−%(penalty)s once", player=row.player, penalty=rules["renege_penalty"]))
             reneged.add(row.player)
         if pending is not None and not (row.type == "renege" and row.player != pending.player):
             top = pending.cards[0]
             mine = row.player == pending.player
             if not settles(pending, row):
-                why = (f": {' '.join(row.cards)} does not include {top}"
-                       if mine and row.type in ("meld", "layoff") else "")
-                raise IllegalPlay(f"{pending.player} took the discard pile: its top card {top} must "
-                                  f"go into a meld or lay-off by {pending.player} first (or "
-                                  f"{pending.player} reneges){why}")
+                if mine and row.type in ("meld", "layoff"):
+                    raise IllegalPlay(Say("%(player)s took the discard pile: its top card %(card)s must go "
+                                          "into a meld or lay-off by %(player)s first (or %(player)s "
+                                          "reneges): %(cards)s does not include %(card)s",
+                                          player=pending.player, card=parse_card(top),
+                                          cards=Cards(parse_card(c) for c in row.cards)))
+                raise IllegalPlay(Say("%(player)s took the discard pile: its top card %(card)s must go into "
+                                      "a meld or lay-off by %(player)s first (or %(player)s reneges)",
+                                      player=pending.player, card=parse_card(top)))
             pending = None
         if row.type == "take":
             pending = row
@@ -452,7 +466,7 @@ def card_facts(game) -> dict[str, dict]:
 VARIANT = LogVariant(
     key="robber",
     name=NAME,
-    blurb="Two decks; lay off on someone else's meld and it is yours.",
+    blurb=Say("Two decks; lay off on someone else's meld and it is yours."),
     rules=RULES,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -469,5 +483,5 @@ VARIANT = LogVariant(
     table_plays=("meld", "layoff", "out", "pass", "take", "renege", "stock"),
     round_enders=("stock",),
     check_plays=check_order,
-    how_rounds_end="someone goes out, or the stock runs out",
+    how_rounds_end=Say("someone goes out, or the stock runs out"),
 )

@@ -10,11 +10,15 @@ What a game's rounds hold is said by the game (its ``VARIANT``, games/variant.py
 log of plays (:func:`replay_log`) or hands counted at the end (:func:`replay_counted`).
 This module knows those two shapes, never a game by name. It is pure: no Flask, no
 database.
+
+What it says to people is sentences (games/words.py): a refusal's message, a round's
+``said_ended``, a game's ``said_status()``. The score (``as_json()``), ``status()`` and
+a refusal's ``reason`` are the same in the game file's English, as plain text.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -23,6 +27,7 @@ from .games.cards import Card, CardError, Supply, parse_cards
 from .games.errors import GameFileError, ScorekeeperError
 from .games.handcount import RUMMY, HandRound
 from .games.variant import COUNT, LOG, CountVariant, LogVariant, Variant
+from .games.words import Say, SayN, joined
 
 FORMAT = "scorekeeper/1"
 TOP_KEYS = {"format", "variant", "rules", "players", "teams", "rounds"}
@@ -32,52 +37,54 @@ ROUNDS_KEPT = 4096  # a game being played has some ten rounds, and one more per 
 
 # What the JSON reader stopped at, in the app's words (not the reader's own).
 JSON_FAULTS = {
-    "Expecting value": "a value was expected (a number, text in double quotes, true, false, "
-                       "null, a list or an object)",
-    "Expecting property name enclosed in double quotes": "a name in double quotes was expected",
-    "Expecting ',' delimiter": "a comma was expected",
-    "Expecting ':' delimiter": "a colon was expected",
-    "Extra data": "more follows the end of the document",
-    "Unterminated string starting at": "a text is not closed by a double quote",
-    "Invalid control character at": "a text holds a line break or a tab (write \\n or \\t)",
-    "Invalid \\escape": "a backslash escape that JSON does not have",
-    "Invalid \\uXXXX escape": "a backslash escape that JSON does not have",
+    "Expecting value": Say("a value was expected (a number, text in double quotes, true, false, "
+                           "null, a list or an object)"),
+    "Expecting property name enclosed in double quotes": Say("a name in double quotes was expected"),
+    "Expecting ',' delimiter": Say("a comma was expected"),
+    "Expecting ':' delimiter": Say("a colon was expected"),
+    "Extra data": Say("more follows the end of the document"),
+    "Unterminated string starting at": Say("a text is not closed by a double quote"),
+    "Invalid control character at": Say("a text holds a line break or a tab (write \\n or \\t)"),
+    "Invalid \\escape": Say("a backslash escape that JSON does not have"),
+    "Invalid \\uXXXX escape": Say("a backslash escape that JSON does not have"),
 }
 
 
 def parse_json(text: str) -> Any:
     if not text.strip():
-        raise GameFileError("not a game file: it is empty (a game file is a JSON document)")
+        raise GameFileError(Say("not a game file: it is empty (a game file is a JSON document)"))
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        fault = JSON_FAULTS.get(e.msg, "not JSON")
-        raise GameFileError(f"not a game file: invalid JSON at line {e.lineno}, column {e.colno}: {fault}") from None
+        fault = JSON_FAULTS.get(e.msg, Say("not JSON"))
+        raise GameFileError(Say("not a game file: invalid JSON at line %(line)s, column %(column)s: %(fault)s",
+                                line=e.lineno, column=e.colno, fault=fault)) from None
     except RecursionError:
-        raise GameFileError("not a game file: the JSON is nested too deeply") from None
+        raise GameFileError(Say("not a game file: the JSON is nested too deeply")) from None
     except ValueError:  # an integer of thousands of digits
-        raise GameFileError("not a game file: it holds a number too long to read") from None
+        raise GameFileError(Say("not a game file: it holds a number too long to read")) from None
 
 
 def read_header(doc: Any) -> tuple[Variant, list]:
     """The checks every game file gets, whatever its variant: (its variant, its rounds)."""
     if not isinstance(doc, dict):
-        raise GameFileError("not a game file: the document must be a JSON object")
+        raise GameFileError(Say("not a game file: the document must be a JSON object"))
     unknown = sorted(set(doc) - TOP_KEYS)
     if unknown:
-        raise GameFileError(f"unknown field '{unknown[0]}' in the game file")
+        raise GameFileError(Say("unknown field '%(field)s' in the game file", field=unknown[0]))
     if doc.get("format", FORMAT) != FORMAT:
-        raise GameFileError(f"format {doc.get('format')!r} is not supported (expected '{FORMAT}')")
+        raise GameFileError(Say("format %(given)s is not supported (expected '%(format)s')",
+                                given=repr(doc.get("format")), format=FORMAT))
     variant = doc.get("variant")
+    known = joined(registry.VARIANTS, ", ")  # the game file's keys
     if variant is None:
-        raise GameFileError(f"the game file names no variant (\"variant\": one of "
-                            f"{', '.join(registry.VARIANTS)})")
+        raise GameFileError(Say("the game file names no variant (\"variant\": one of %(known)s)", known=known))
     if not isinstance(variant, str) or registry.get(variant) is None:
-        known = ", ".join(registry.VARIANTS)
-        raise GameFileError(f"unknown variant {variant!r} (expected one of: {known})")
+        raise GameFileError(Say("unknown variant %(given)s (expected one of: %(known)s)", given=repr(variant),
+                                known=known))
     rounds = doc.get("rounds", [])
     if not isinstance(rounds, list):
-        raise GameFileError("rounds must be a list")
+        raise GameFileError(Say("rounds must be a list"))
     return registry.get(variant), rounds
 
 
@@ -105,32 +112,48 @@ def score_text(text: str) -> dict:
 # What every game file is checked for.
 
 
-def _where(round_no: int, event_no: int | None = None) -> str:
-    return f"round {round_no}" + (f", event {event_no}" if event_no else "")
+HANDS = "hands"  # a place in a round (ScorekeeperError.place): its hands
 
 
-def located(error: ScorekeeperError | str, round_no: int, event_no: int | None = None,
-            place: str = "") -> GameFileError:
-    """The error with its place in the file; ``.reason`` keeps the plain sentence.
+def _placed(reason: Say | str, round_no: int, event_no: int | None, place: str, player: str | None) -> Say:
+    """The reason after its place in the file: "round 2, event 3: …", "round 2, hands of Bob: …"."""
+    if event_no:
+        return Say("round %(round)s, event %(event)s: %(reason)s", round=round_no, event=event_no,
+                   reason=reason)
+    if place == HANDS and player is not None:
+        return Say("round %(round)s, hands of %(player)s: %(reason)s", round=round_no, player=player,
+                   reason=reason)
+    if place == HANDS:
+        return Say("round %(round)s, hands: %(reason)s", round=round_no, reason=reason)
+    return Say("round %(round)s: %(reason)s", round=round_no, reason=reason)
 
-    ``place`` names a part of the round more closely ("hands of Bob").
+
+def located(error: ScorekeeperError | Say, round_no: int, event_no: int | None = None,
+            place: str = "", player: str | None = None) -> GameFileError:
+    """The error with its place in the file; ``.said_reason`` keeps the sentence without
+    the place (``.reason``: in the game file's English).
+
+    ``place`` names a part of the round more closely: ``"hands"``, the hands of ``player``
+    if one is named. An event is never placed more closely than its number.
     """
-    where = _where(round_no, event_no) + (f", {place}" if place else "")
-    found = GameFileError(f"{where}: {error}")
-    found.reason, found.round_no, found.event_no = str(error), round_no, event_no
+    reason = error.message if isinstance(error, ScorekeeperError) else error
+    found = GameFileError(_placed(reason, round_no, event_no, place, player))
+    found.said_reason, found.reason = reason, str(reason)
+    found.round_no, found.event_no = round_no, event_no
     return found
 
 
 def check_players(doc: Mapping, variant: Variant) -> list[str]:
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise GameFileError("players must be a list of names")
+        raise GameFileError(Say("players must be a list of names"))
     if len(set(players)) != len(players):
         twice = next(p for p in players if players.count(p) > 1)
-        raise GameFileError(f"players: '{twice}' is listed twice; names must be unique")
+        raise GameFileError(Say("players: '%(player)s' is listed twice; names must be unique", player=twice))
     low, high = variant.min_players, variant.max_players
     if not low <= len(players) <= high:
-        raise GameFileError(f"{variant.name} is played by {low} to {high} players, not {len(players)}")
+        raise GameFileError(Say("%(game)s is played by %(low)s to %(high)s players, not %(count)s",
+                                game=variant.name, low=low, high=high, count=len(players)))
     return players
 
 
@@ -141,20 +164,21 @@ def check_teams(doc: Mapping, players: list[str], variant: Variant) -> dict[str,
     if teams is None:
         return {}
     if not variant.partnerships:
-        raise GameFileError(f"teams: {variant.name} is played without partnerships (teams must be null)")
+        raise GameFileError(Say("teams: %(game)s is played without partnerships (teams must be null)",
+                                game=variant.name))
     if (
         not isinstance(teams, list)
         or not all(isinstance(t, list) and t and all(isinstance(p, str) for p in t) for t in teams)
     ):
-        raise GameFileError("teams must be null or a list of lists of player names")
+        raise GameFileError(Say("teams must be null or a list of lists of player names"))
     named = [p for t in teams for p in t]
     for p in named:
         if p not in players:
-            raise GameFileError(f"teams: unknown player {p!r}")
+            raise GameFileError(Say("teams: unknown player %(given)s", given=repr(p)))
     if sorted(named) != sorted(players):
-        raise GameFileError("teams: every player must be in exactly one team")
+        raise GameFileError(Say("teams: every player must be in exactly one team"))
     if len(players) != 4 or len(teams) != 2 or any(len(t) != 2 for t in teams):
-        raise GameFileError("teams: partnership play is 4 players in two teams of two")
+        raise GameFileError(Say("teams: partnership play is 4 players in two teams of two"))
     return {p: " & ".join(t) for t in teams for p in t}
 
 
@@ -162,28 +186,28 @@ def resolve_rules(doc: Mapping, variant: Variant, players: list[str]):
     try:
         return variant.rules.resolve(doc.get("rules"), len(players))
     except ScorekeeperError as e:
-        raise GameFileError(f"rules: {e}") from None
+        raise GameFileError(Say("rules: %(reason)s", reason=e.message)) from None
 
 
 def _check_not_over(round_no: int, over: bool) -> None:
     if over:
-        raise located(f"the game was already over after round {round_no - 1}", round_no)
+        raise located(Say("the game was already over after round %(round)s", round=round_no - 1), round_no)
 
 
 def _check_finished(round_no: int, rounds: list, finished: bool) -> None:
     if not finished and round_no < len(rounds):
-        raise located("has no hands, but only the last round may be unfinished", round_no)
+        raise located(Say("has no hands, but only the last round may be unfinished"), round_no)
 
 
 def _check_hand(supply: Supply, player: str, cards: Any, round_no: int) -> list[Card]:
     """One player's cards left in hand, counted against the decks like the table's."""
     if not isinstance(cards, list):
-        raise located("must be a list of cards", round_no, place=f"hands of {player}")
+        raise located(Say("must be a list of cards"), round_no, place=HANDS, player=player)
     try:
-        parsed = parse_cards(cards, "cards") if cards else []
+        parsed = parse_cards(cards) if cards else []
         supply.take(parsed)
     except CardError as e:
-        raise located(e, round_no, place=f"hands of {player}") from None
+        raise located(e, round_no, place=HANDS, player=player) from None
     return parsed
 
 
@@ -191,26 +215,33 @@ def _check_hand(supply: Supply, player: str, cards: Any, round_no: int) -> list[
 # A log of plays: Iceberg, Robber Rummy.
 
 
+# What an event's cards are called, by the event's type (a refusal: "the meld's cards
+# must be a non-empty list of cards").
+EVENT_CARDS = {"meld": Say("the meld's cards"), "layoff": Say("the layoff's cards"),
+               "ace": Say("the ace's cards")}
+
+
 def apply_event(round_: Any, event: Any, types: tuple[str, ...]) -> None:
     """Apply one logged event to the round; a bad event raises and changes nothing."""
     if not isinstance(event, dict):
-        raise GameFileError("an event must be an object with a type and a player")
+        raise GameFileError(Say("an event must be an object with a type and a player"))
     kind = event.get("type")
     if kind not in types:
-        raise GameFileError(f"unknown event type {kind!r} (expected {', '.join(types)})")
+        raise GameFileError(Say("unknown event type %(given)s (expected %(types)s)", given=repr(kind),
+                                types=joined(types, ", ")))
     allowed = {"type", "player"} | ({"cards"} if kind != "out" else set()) | (
         {"meld"} if kind == "layoff" else set()
     )
     extra = sorted(set(event) - allowed)
     if extra:
-        raise GameFileError(f"unknown field '{extra[0]}' in a {kind} event")
+        raise GameFileError(Say("unknown field '%(field)s' in a %(type)s event", field=extra[0], type=kind))
     player = event.get("player")
     if player not in round_.players:
-        raise GameFileError(f"unknown player {player!r}")
+        raise GameFileError(Say("unknown player %(given)s", given=repr(player)))
     if kind == "out":
         round_.go_out(player)
         return
-    cards = parse_cards(event.get("cards"), f"the {kind}'s cards")
+    cards = parse_cards(event.get("cards"), EVENT_CARDS[kind])
     if kind == "ace":
         round_.ace(player, cards)
     elif kind == "meld":
@@ -218,7 +249,7 @@ def apply_event(round_: Any, event: Any, types: tuple[str, ...]) -> None:
     else:
         number = event.get("meld")
         if not isinstance(number, int) or isinstance(number, bool):
-            raise GameFileError("a layoff names the meld it goes on by number (\"meld\": 2)")
+            raise GameFileError(Say("a layoff names the meld it goes on by number (\"meld\": 2)"))
         round_.lay_off(player, number, cards)
 
 
@@ -228,7 +259,7 @@ def _round_lists(variant: LogVariant, data: Any, players: list[str], round_no: i
     for key in variant.round_lists:
         names = data.get(key, []) if isinstance(data, dict) else []
         if not isinstance(names, list) or any(p not in players for p in names):
-            raise located(f"{key} must be a list of player names", round_no)
+            raise located(Say("%(field)s must be a list of player names", field=key), round_no)
         lists[key] = names
     return lists
 
@@ -236,13 +267,13 @@ def _round_lists(variant: LogVariant, data: Any, players: list[str], round_no: i
 def replay_round(variant: LogVariant, round_: Any, data: Any, round_no: int):
     """Replay one round's log onto ``round_``; (round, hands or None)."""
     if not isinstance(data, dict):
-        raise located("a round must be an object with events (and hands)", round_no)
+        raise located(Say("a round must be an object with events (and hands)"), round_no)
     extra = sorted(set(data) - {"events", "hands", *variant.round_lists})
     if extra:
-        raise located(f"unknown field '{extra[0]}' in a round", round_no)
+        raise located(Say("unknown field '%(field)s' in a round", field=extra[0]), round_no)
     events = data.get("events", [])
     if not isinstance(events, list):
-        raise located("events must be a list", round_no)
+        raise located(Say("events must be a list"), round_no)
     for event_no, event in enumerate(events, 1):
         try:
             apply_event(round_, event, variant.events)
@@ -252,11 +283,11 @@ def replay_round(variant: LogVariant, round_: Any, data: Any, round_no: int):
         return round_, None
     hands_data = data["hands"]
     if not isinstance(hands_data, dict):
-        raise located("hands must be an object of player names and cards", round_no)
+        raise located(Say("hands must be an object of player names and cards"), round_no)
     hands = {}
     for player, cards in hands_data.items():
         if player not in round_.players:
-            raise located(f"unknown player {player!r}", round_no, place="hands")
+            raise located(Say("unknown player %(given)s", given=repr(player)), round_no, place=HANDS)
         hands[player] = _check_hand(round_.supply, player, cards, round_no)
     return round_, hands
 
@@ -276,13 +307,21 @@ class LogGame:
     over: bool
     tied_at_target: bool = False
 
-    def status(self) -> str:
-        if self.winners:
-            return " & ".join(self.winners) + (" wins" if len(self.winners) == 1 else " win")
+    def said_status(self) -> Say:
+        """The game in a few words: who won, a tie at the top, or in progress."""
+        if self.winners:  # partners: "Ann & Cy win"
+            return SayN("%(players)s wins", "%(players)s win", len(self.winners),
+                        players=joined(self.winners, " & "))
+        if self.tied_at_target and self.variant.round_word == "hand":
+            return Say("tie at the top at %(target)s or more: play another hand", target=self.rules["target"])
         if self.tied_at_target:
-            return (f"tie at the top at {self.rules['target']} or more: play another "
-                    f"{self.variant.round_word}")
-        return "in progress"
+            return Say("tie at the top at %(target)s or more: play another round", target=self.rules["target"])
+        return Say("in progress")
+
+    def status(self) -> str:
+        """:meth:`said_status` in the game file's English: the score's ``status``, and
+        what the history list keeps."""
+        return str(self.said_status())
 
     def as_json(self) -> dict:
         out = {"variant": self.variant.key, "rules": dict(self.rules)}
@@ -351,26 +390,26 @@ def kept_round(key: str):
 def read_hand_round(variant: CountVariant, data: Any, players: list[str], round_no: int) -> HandRound:
     """One hand-count round, checked: who ended it and how, and the cards left in hands."""
     if not isinstance(data, dict):
-        raise located("a round must be an object (out/knocker/stalemate and hands)", round_no)
+        raise located(Say("a round must be an object (out/knocker/stalemate and hands)"), round_no)
     extra = sorted(set(data) - HAND_ROUND_KEYS)
     if extra:
-        raise located(f"unknown field '{extra[0]}' in a round", round_no)
+        raise located(Say("unknown field '%(field)s' in a round", field=extra[0]), round_no)
     for key in ("out", "knocker"):
         if key in data and data[key] is not None and data[key] not in players:
-            raise located(f"{key}: unknown player {data[key]!r}", round_no)
+            raise located(Say("%(field)s: unknown player %(given)s", field=key, given=repr(data[key])), round_no)
     for key in ("stalemate", RUMMY):
         if key in data and not isinstance(data[key], bool):
-            raise located(f"{key} must be true or false", round_no)
+            raise located(Say("%(field)s must be true or false", field=key), round_no)
     if data.get(RUMMY) and not data.get("out"):
-        raise located("rummy is true but no one went out", round_no)
+        raise located(Say("rummy is true but no one went out"), round_no)
     hands_data = data.get("hands", {})
     if not isinstance(hands_data, dict):
-        raise located("hands must be an object of player names and cards", round_no)
+        raise located(Say("hands must be an object of player names and cards"), round_no)
     supply = Supply(variant.decks, variant.jokers, variant.without_ranks)
     hands = {}
     for player, cards in hands_data.items():
         if player not in players:
-            raise located(f"unknown player {player!r}", round_no, place="hands")
+            raise located(Say("unknown player %(given)s", given=repr(player)), round_no, place=HANDS)
         hands[player] = tuple(_check_hand(supply, player, cards, round_no))
     return HandRound(
         out=data.get("out"), knocker=data.get("knocker"), stalemate=data.get("stalemate", False),
@@ -380,15 +419,27 @@ def read_hand_round(variant: CountVariant, data: Any, players: list[str], round_
 
 @dataclass(frozen=True)
 class CountedRound:
-    """One hand-count round as scored: ``ended`` in the game file's words ("Ann knocked"),
-    ``words`` as the table says it ("Ann went gin", "tableau")."""
+    """One hand-count round as scored: how it ended as the game file says it
+    (``said_ended``: "Ann knocked") and as the table says it (``said_words``: "Ann went
+    gin", "tableau"), sentences (words.Say); ``ended`` and ``words`` are the same in the
+    game file's English. ``detail`` is the game file's, its lines in its English;
+    ``stories`` has each player's lines as sentences."""
 
     scores: dict[str, int]
     detail: dict[str, dict]
     finished: bool
-    ended: str
-    words: str
-    how: str = ""  # what came of it, where the game says ("gin", "undercut", "knock")
+    said_ended: Say
+    said_words: Say
+    how: str = ""  # what came of it, where the game says: "gin", "undercut", "knock" (a code)
+    stories: Mapping[str, list[Say]] = field(default_factory=dict)
+
+    @property
+    def ended(self) -> str:
+        return str(self.said_ended)
+
+    @property
+    def words(self) -> str:
+        return str(self.said_words)
 
     def as_json(self) -> dict:
         return {"scores": self.scores, "finished": self.finished, "ended": self.ended,
@@ -411,10 +462,16 @@ class CountGame:
     def over(self) -> bool:
         return bool(self.winners)
 
-    def status(self) -> str:
+    def said_status(self) -> Say:
+        """The game in a few words: who won, or in progress."""
         if not self.winners:
-            return "in progress"
-        return " and ".join(self.winners) + (" win" if len(self.winners) > 1 else " wins")
+            return Say("in progress")
+        return SayN("%(players)s wins", "%(players)s win", len(self.winners), players=_and(self.winners))
+
+    def status(self) -> str:
+        """:meth:`said_status` in the game file's English: the score's ``status``, and
+        what the history list keeps."""
+        return str(self.said_status())
 
     def as_json(self) -> dict:
         return {"variant": self.variant.key, "rules": dict(self.rules),
@@ -438,9 +495,16 @@ def replay_counted(variant: CountVariant, doc: Mapping) -> CountGame:
         except ScorekeeperError as e:
             raise located(e, round_no) from None
         results.append(CountedRound(result.scores, result.detail, rnd.finished, rnd.ended(),
-                                    result.words or rnd.ended(), result.how))
+                                    result.words or rnd.ended(), result.how, result.stories))
     return CountGame(variant, players, rules, results, game.final_totals(), list(game.winners),
                      game.bonuses())
+
+
+def _and(names: list[str]) -> Say | str:
+    """Names one after another: "Ann", "Ann and Bob", "Ann and Bob and Cy"."""
+    if len(names) == 1:
+        return names[0]
+    return Say("%(first)s and %(rest)s", first=names[0], rest=_and(names[1:]))
 
 
 REPLAYS = {LOG: replay_log, COUNT: replay_counted}

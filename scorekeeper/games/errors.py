@@ -28,10 +28,13 @@ class RuleError(ScorekeeperError):
 class GameFileError(ScorekeeperError):
     """A game document that is not what docs/game-file.md describes.
 
-    Where the fault is in a round, ``round_no`` and ``event_no`` say where and ``reason``
-    keeps the plain sentence without the place (the web app shows just that).
+    Where the fault is in a round, ``round_no`` and ``event_no`` say where, and the
+    sentence without the place is kept (the web app shows just that): ``said_reason``
+    (a words.Say, or the text an error gave), ``reason`` the same in the game file's
+    English (what the stores read).
     """
 
     reason: str | None = None
+    said_reason: Say | str | None = None
     round_no: int | None = None
     event_no: int | None = None

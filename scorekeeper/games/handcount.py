@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from .cards import Card, card_names
+from .cards import Card
 from .errors import IllegalPlay
+from .words import Cards, Say, SayN
 
 # The round's field (and a counted round's stored ending) for going out "rummy": in one
 # turn, having melded or laid off nothing before (Basic Rummy's bonus).
@@ -34,50 +35,69 @@ class HandRound:
     def hand(self, player: str) -> tuple[Card, ...]:
         return tuple(self.hands.get(player, ()))
 
-    def ended(self) -> str:
+    def ended(self) -> Say:
+        """How the round ended, as the game file's score says it ("Ann knocked")."""
         if self.stalemate:
-            return "stalemate"
+            return Say("stalemate")
         if self.knocker:
-            return f"{self.knocker} knocked"
+            return Say("%(player)s knocked", player=self.knocker)
+        if self.out and self.rummy:
+            return Say("%(player)s went out (rummy)", player=self.out)
         if self.out:
-            return f"{self.out} went out" + (" (rummy)" if self.rummy else "")
-        return "in progress"
+            return Say("%(player)s went out", player=self.out)
+        return Say("in progress")
 
 
 @dataclass
 class RoundScore:
+    """A round as a game scored it. ``detail`` is the game file's (its texts in the game
+    file's English); ``stories`` the same lines as sentences, for a reader of its own."""
+
     scores: dict[str, int]
     detail: dict[str, dict]
-    words: str = ""  # how the round ended, as the table says it, where not the file's word
-    how: str = ""  # what came of it, where the game says ("gin", "undercut", "knock")
+    words: Say | None = None  # how the round ended, as the table says it, where not the file's word
+    how: str = ""  # what came of it, where the game says: "gin", "undercut", "knock" (a code)
+    stories: dict[str, list[Say]] = field(default_factory=dict)  # each player's lines, as in detail
 
 
 def check_out(rnd: HandRound, players: Sequence[str], allow_knock: bool = False) -> None:
     """The common checks: one way of ending, and the player who went out holds nothing."""
     if rnd.knocker and not allow_knock:
-        raise IllegalPlay("only Gin rounds end with a knock: say who went out (\"out\")")
+        raise IllegalPlay(Say("only Gin rounds end with a knock: say who went out (\"out\")"))
     if rnd.stalemate and (rnd.out or rnd.knocker):
-        raise IllegalPlay("a stalemate round has no one going out")
+        raise IllegalPlay(Say("a stalemate round has no one going out"))
     if rnd.out and rnd.hand(rnd.out):
-        raise IllegalPlay(f"{rnd.out} went out, so cannot still hold {card_names(rnd.hand(rnd.out))}")
+        raise IllegalPlay(Say("%(player)s went out, so cannot still hold %(cards)s", player=rnd.out,
+                              cards=Cards(rnd.hand(rnd.out))))
 
 
-def check_hand_sizes(rnd: HandRound, players: Sequence[str], dealt: int, game: str) -> None:
+def check_hand_sizes(rnd: HandRound, players: Sequence[str], dealt: int, game: Say) -> None:
     """No hand left at the end can be bigger than a hand as dealt: a player draws one card
-    and discards one each turn, so between turns they hold at most what they were dealt."""
+    and discards one each turn, so between turns they hold at most what they were dealt.
+    ``game``: the game's name."""
     for p in players:
         if len(rnd.hand(p)) > dealt:
-            raise IllegalPlay(f"{p}'s hand has {len(rnd.hand(p))} cards, but {game} with "
-                              f"{len(players)} players deals {dealt} each")
+            raise IllegalPlay(SayN("%(player)s's hand has %(num)s card, but %(game)s with %(players)s "
+                                   "players deals %(dealt)s each",
+                                   "%(player)s's hand has %(num)s cards, but %(game)s with %(players)s "
+                                   "players deals %(dealt)s each",
+                                   len(rnd.hand(p)), player=p, game=game, players=len(players), dealt=dealt))
 
 
-def hand_detail(cards: Sequence[Card], values: Sequence[int], score: int, story: list[str]) -> dict:
+def card_line(card: Card, points: int) -> Say:
+    """A card left in hand and what it counts: ``S9: 9``."""
+    return Say("%(card)s: %(points)s", card=card, points=points)
+
+
+def hand_detail(cards: Sequence[Card], values: Sequence[int], score: int, story: list[Say]) -> dict:
+    """A player's part of the round as the game file's score has it (the story's lines
+    in its English)."""
     return {
         "hand": [str(c) for c in cards],
         "cards": [{"card": str(c), "points": v} for c, v in zip(cards, values)],
         "hand_value": sum(values),
         "score": score,
-        "story": story,
+        "story": [str(line) for line in story],
     }
 
 

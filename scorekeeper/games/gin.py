@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Mapping, Sequence
 
-from .cards import Card, card_names, sort_key
+from .cards import Card, sort_key
 from .errors import IllegalPlay
 from .handcount import CountedGame, HandRound, RoundScore
 from .options import LARGEST, Option, RuleBook, Rules
 from .variant import CountVariant
+from .words import Cards, Say, SayN
 
-NAME = "Gin Rummy"
+NAME = Say("Gin Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 2
 DECKS, JOKERS = 1, 0
 HAND_SIZE = 10
@@ -329,10 +330,9 @@ def score_hand(knocker: str, defender: str, knock_cards, defend_cards, rules: Ma
     """A knock: arrange both hands, lay off, and score (docs/rules/gin.md)."""
     options = best_arrangements(knock_cards)
     if options[0].points > rules["knock_limit"]:
-        raise IllegalPlay(
-            f"{knocker} cannot knock with {options[0].points} in deadwood "
-            f"({card_names(options[0].deadwood)}): the knock limit is {rules['knock_limit']}"
-        )
+        raise IllegalPlay(Say("%(player)s cannot knock with %(points)s in deadwood (%(cards)s): the knock "
+                              "limit is %(limit)s", player=knocker, points=options[0].points,
+                              cards=Cards(options[0].deadwood), limit=rules["knock_limit"]))
     gin = options[0].points == 0
     # Of the knocker's least-deadwood arrangements, the one that leaves the defender the most
     # deadwood after lay-offs (docs/rules/gin.md).
@@ -346,11 +346,15 @@ def score_hand(knocker: str, defender: str, knock_cards, defend_cards, rules: Ma
     return HandResult(knocker, defender, knock, defence, False, True, defender, k - d + rules["undercut_bonus"])
 
 
-def describe_arrangement(a: Arrangement, knocker_melds=None) -> list[str]:
-    lines = [f"meld {card_names(m)}" for m in a.melds]
+def describe_arrangement(a: Arrangement, knocker_melds=None) -> list[Say]:
+    """A hand's melds, lay-offs and deadwood, line by line."""
+    lines = [Say("meld %(cards)s", cards=Cards(m)) for m in a.melds]
     for card, i in a.layoffs:
-        lines.append(f"{card} laid off on {card_names(knocker_melds[i])}")
-    lines.append(f"deadwood {card_names(a.deadwood) or 'none'} = {a.points}")
+        lines.append(Say("%(card)s laid off on %(meld)s", card=card, meld=Cards(knocker_melds[i])))
+    if a.deadwood:
+        lines.append(Say("deadwood %(cards)s = %(points)s", cards=Cards(a.deadwood), points=a.points))
+    else:
+        lines.append(Say("deadwood none = %(points)s", points=a.points))
     return lines
 
 
@@ -361,19 +365,23 @@ class Game(CountedGame):
 
     def play(self, rnd: HandRound) -> RoundScore:
         if rnd.out:
-            raise IllegalPlay("a Gin hand ends with a knock: say who knocked (\"knocker\")")
+            raise IllegalPlay(Say("a Gin hand ends with a knock: say who knocked (\"knocker\")"))
         if rnd.stalemate and rnd.knocker:
-            raise IllegalPlay("a stalemate hand has no knock")
+            raise IllegalPlay(Say("a stalemate hand has no knock"))
         scores = {p: 0 for p in self.players}
         if rnd.stalemate or not rnd.knocker:
-            text = "stalemate: no knock before the stock ran down; no score" if rnd.stalemate else "in progress"
-            return RoundScore(scores, {p: {"story": [text]} for p in self.players},
-                              words="void hand (no knock)" if rnd.stalemate else "")
+            said = (Say("stalemate: no knock before the stock ran down; no score") if rnd.stalemate
+                    else Say("in progress"))
+            return RoundScore(scores, {p: {"story": [str(said)]} for p in self.players},
+                              words=Say("void hand (no knock)") if rnd.stalemate else None,
+                              stories={p: [said] for p in self.players})
         knocker = rnd.knocker
         defender = next(p for p in self.players if p != knocker)
         for p in self.players:
             if len(rnd.hand(p)) != HAND_SIZE:
-                raise IllegalPlay(f"{p}'s hand has {len(rnd.hand(p))} cards; a Gin hand has {HAND_SIZE}")
+                # Always "cards" ("1 cards" too), as the game file has said it: not a SayN.
+                raise IllegalPlay(Say("%(player)s's hand has %(count)s cards; a Gin hand has %(size)s",
+                                      player=p, count=len(rnd.hand(p)), size=HAND_SIZE))
         result = score_hand(knocker, defender, rnd.hand(knocker), rnd.hand(defender), self.rules)
         scores[result.winner] = result.points
         self.add(scores)
@@ -385,13 +393,28 @@ class Game(CountedGame):
             self.winners = [p for p in self.players if final[p] == top]
         how = "gin" if result.gin else ("undercut" if result.undercut else "knock")
         k, d = result.knock.points, result.defence.points
+        if how == "gin":
+            summary = Say("gin: %(deadwood)s + gin bonus %(bonus)s = %(points)s to %(player)s", deadwood=d,
+                          bonus=self.rules["gin_bonus"], points=result.points, player=knocker)
+            words = Say("%(player)s went gin", player=knocker)
+        elif how == "undercut":
+            summary = Say("undercut: %(knocker_deadwood)s − %(deadwood)s + undercut bonus %(bonus)s = "
+                          "%(points)s to %(player)s", knocker_deadwood=k, deadwood=d,
+                          bonus=self.rules["undercut_bonus"], points=result.points, player=defender)
+            words = Say("%(knocker)s knocked, %(defender)s undercut", knocker=knocker, defender=defender)
+        else:
+            summary = Say("knock: %(deadwood)s − %(knocker_deadwood)s = %(points)s to %(player)s", deadwood=d,
+                          knocker_deadwood=k, points=result.points, player=knocker)
+            words = Say("%(player)s knocked", player=knocker)
+        stories = {knocker: describe_arrangement(result.knock) + [summary],
+                   defender: describe_arrangement(result.defence, result.knock.melds) + [summary]}
         detail = {
             knocker: {
                 "role": "knocker",
                 "melds": [[str(c) for c in m] for m in result.knock.melds],
                 "deadwood": [str(c) for c in result.knock.deadwood],
                 "deadwood_points": k,
-                "story": describe_arrangement(result.knock),
+                "story": [str(line) for line in stories[knocker]],
             },
             defender: {
                 "role": "defender",
@@ -400,20 +423,12 @@ class Game(CountedGame):
                             for c, i in result.defence.layoffs],
                 "deadwood": [str(c) for c in result.defence.deadwood],
                 "deadwood_points": d,
-                "story": describe_arrangement(result.defence, result.knock.melds),
+                "story": [str(line) for line in stories[defender]],
             },
         }
-        summary = {
-            "gin": f"gin: {d} + gin bonus {self.rules['gin_bonus']} = {result.points} to {knocker}",
-            "undercut": f"undercut: {k} − {d} + undercut bonus {self.rules['undercut_bonus']} = {result.points} to {defender}",
-            "knock": f"knock: {d} − {k} = {result.points} to {knocker}",
-        }[how]
         for p in self.players:
             detail[p]["score"] = scores[p]
-            detail[p]["story"].append(summary)
-        words = {"gin": f"{knocker} went gin", "undercut": f"{knocker} knocked, {defender} undercut",
-                 "knock": f"{knocker} knocked"}[how]
-        return RoundScore(scores, detail, words=words, how=how)
+        return RoundScore(scores, detail, words=words, how=how, stories=stories)
 
     def final_totals(self) -> dict[str, int]:
         """Hand points, and once the game is over its bonuses (docs/rules/gin.md: not toward the target)."""
@@ -453,14 +468,17 @@ def knock_advice(cards: Sequence[Card], limit: int) -> dict:
     """What a hand of 10 (or 11, before the discard) may do: its best melds and deadwood,
     gin, and whether it may knock at ``limit``. With 11 cards, the discard that leaves the
     least deadwood is found first (of those, the highest card)."""
-    twice = [str(c) for c in dict.fromkeys(cards) if cards.count(c) > 1]
+    twice = [c for c in dict.fromkeys(cards) if cards.count(c) > 1]
     if twice:
-        raise IllegalPlay(f"{twice[0]} is picked twice, but one deck has one {twice[0]}")
+        raise IllegalPlay(Say("%(card)s is picked twice, but one deck has one %(card)s", card=twice[0]))
     if any(c.is_joker for c in cards):
-        raise IllegalPlay("Gin is played without jokers")
+        raise IllegalPlay(Say("Gin is played without jokers"))
     if len(cards) not in (HAND_SIZE, HAND_SIZE + 1):
-        raise IllegalPlay(f"pick the {HAND_SIZE} cards of the hand (or 11, before the "
-                          f"discard): {len(cards)} picked")
+        raise IllegalPlay(SayN("pick the %(size)s cards of the hand (or %(more)s, before the discard): "
+                               "%(num)s picked",
+                               "pick the %(size)s cards of the hand (or %(more)s, before the discard): "
+                               "%(num)s picked",
+                               len(cards), size=HAND_SIZE, more=HAND_SIZE + 1))
     cards = list(cards)
     discard: Card | None = None
     if len(cards) == HAND_SIZE + 1:
@@ -474,12 +492,17 @@ def knock_advice(cards: Sequence[Card], limit: int) -> dict:
             "gin": best.points == 0, "may_knock": best.points <= limit}
 
 
-def goal(rules: Mapping) -> str:
+def goal(rules: Mapping) -> Say:
     """How the game is won, in a sentence, with this game's numbers."""
-    return (f"The knocker scores the difference (gin +{rules['gin_bonus']}, undercut "
-            f"+{rules['undercut_bonus']} to the defender). First to {rules['target']}: "
-            f"game bonus {rules['game_bonus']}, line bonus {rules['line_bonus']} per hand "
-            f"won, shutout {rules['shutout']}.")
+    values = dict(gin=rules["gin_bonus"], undercut=rules["undercut_bonus"], target=rules["target"],
+                  game=rules["game_bonus"], line=rules["line_bonus"])
+    if rules["shutout"] == "double":
+        return Say("The knocker scores the difference (gin +%(gin)s, undercut +%(undercut)s to the "
+                   "defender). First to %(target)s: game bonus %(game)s, line bonus %(line)s per hand "
+                   "won, shutout double.", **values)
+    return Say("The knocker scores the difference (gin +%(gin)s, undercut +%(undercut)s to the "
+               "defender). First to %(target)s: game bonus %(game)s, line bonus %(line)s per hand "
+               "won, shutout flat.", **values)
 
 
 def card_facts(game) -> dict[str, dict]:
@@ -498,7 +521,7 @@ def card_facts(game) -> dict[str, dict]:
 VARIANT = CountVariant(
     key="gin",
     name=NAME,
-    blurb="Two players; knock at 10 or less, gin, undercuts and bonuses.",
+    blurb=Say("Two players; knock at 10 or less, gin, undercuts and bonuses."),
     rules=RULES,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -510,8 +533,8 @@ VARIANT = CountVariant(
     jokers=JOKERS,
     ender="knock",
     who_ended="Who knocked (or went gin)?",
-    how_to_enter="say who knocked (or went gin) and pick both hands",
-    stalemate_choice="No knock: the stock ran down (no score)",
+    how_to_enter=Say("say who knocked (or went gin) and pick both hands"),
+    stalemate_choice=Say("No knock: the stock ran down (no score)"),
     goal=goal,
     knock_advice=knock_advice,
 )

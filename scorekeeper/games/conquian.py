@@ -15,8 +15,9 @@ from .errors import IllegalPlay
 from .handcount import CountedGame, HandRound, RoundScore, check_out
 from .options import LARGEST, Option, RuleBook, Rules
 from .variant import CountVariant
+from .words import Say, SayN
 
-NAME = "Conquian"
+NAME = Say("Conquian")
 MIN_PLAYERS, MAX_PLAYERS = 2, 2
 DECKS, JOKERS = 1, 0
 WITHOUT_RANKS = (8, 9, 10)
@@ -44,13 +45,19 @@ def check_hand_sizes(rnd: HandRound, players: Sequence[str]) -> None:
         held = sum(len(rnd.hand(p)) for p in players)
         if held + WINNING_MELDS > PACK:
             biggest = max(players, key=lambda p: len(rnd.hand(p)))
-            raise IllegalPlay(f"{biggest}'s hand has {len(rnd.hand(biggest))} cards beside the "
-                              f"{WINNING_MELDS} {rnd.out} melded: {held + WINNING_MELDS} cards, but the "
-                              f"{NAME} pack has {PACK}")
+            raise IllegalPlay(SayN("%(player)s's hand has %(num)s card beside the %(melded)s %(winner)s "
+                                   "melded: %(total)s cards, but the %(game)s pack has %(pack)s",
+                                   "%(player)s's hand has %(num)s cards beside the %(melded)s %(winner)s "
+                                   "melded: %(total)s cards, but the %(game)s pack has %(pack)s",
+                                   len(rnd.hand(biggest)), player=biggest, melded=WINNING_MELDS,
+                                   winner=rnd.out, total=held + WINNING_MELDS, game=NAME, pack=PACK))
     for p in players:
         if len(rnd.hand(p)) > HAND_SIZE:
-            raise IllegalPlay(f"{p}'s hand has {len(rnd.hand(p))} cards, but {NAME} deals {HAND_SIZE} "
-                              "each and a card taken is melded at once")
+            raise IllegalPlay(SayN("%(player)s's hand has %(num)s card, but %(game)s deals %(dealt)s each "
+                                   "and a card taken is melded at once",
+                                   "%(player)s's hand has %(num)s cards, but %(game)s deals %(dealt)s each "
+                                   "and a card taken is melded at once",
+                                   len(rnd.hand(p)), player=p, game=NAME, dealt=HAND_SIZE))
 
 
 class Game(CountedGame):
@@ -64,11 +71,14 @@ class Game(CountedGame):
         scores = {p: 0 for p in self.players}
         if rnd.stalemate:
             self.tableaus += 1
-            story = f"tableau: the stock ran out; the next decided hand is worth {1 + self.tableaus}"
-            return RoundScore(scores, {p: {"score": 0, "story": [story]} for p in self.players},
-                              words="tableau")
+            story = Say("tableau: the stock ran out; the next decided hand is worth %(stake)s",
+                        stake=1 + self.tableaus)
+            return RoundScore(scores, {p: {"score": 0, "story": [str(story)]} for p in self.players},
+                              words=Say("tableau"), stories={p: [story] for p in self.players})
         if not rnd.out:
-            return RoundScore(scores, {p: {"score": 0, "story": ["in progress"]} for p in self.players})
+            story = Say("in progress")
+            return RoundScore(scores, {p: {"score": 0, "story": [str(story)]} for p in self.players},
+                              stories={p: [story] for p in self.players})
         stake = 1 + self.tableaus
         self.tableaus = 0
         for p in self.players:
@@ -78,25 +88,27 @@ class Game(CountedGame):
         if target is not None and max(self.totals.values()) >= target:
             self.over = True
             self.winners = [p for p in self.players if self.totals[p] == max(self.totals.values())]
-        detail = {
-            p: {"score": scores[p], "stake": stake,
-                "story": [f"{'won' if p == rnd.out else 'lost'} a hand at stake {stake}"]}
-            for p in self.players
-        }
-        return RoundScore(scores, detail)
+        stories = {p: [Say("won a hand at stake %(stake)s", stake=stake) if p == rnd.out else
+                       Say("lost a hand at stake %(stake)s", stake=stake)]
+                   for p in self.players}
+        detail = {p: {"score": scores[p], "stake": stake, "story": [str(line) for line in stories[p]]}
+                  for p in self.players}
+        return RoundScore(scores, detail, stories=stories)
 
 
-def goal(rules: Mapping) -> str:
+def goal(rules: Mapping) -> Say:
     """How the match is won, in a sentence, with this game's numbers."""
-    return "Each hand is a stake; a tableau raises the next one. " + (
-        f"{rules['target']} stakes win the match." if rules["target"] else
-        "No target: the match goes on as long as you like.")
+    if rules["target"]:  # always "stakes" ("1 stakes" too), as it has said: not a SayN
+        return Say("Each hand is a stake; a tableau raises the next one. %(target)s stakes win the match.",
+                   target=rules["target"])
+    return Say("Each hand is a stake; a tableau raises the next one. No target: the match goes on as "
+               "long as you like.")
 
 
 VARIANT = CountVariant(
     key="conquian",
     name=NAME,
-    blurb="Two players, 40 cards; play for stakes.",
+    blurb=Say("Two players, 40 cards; play for stakes."),
     rules=RULES,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -107,7 +119,7 @@ VARIANT = CountVariant(
     without_ranks=WITHOUT_RANKS,
     counts_hands=False,
     who_ended="Who won the hand?",
-    how_to_enter="say who won the hand (or that it was a tableau)",
-    stalemate_choice="Tableau: the stock ran out (the next hand's stake goes up)",
+    how_to_enter=Say("say who won the hand (or that it was a tableau)"),
+    stalemate_choice=Say("Tableau: the stock ran out (the next hand's stake goes up)"),
     goal=goal,
 )

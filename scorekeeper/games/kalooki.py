@@ -11,11 +11,12 @@ from typing import Mapping, Sequence
 
 from .cards import ACE, Card
 from .errors import IllegalPlay
-from .handcount import CountedGame, HandRound, RoundScore, check_hand_sizes, check_out, hand_detail
+from .handcount import CountedGame, HandRound, RoundScore, card_line, check_hand_sizes, check_out, hand_detail
 from .options import LARGEST, Option, RuleBook, Rules
 from .variant import CountVariant
+from .words import Say
 
-NAME = "Kalooki"
+NAME = Say("Kalooki")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 DECKS, JOKERS = 2, 4
 SOURCE = "Nikki Katz's guide to rummy"
@@ -64,12 +65,12 @@ class Game(CountedGame):
         check_out(rnd, self.players)
         for p in self.eliminated:
             if rnd.out == p or rnd.hand(p):
-                raise IllegalPlay(f"{p} was eliminated and no longer plays")
+                raise IllegalPlay(Say("%(player)s was eliminated and no longer plays", player=p))
         playing = [p for p in self.players if p not in self.eliminated]
         check_hand_sizes(rnd, playing, dealt(len(playing)), NAME)  # fewer players, bigger hands
         values = {p: [card_value(c, self.rules) for c in rnd.hand(p)] for p in self.players}
         scores = {p: sum(values[p]) if rnd.out else 0 for p in self.players}
-        detail = {}
+        detail, stories = {}, {}
         newly_out = []
         if rnd.finished:
             self.add(scores)
@@ -85,22 +86,24 @@ class Game(CountedGame):
                     low = min(self.totals[p] for p in newly_out)
                     self.winners = [p for p in newly_out if self.totals[p] == low]
         for p in self.players:
-            story = [f"{c}: {v}" for c, v in zip(rnd.hand(p), values[p])]
+            story = [card_line(c, v) for c, v in zip(rnd.hand(p), values[p])]
             if rnd.out == p:
-                story.append("went out")
+                story.append(Say("went out"))
             if p in newly_out:
-                story.append(f"total {self.totals[p]} is above {self.rules['elimination']}: eliminated")
+                story.append(Say("total %(total)s is above %(limit)s: eliminated", total=self.totals[p],
+                                 limit=self.rules["elimination"]))
             elif p in self.eliminated:
-                story.append("eliminated in an earlier round")
+                story.append(Say("eliminated in an earlier round"))
+            stories[p] = story
             detail[p] = hand_detail(rnd.hand(p), values[p], scores[p], story)
             detail[p]["eliminated"] = p in self.eliminated
-        return RoundScore(scores, detail)
+        return RoundScore(scores, detail, stories=stories)
 
 
 VARIANT = CountVariant(
     key="kalooki",
     name=NAME,
-    blurb="Jokers; above 150 you are out; the last player left wins.",
+    blurb=Say("Jokers; above 150 you are out; the last player left wins."),
     rules=RULES,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -109,8 +112,8 @@ VARIANT = CountVariant(
     new_game=Game,
     decks=DECKS,
     jokers=JOKERS,
-    goal=lambda rules: (f"Cards left in hand are penalty points; above {rules['elimination']} a "
-                        "player is eliminated, and the last player left wins."),
+    goal=lambda rules: Say("Cards left in hand are penalty points; above %(limit)s a player is "
+                           "eliminated, and the last player left wins.", limit=rules["elimination"]),
     # Who went out scored 0 that round: someone is always left.
-    how_won=lambda rules: "the last player left",
+    how_won=lambda rules: Say("the last player left"),
 )

@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Mapping
 
 from .cards import ACE, Card
-from .handcount import CountedGame, HandRound, RoundScore, check_out, hand_detail, lowest_wins
+from .handcount import CountedGame, HandRound, RoundScore, card_line, check_out, hand_detail, lowest_wins
 from .options import LARGEST, Option, RuleBook, Rules
 from .variant import CountVariant
+from .words import Say
 
-NAME = "Manipulation Rummy"
+NAME = Say("Manipulation Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 DECKS, JOKERS = 2, 0
 SOURCE = "the published Carousel rules (Nikki Katz's guide stops before its scoring)"
@@ -51,20 +52,18 @@ class Game(CountedGame):
         if rnd.finished:
             self.add(scores)
             self.over, self.winners = lowest_wins(self.players, self.totals, self.rules["target"])
-        detail = {
-            p: hand_detail(rnd.hand(p), values[p], scores[p],
-                           [f"{c}: {v}" for c, v in zip(rnd.hand(p), values[p])]
-                           + (["went out"] if rnd.out == p else [])
-                           + (["stalemate: no penalties"] if rnd.stalemate else []))
-            for p in self.players
-        }
-        return RoundScore(scores, detail)
+        stories = {p: [card_line(c, v) for c, v in zip(rnd.hand(p), values[p])]
+                   + ([Say("went out")] if rnd.out == p else [])
+                   + ([Say("stalemate: no penalties")] if rnd.stalemate else [])
+                   for p in self.players}
+        detail = {p: hand_detail(rnd.hand(p), values[p], scores[p], stories[p]) for p in self.players}
+        return RoundScore(scores, detail, stories=stories)
 
 
 VARIANT = CountVariant(
     key="manipulation",
     name=NAME,
-    blurb="Rearrange the table; penalties for cards left; lowest total wins.",
+    blurb=Say("Rearrange the table; penalties for cards left; lowest total wins."),
     rules=RULES,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -73,7 +72,7 @@ VARIANT = CountVariant(
     new_game=Game,
     decks=DECKS,
     jokers=JOKERS,
-    goal=lambda rules: (f"Cards left in hand are penalty points; once someone reaches "
-                        f"{rules['target']}, the lowest total wins."),
-    how_won=lambda rules: "lowest total",
+    goal=lambda rules: Say("Cards left in hand are penalty points; once someone reaches %(target)s, the "
+                           "lowest total wins.", target=rules["target"]),
+    how_won=lambda rules: Say("lowest total"),
 )

@@ -12,13 +12,14 @@ from __future__ import annotations
 from typing import Mapping
 
 from .cards import Card
-from .handcount import (CountedGame, HandRound, RoundScore, check_hand_sizes, check_out, hand_detail,
-                        lowest_wins)
+from .handcount import (CountedGame, HandRound, RoundScore, card_line, check_hand_sizes, check_out,
+                        hand_detail, lowest_wins)
 from .options import LARGEST, Option, RuleBook, Rules
 from .standings import highest_wins
 from .variant import CountVariant
+from .words import Say
 
-NAME = "Rummy"
+NAME = Say("Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 DECKS, JOKERS = 1, 0
 SOURCE = "cardgames.io's Basic Rummy"
@@ -80,26 +81,28 @@ class Game(CountedGame):
         check_hand_sizes(rnd, self.players, dealt(len(self.players)), NAME)
         values = {p: [card_value(c) for c in rnd.hand(p)] for p in self.players}
         scores = {p: 0 for p in self.players}
-        stories = {p: [] for p in self.players}
+        stories: dict[str, list[Say]] = {p: [] for p in self.players}
         if rnd.out:
             others = sum(sum(v) for p, v in values.items() if p != rnd.out)
             bonus = self.rules["rummy_bonus"] if rnd.rummy else "none"
             if self.rules["scoring"] == "winner_takes_all":
                 win = others * 2 if bonus == "double" else others + (10 if bonus == "plus10" else 0)
                 scores[rnd.out] = win
-                stories[rnd.out].append(f"went out: the others' hands come to {others}")
-                if bonus != "none":
-                    stories[rnd.out].append(f"rummy bonus ({bonus}): {win}")
+                stories[rnd.out].append(Say("went out: the others' hands come to %(points)s", points=others))
+                if bonus == "double":
+                    stories[rnd.out].append(Say("rummy bonus (double): %(points)s", points=win))
+                elif bonus == "plus10":
+                    stories[rnd.out].append(Say("rummy bonus (plus10): %(points)s", points=win))
             else:
                 for p in self.players:
                     own = sum(values[p])
                     scores[p] = own * 2 if (bonus == "double" and p != rnd.out) else own
                     if p == rnd.out and bonus == "plus10":
                         scores[p] = -10
-                    stories[p].append(f"penalty points {scores[p]}")
+                    stories[p].append(Say("penalty points %(points)s", points=scores[p]))
         elif rnd.stalemate:
             for p in self.players:
-                stories[p].append("stalemate: no one scores")
+                stories[p].append(Say("stalemate: no one scores"))
         if rnd.finished:
             self.add(scores)
             if self.rules["scoring"] == "winner_takes_all":
@@ -109,27 +112,25 @@ class Game(CountedGame):
                     self.over, self.winners = True, [p for p in self.players if self.totals[p] == top]
             else:
                 self.over, self.winners = lowest_wins(self.players, self.totals, self.rules["target"])
-        detail = {
-            p: hand_detail(rnd.hand(p), values[p], scores[p],
-                           [f"{c}: {v}" for c, v in zip(rnd.hand(p), values[p])] + stories[p])
-            for p in self.players
-        }
-        return RoundScore(scores, detail)
+        stories = {p: [card_line(c, v) for c, v in zip(rnd.hand(p), values[p])] + stories[p]
+                   for p in self.players}
+        detail = {p: hand_detail(rnd.hand(p), values[p], scores[p], stories[p]) for p in self.players}
+        return RoundScore(scores, detail, stories=stories)
 
 
-def goal(rules: Mapping) -> str:
+def goal(rules: Mapping) -> Say:
     """How the game is won, in a sentence, with this game's numbers."""
     if rules["scoring"] == "penalty":
-        return (f"Each player scores their own hand as penalty points; once someone reaches "
-                f"{rules['target']}, the lowest total wins.")
-    return (f"Whoever goes out scores the others' hands; the first to {rules['target']} "
-            "wins (the highest total).")
+        return Say("Each player scores their own hand as penalty points; once someone reaches "
+                   "%(target)s, the lowest total wins.", target=rules["target"])
+    return Say("Whoever goes out scores the others' hands; the first to %(target)s wins (the "
+               "highest total).", target=rules["target"])
 
 
 VARIANT = CountVariant(
     key="rummy",
     name=NAME,
-    blurb="Basic Rummy: who goes out scores the others' hands (or penalty scoring).",
+    blurb=Say("Basic Rummy: who goes out scores the others' hands (or penalty scoring)."),
     rules=RULES,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -140,5 +141,5 @@ VARIANT = CountVariant(
     jokers=JOKERS,
     rummy_bonus=True,
     goal=goal,
-    how_won=lambda rules: "lowest total" if lowest_total_wins(rules) else "",
+    how_won=lambda rules: Say("lowest total") if lowest_total_wins(rules) else None,
 )

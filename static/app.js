@@ -17,7 +17,12 @@ document.documentElement.classList.add("js");
   acquire();
 })();
 
-/* Card picker: with two copies of a card, one cell cycles 0 → 1 → 2 → 0. */
+/* Card picker: with two copies of a card left (data-two), one cell cycles 0 → 1 → 2 → 0
+   (its second copy's checkbox, added here, is hidden). */
+document.querySelectorAll("[data-two]").forEach(function (input) {
+  input.parentNode.insertAdjacentHTML("afterend", "<label class=two><input type=checkbox name=" + input.name +
+    " value=" + input.value + " data-copy=2><b>" + input.nextElementSibling.textContent + "</b></label>");
+});
 function secondCopy(input) {
   var next = input.parentNode.nextElementSibling;
   return next && next.classList.contains("two") ? next.querySelector("input") : null;
@@ -35,6 +40,19 @@ document.querySelectorAll("[data-picker] input:not([data-copy])").forEach(functi
     showCount(input);
   });
   showCount(input);
+});
+
+/* The cards picked, in words: "7 of 10 cards: 2♠ 3♠" (as picker.count_line writes them). */
+function count(form) {
+  form.querySelectorAll("[data-tally]").forEach(function (line) {
+    var cards = Array.prototype.map.call(form.querySelectorAll("[name=" + line.getAttribute("data-tally") + "]:checked"),
+      function (input) { return input.nextElementSibling.textContent.replace("²", ""); });
+    var n = cards.length, of = line.getAttribute("data-expected");
+    line.textContent = (of ? n + " of " + of + " cards" : n ? n + " card" + (n > 1 ? "s" : "") : "") + (n ? ": " + cards.join(" ") : "");
+  });
+}
+document.addEventListener("click", function (e) {
+  if (e.target.form && e.target.matches("[data-picker] input")) count(e.target.form);
 });
 
 /* Live preview: what the picked cards make and score, before confirming. */
@@ -118,7 +136,7 @@ document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
     if (!choose("meld", meld)) choose("meld", "");
     if (!own) choose("player", turn());
     form.querySelectorAll("[data-picker] input").forEach(function (input) {
-      var gone = (data.cards[input.getAttribute("data-card")] || 0) < (input.hasAttribute("data-copy") ? 2 : 1);
+      var gone = (data.cards[input.value] || 0) < (input.hasAttribute("data-copy") ? 2 : 1);
       input.disabled = gone && !input.checked;  /* never unpick: the preview says why */
       input.parentNode.classList.toggle("gone", gone);
     });

@@ -54,3 +54,24 @@ def grid(available: Mapping[Card, int], picked: Iterable[str] = (), aces: bool =
                               min(chosen[name], copies)))
         rows.append(SuitRow(suit, SUIT_NAMES[suit], SYMBOLS[suit], COLOURS[suit], tuple(cells)))
     return rows
+
+
+def picked_cards(rows: Iterable[SuitRow], jokers: int = 0) -> list[str]:
+    """The cards picked in a picker's rows, as the cells show them (9♠), each copy."""
+    shown = [f"{c.rank}{row.symbol}" for row in rows for c in row.cells for _ in range(c.picked)]
+    return shown + ["JK"] * jokers
+
+
+def count_line(rows: Iterable[SuitRow] | None, expected: int | None = None, jokers: int = 0) -> str:
+    """How many cards are picked, and which: "7 of 10 cards: 2♠ 3♠ …" where a hand holds
+    ``expected`` cards, else "7 cards: …" (nothing when none is picked). static/app.js
+    writes the same words as cards are tapped."""
+    cards = picked_cards(rows or (), jokers)
+    n = len(cards)
+    if expected:
+        words = f"{n} of {expected} cards"
+    elif n:
+        words = f"{n} card{'s' if n != 1 else ''}"
+    else:
+        return ""
+    return f"{words}: {' '.join(cards)}" if n else words

@@ -68,11 +68,11 @@ class Phone:
     def card_cell(self, card: str, copy: int = 1):
         """The visible cell of a card in the picker (its checkbox is visually hidden)."""
         extra = "[data-copy='2']" if copy == 2 else ":not([data-copy])"
-        return self.page.locator(f"[data-picker] label:has(input[data-card='{card}']{extra}) b")
+        return self.page.locator(f"[data-picker] label:has(input[value='{card}']{extra}) b")
 
     def card_input(self, card: str, copy: int = 1):
         extra = "[data-copy='2']" if copy == 2 else ":not([data-copy])"
-        return self.page.locator(f"[data-picker] input[data-card='{card}']{extra}")
+        return self.page.locator(f"[data-picker] input[value='{card}']{extra}")
 
     def tap_cards(self, *cards: str) -> None:
         for card in cards:

@@ -34,7 +34,7 @@ def new_game(page, variant, players):
 
 def tap_hand(page, player, cards):
     for card in cards:
-        page.locator(f"[data-hand-picker='{player}'] label:has(input[data-card='{card}']:not([data-copy])) b").tap()
+        page.locator(f"[data-hand-picker='{player}'] label:has(input[value='{card}']:not([data-copy])) b").tap()
 
 
 def shown_scores(page, where="[data-result]"):
@@ -50,7 +50,7 @@ def test_a_gin_hand_with_lay_offs(page, screenshot):
     tap_hand(page, "Ann", ANN)
     tap_hand(page, "Bob", BOB)
     for card in ANN:
-        expect(page.locator(f"[data-hand-picker='Ann'] input[data-card='{card}']")).to_be_checked()
+        expect(page.locator(f"[data-hand-picker='Ann'] input[value='{card}']")).to_be_checked()
     tap_and_wait(page, page.locator("[data-action=check-round]"))
     preview = page.locator("[data-preview-result]")
     expect(preview).to_contain_text("not saved yet")
@@ -105,7 +105,7 @@ def test_a_rummy_hand(page, screenshot):
 def test_can_i_knock(page, screenshot):
     page.goto("/gin/knock")
     for card in ANN:
-        page.locator(f"[data-picker] label:has(input[data-card='{card}']) b").tap()
+        page.locator(f"[data-picker] label:has(input[value='{card}']) b").tap()
     tap_and_wait(page, page.locator("[data-action=can-i-knock]"))
     answer = page.locator("[data-knock-answer]")
     expect(answer).to_have_attribute("data-may-knock", "1")

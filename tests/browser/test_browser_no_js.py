@@ -64,11 +64,15 @@ def test_an_illegal_meld_shows_the_reason_and_saves_nothing(page):
 
 
 def test_two_decks_show_the_second_copy_as_its_own_cell(page):
+    """A card picked once, then Check: its second copy has a cell of its own beside it."""
     phone = Phone(page)
     phone.new_game(["A", "B", "C", "D"], dealer=3)
     two = phone.card_cell("S9", copy=2)
-    expect(two).to_be_visible()
+    expect(two).to_have_count(0)
+    expect(page.locator("[data-picker] .help")).to_contain_text("To pick a card twice, pick it and tap Check")
     phone.card_cell("S9").tap()
+    phone.tap_and_wait(page.locator("[data-action=check]"))
+    expect(two).to_be_visible()
     two.tap()
     phone.tap_cards("H9")
     phone.tap_and_wait(page.locator("[data-action=check]"))

@@ -20,7 +20,7 @@ def tap_and_wait(page, locator):
 
 def tap_cards(page, *cards):
     for card in cards:
-        page.locator(f"[data-picker] label:has(input[data-card='{card}']:not([data-copy])) b").tap()
+        page.locator(f"[data-picker] label:has(input[value='{card}']:not([data-copy])) b").tap()
 
 
 def who_plays(page, player):
@@ -94,7 +94,7 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
     tap_and_wait(page, page.locator("[data-action=take]"))
     expect(page.locator("[data-pending-take]")).to_have_attribute("data-pending-take", "HA")
     expect(page.locator("[data-action=pass]")).to_have_count(0)
-    expect(page.locator("input[data-card='HA']:not([data-copy])")).to_be_checked()  # picked for Cy
+    expect(page.locator("input[value='HA']:not([data-copy])")).to_be_checked()  # picked for Cy
     tap_and_wait(page, page.locator("[data-action=out]"))
     expect(page.locator("[data-error]")).to_contain_text("HA must go into a meld or lay-off by Cy")
     expect(page.locator("[data-log] li")).to_have_count(3)  # nothing was saved

@@ -105,7 +105,7 @@ def test_robber_a_taken_card_tapped_again_shows_picked_twice(page):
     with page.expect_navigation():
         page.locator("[data-action=take]").tap()
     expect(page.locator("[data-taken='HQ']")).to_contain_text("is picked already")
-    expect(page.locator("input[data-card='HQ']:not([data-copy])")).to_be_checked()
+    expect(page.locator("input[value='HQ']:not([data-copy])")).to_be_checked()
     box = page.locator("[data-preview]")
     expect(box).to_contain_text("a new meld needs three cards or more")
     tap_cards(page, "HQ", "SQ", "DQ")  # the tester's taps: Q♥ again makes it two copies

@@ -127,6 +127,15 @@ def _pickers(scored: counted.Scored, in_play: list[str], picked: dict[str, list[
     return pickers
 
 
+def expected_cards(variant, players: int) -> int | None:
+    """How many cards each hand holds when it is entered, where the game says so (its
+    variant's ``hand_size``: the number of players → the cards of a hand); None where
+    hands differ (the cards left when someone went out). The picker's count reads
+    "7 of 10 cards" or "7 cards"."""
+    hand_size = getattr(variant, "hand_size", None)
+    return hand_size(players) if hand_size else None
+
+
 def _chart(scored: counted.Scored):
     rules = scored.rules
     target = rules.get("target") or rules.get("elimination") or 10**9
@@ -143,6 +152,7 @@ def _round_page(scored: counted.Scored, round_no: int, form: RoundForm, *, picke
         round_no=round_no, form=form, dealer=scored.dealer(round_no), in_play=in_play,
         pickers=_pickers(scored, in_play, picked or {}), ended=ended, rummy=rummy,
         preview=preview, error=error, editing=editing,
+        expected=expected_cards(scored.variant, len(in_play)),
     ), status
 
 

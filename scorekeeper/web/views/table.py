@@ -20,13 +20,14 @@ from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from ..database import get_db
 from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
-from ..picker import grid
+from ..picker import count_line, grid
 from . import helpers
 from .games import ALREADY_SAVED, SCREENS, load_state
 from .helpers import card_parts
 
 bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
 bp.add_app_template_global(new_request_id, "request_id")
+bp.add_app_template_global(count_line, "count_line")
 bp.before_request(helpers.own_games(SCREENS))
 
 

@@ -1,0 +1,44 @@
+"""The count of cards picked in a hand entry, in words ("7 of 10 cards: 2♠ 3♠ …" where
+the game says how many cards a hand holds, "7 cards: …" where hands differ), in the bar
+at the bottom of the round-end screens. The page's script keeps it up to date as cards
+are tapped (static/app.js); without the script it is drawn with the page.
+"""
+from __future__ import annotations
+
+from scorekeeper.web.views import counted
+
+from test_web_counted import Counted
+from web_table import seed_round
+
+
+def test_the_round_end_bar_counts_the_cards_picked(table):
+    """Iceberg's hands differ in size: "5 cards: K♠ J♠ 3♠ Q♥ 6♣", no count expected."""
+    table.new_game(["A", "B", "C"], dealer=2)
+    seed_round(table)  # A went out
+    table.hand("B", "SK", "SJ", "S3", "HQ", "C6")
+    html = table.page("/end?player=B")
+    assert '<p class="count" data-tally="cards">5 cards: 3♠ J♠ K♠ Q♥ 6♣</p>' in html
+    assert 'class="bar"' in html and 'data-action="save-hand"' in html
+
+
+def test_a_hand_entry_counts_against_the_cards_a_hand_holds(client, monkeypatch):
+    """Where the game says how many cards a hand holds (its variant's hand_size), the count
+    reads "7 of 10 cards"; where it does not, "7 cards"."""
+    game = Counted(client, "gin", ["Ann", "Bob"])
+    hand = "S2 S3 S4 S5 S6 S7 S8"
+    page = client.post(game.url + "/counted/round",
+                       data=game.form("Ann", {"Ann": hand}, save=False)).get_data(as_text=True)
+    assert 'data-tally="hand_0" data-who="Ann">7 cards: 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠<' in page
+    monkeypatch.setattr(counted, "expected_cards", lambda variant, players: 10)
+    page = client.post(game.url + "/counted/round",
+                       data=game.form("Ann", {"Ann": hand}, save=False)).get_data(as_text=True)
+    assert 'data-expected="10" data-who="Ann">7 of 10 cards: 2♠ 3♠ 4♠' in page
+    assert 'data-expected="10" data-who="Bob">0 of 10 cards<' in page
+
+
+def test_the_expected_count_is_asked_of_the_variant(monkeypatch):
+    class Declares:
+        hand_size = staticmethod(lambda players: 10 if players == 2 else None)
+
+    assert counted.expected_cards(Declares(), 2) == 10
+    assert counted.expected_cards(object(), 2) is None

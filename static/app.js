@@ -1,186 +1,204 @@
 /* Scorekeeper's small enhancements. Every page works without this script. */
 "use strict";
 document.documentElement.classList.add("js");
+const $ = (s, r = document) => r.querySelector(s), $$ = (s, r = document) => [...r.querySelectorAll(s)];
+const body = document.body, on = (e, t, f) => e.addEventListener(t, f), ss = sessionStorage;
+const store = (s, k, v) => { try { if (v === undefined) return JSON.parse(s.getItem(k)); v ? s.setItem(k, JSON.stringify(v)) : s.removeItem(k); } catch (e) { return null; } };
 
-/* Keep the screen awake while a game is open (re-acquired when the page is shown again). */
-(function () {
-  if (!("wakeLock" in navigator) || !document.querySelector("[data-wake-lock]")) return;
-  var lock = null;
-  function acquire() {
-    if (document.visibilityState !== "visible" || lock) return;
-    navigator.wakeLock.request("screen").then(function (l) {
-      lock = l;
-      l.addEventListener("release", function () { lock = null; });
-    }).catch(function () { lock = null; });
-  }
-  document.addEventListener("visibilitychange", acquire);
-  acquire();
-})();
+/* Keep the screen awake while a game is open. */
+if (navigator.wakeLock && $("[data-wake-lock]")) {
+  let lock;
+  const awake = () => { if (document.visibilityState === "visible" && !lock) navigator.wakeLock.request("screen").then(l => { lock = l; l.onrelease = () => { lock = null; }; }, () => {}); };
+  on(document, "visibilitychange", awake);
+  awake();
+}
 
 /* Card picker: with two copies of a card left (data-two), one cell cycles 0 → 1 → 2 → 0
    (its second copy's checkbox, added here, is hidden). */
-document.querySelectorAll("[data-two]").forEach(function (input) {
-  input.parentNode.insertAdjacentHTML("afterend", "<label class=two><input type=checkbox name=" + input.name +
-    " value=" + input.value + " data-copy=2><b>" + input.nextElementSibling.textContent + "</b></label>");
-});
-function secondCopy(input) {
-  var next = input.parentNode.nextElementSibling;
-  return next && next.classList.contains("two") ? next.querySelector("input") : null;
-}
-function showCount(input) {
-  var two = secondCopy(input);
-  input.nextElementSibling.setAttribute("data-count", input.checked && two && two.checked ? "2" : "1");
-}
-document.querySelectorAll("[data-picker] input:not([data-copy])").forEach(function (input) {
-  var two = secondCopy(input);
-  if (!two) return;
-  input.addEventListener("click", function () {
-    if (!input.checked && !two.checked && !two.disabled) { input.checked = true; two.checked = true; }
-    else if (!input.checked) { two.checked = false; }
-    showCount(input);
-  });
-  showCount(input);
+$$("[data-two]").forEach(i => i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2><b>${i.nextElementSibling.textContent}</b></label>`));
+const second = i => { const n = i.parentNode.nextElementSibling; return n && n.matches(".two") && n.firstChild; };
+const shown = i => { const t = second(i); i.nextElementSibling.dataset.count = i.checked && t && t.checked ? 2 : 1; };
+$$("[data-picker] input:not([data-copy])").forEach(i => {
+  const t = second(i);
+  if (t) shown(i), on(i, "click", () => { if (!i.checked && !t.checked && !t.disabled) i.checked = t.checked = true; else if (!i.checked) t.checked = false; shown(i); });
 });
 
 /* The cards picked, in words: "7 of 10 cards: 2♠ 3♠" (as picker.count_line writes them). */
-function count(form) {
-  form.querySelectorAll("[data-tally]").forEach(function (line) {
-    var cards = Array.prototype.map.call(form.querySelectorAll("[name=" + line.getAttribute("data-tally") + "]:checked"),
-      function (input) { return input.nextElementSibling.textContent.replace("²", ""); });
-    var n = cards.length, of = line.getAttribute("data-expected");
-    line.textContent = (of ? n + " of " + of + " cards" : n ? n + " card" + (n > 1 ? "s" : "") : "") + (n ? ": " + cards.join(" ") : "");
-  });
-}
-document.addEventListener("click", function (e) {
-  if (e.target.form && e.target.matches("[data-picker] input")) count(e.target.form);
+const picked = (f, name = "cards") => $$(`[name=${name}]:checked`, f).map(i => i.nextElementSibling.textContent.replace("²", ""));
+const count = f => $$("[data-tally]", f).forEach(p => {
+  const c = picked(f, p.dataset.tally), n = c.length, m = p.dataset.expected;
+  p.textContent = (m ? `${n} of ${m} cards` : n ? `${n} card${n > 1 ? "s" : ""}` : "") + (n ? ": " + c.join(" ") : "");
 });
+on(document, "click", e => { if (e.target.form && e.target.matches("[data-picker] input")) count(e.target.form); });
+
+/* What a play sent did, or why it was refused (its answer's "said"): in the bar, else
+   at the top; carried to the page the answer leads to. */
+const say = html => {
+  $$("[data-flash],[data-error]").forEach(e => e.remove());
+  let slot = $("[data-said]");
+  if (!slot) (slot = document.createElement("div")).dataset.said = "", ($("[data-bar]") || $("main")).prepend(slot);
+  slot.innerHTML = say.last = html || "";
+};
+if (store(ss, "said")) say(store(ss, "said")), store(ss, "said", null);
 
 /* Live preview: what the picked cards make and score, before confirming. */
-document.querySelectorAll("form[data-preview-url]").forEach(function (form) {
-  var box = form.querySelector("[data-preview]");
-  var confirm = form.querySelector("[data-action=confirm]");
-  var timer = null, asked = 0;
-  function ask() {
-    var data = new FormData(form), query = new URLSearchParams();
-    ["player", "meld", "cards"].forEach(function (name) {
-      data.getAll(name).forEach(function (v) { query.append(name, v); });
-    });
-    var mine = ++asked;
-    fetch(form.getAttribute("data-preview-url") + "?" + query.toString(), {credentials: "same-origin"})
-      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
-      .then(function (html) {
-        if (mine !== asked) return;
-        box.innerHTML = html;
-        var ok = box.querySelector("[data-ok]");
-        if (confirm) confirm.disabled = !ok || ok.getAttribute("data-ok") !== "1";
-      })
-      .catch(function () { if (confirm) confirm.disabled = false; });
-  }
-  function later() { clearTimeout(timer); timer = setTimeout(ask, 120); }
-  form.addEventListener("change", later);
-  form.addEventListener("click", function (e) { if (e.target.matches("[data-picker] input")) later(); });
-  /* Cards still picked when the page comes back (a refused play): ask at once. */
-  if (form.querySelector("[data-picker] input:checked")) ask();
-  else if (confirm) confirm.disabled = true;
+$$("form[data-preview-url]").forEach(form => {
+  const box = $("[data-preview]", form), ok = $("[data-action=confirm]", form);
+  let timer, asked = 0;
+  const ask = () => {
+    const data = new FormData(form), query = new URLSearchParams(), mine = ++asked;
+    ["player", "meld", "cards"].forEach(k => data.getAll(k).forEach(v => query.append(k, v)));
+    fetch(form.dataset.previewUrl + "?" + query)
+      .then(r => r.ok ? r.text() : Promise.reject())
+      .then(html => { if (mine === asked) box.innerHTML = html, ok && (ok.disabled = !$("[data-ok='1']", box)); })
+      .catch(() => { if (ok) ok.disabled = false; });
+  };
+  form.later = () => { clearTimeout(timer); timer = setTimeout(ask, 120); };
+  on(form, "change", form.later);
+  on(form, "click", e => { if (e.target.matches("[data-picker] input")) form.later(); });
+  if ($("[data-picker] :checked", form)) ask();  /* cards still picked (a refused play) */
+  else if (ok) ok.disabled = true;
 });
 
-/* Live table: every second, ask if another phone changed the game; if so, replace its
-   regions (data-region), keeping what is picked here. When the round or game ends, go
-   to that screen. Not while this page sends a form (unless still here 30 s on). */
-(function () {
-  var body = document.body, url = body.getAttribute("data-live");
-  if (!url || !window.fetch) return;
-  var version = body.getAttribute("data-version"), timer = null, busy = false, leaving = false;
-  var form = document.getElementById("play"), hand = document.getElementById("hand");
-  var table = body.classList.contains("table-screen"), dirty = false;
-  function turn() {
-    var section = document.querySelector("[data-turn]");
-    return section && section.getAttribute("data-turn");
-  }
-  function chosen(name) {
-    var input = form.querySelector("input[name=" + name + "]:checked");
-    return input ? input.value : "";
-  }
-  function choose(name, value) {
-    var found = null;
-    form.querySelectorAll("input[name=" + name + "]").forEach(function (input) {
-      if (input.value === value && !input.disabled) found = input;
-    });
-    if (found) found.checked = true;
-    return found;
-  }
-  var own = form && chosen("player") !== turn();
-  if (form) form.addEventListener("change", function (e) { if (e.target.name === "player") own = true; });
-  if (hand) hand.addEventListener("change", function () { dirty = true; });
-  function resume() { leaving = false; poll(); }
-  document.addEventListener("submit", function (e) {
-    if (!e.defaultPrevented) { clearTimeout(timer); leaving = true; timer = setTimeout(resume, 30000); }
-  });
+/* The table, live: every second, ask if another phone changed the game, and replace
+   the regions (data-region) keeping what is picked, or go on to the game's screen.
+   This phone's plays go in the background, in order, each with its own request id (a
+   resend counts once), kept in localStorage until answered (listed while the server
+   does not answer; leaving warns). */
+(() => {
+  const live = body.dataset.live, table = body.matches(".table-screen"), form = $("#play");
+  if (!live || !window.fetch) return;
+  const local = localStorage, WAIT = "waiting " + live;
+  let version = +body.dataset.version, timer, busy, leaving, dirty, sending, next;
+  let queue = (table && store(local, WAIT)) || [], stuck = queue.length > 0;
+  const turn = () => { const s = $("[data-turn]"); return s && s.dataset.turn; };
+  const chosen = name => { const i = $(`[name=${name}]:checked`, form); return i ? i.value : ""; };
+  const choose = (name, v) => { const i = $$(`[name=${name}]`, form).find(i => i.value === v && !i.disabled); if (i) i.checked = true; return i; };
+  const cells = () => $$("[data-picker] input", form), any = () => $("[data-picker] :checked", form);
+  let own = form && chosen("player") !== turn();  /* a player chosen here, not whose turn it is */
+  on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
 
-  function update(data) {
-    if (data.screen !== body.getAttribute("data-screen") || String(data.round) !== body.getAttribute("data-round")) {
-      leaving = true;
-      location.assign(data.url);
-      return;
+  /* The cards of a play refused (the form as sent): picked again, to be changed. */
+  const pick = sent => {
+    for (const [k, v] of new URLSearchParams(sent)) {  /* a card gone meanwhile too: the preview says so */
+      const i = $$(`[name=${k}]`, form).find(i => i.value === v && !i.checked && (!i.disabled || i.type === "checkbox"));
+      if (i) i.checked = true, i.disabled = false;
     }
-    if (!table) {  /* the round end: hands entered on another phone */
-      if (!dirty) { leaving = true; location.reload(); }
-      return;
+    own = chosen("player") !== turn();
+    cells().forEach(shown);
+    count(form);
+    form.later();
+  };
+  const go = (url, mine) => {
+    if (queue.length) return void (next = url);  /* what waits is sent first */
+    leaving = true;
+    store(ss, "said", (mine && say.last) || null);
+    location.assign(url);
+  };
+  const update = (data, mine) => {
+    if (data.version < version) return;  /* older than the page */
+    const newer = data.version > version;
+    body.dataset.version = version = data.version;
+    if (data.round + "" !== body.dataset.round || (data.screen !== body.dataset.screen && data.url !== location.pathname)) return go(data.url, mine);
+    if (!table) return void (newer && !dirty && go(location.href));  /* the round end: hands entered elsewhere */
+    if (newer) {
+      body.dataset.screen = data.screen;
+      const meld = form && chosen("meld");
+      for (const name in data.regions) { const old = $(`[data-region=${name}]`); if (old) old.outerHTML = data.regions[name]; }
+      if (form && !choose("meld", meld)) choose("meld", "");
+      if (form && !own) choose("player", turn());
     }
-    var meld = form && chosen("meld");
-    Object.keys(data.regions).forEach(function (name) {
-      var old = document.querySelector("[data-region=" + name + "]");
-      if (old) old.outerHTML = data.regions[name];
-    });
     if (!form) return;
-    if (!choose("meld", meld)) choose("meld", "");
-    if (!own) choose("player", turn());
-    form.querySelectorAll("[data-picker] input").forEach(function (input) {
-      var gone = (data.cards[input.value] || 0) < (input.hasAttribute("data-copy") ? 2 : 1);
-      input.disabled = gone && !input.checked;  /* never unpick: the preview says why */
-      input.parentNode.classList.toggle("gone", gone);
+    cells().forEach(i => {
+      const gone = (data.cards[i.value] || 0) < (i.dataset.copy ? 2 : 1);
+      i.disabled = gone && !i.checked;  /* never unpick: the preview says why */
+      i.parentNode.classList.toggle("gone", gone);
     });
-    if (form.querySelector("[data-picker] input:checked")) form.dispatchEvent(new Event("change"));
-  }
+    if (any()) form.later();
+  };
+  const draw = () => {
+    if (table) store(local, WAIT, queue.length && queue);
+    const box = $("[data-waiting]");
+    if (box) box.remove();
+    if (!stuck || !queue.length) return;
+    ($("[data-region=log]") || $(".links")).insertAdjacentHTML("beforebegin", "<section class=waiting data-waiting aria-live=polite><h2>Not sent yet</h2><p class=help>The server does not answer: these go, in this order, when it does.</p><ol></ol></section>");
+    queue.forEach(q => $("[data-waiting] ol").append(Object.assign(document.createElement("li"), {textContent: q.text})));
+  };
+  const pump = () => {
+    if (sending || !queue.length) return;
+    sending = true;
+    const item = queue[0], stop = new AbortController(), slow = setTimeout(() => stop.abort(), 30000);  /* no answer in 30 s: sent again later */
+    fetch(item.url, {method: "POST", body: item.body, signal: stop.signal, headers: {Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded"}})
+      .then(r => /json/.test(r.headers.get("Content-Type")) ? r.json() : r.text().then(t => ({error: !r.ok, said: r.ok ? "" : `<p class=error role=alert data-error>${(d => ($("main p", d) || d.body).innerHTML)(new DOMParser().parseFromString(t, "text/html"))}`})))
+      .then(data => {
+        queue.shift();
+        stuck = false;
+        draw();
+        if (item.picks && !data.error && !any()) own = false;
+        say(data.said);
+        if (data.regions) update(data, true);
+        if (item.picks && data.error) pick(item.body);
+        if (!leaving) body.dataset.sent = (+body.dataset.sent || 0) + 1;  /* answered here */
+      }, () => { stuck = true; draw(); })  /* no answer: sent again later */
+      .then(() => { clearTimeout(slow); sending = false; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) later(); });
+  };
+  on(document, "submit", e => {
+    const f = e.target, b = e.submitter, confirm = b && b.dataset.action === "confirm";
+    if (!table || !b || !b.matches("[data-ace],[data-action=confirm],[data-action=pass],[data-action=undo],[data-action=out],[data-action=take],[data-action=stock],[data-action=renege]")) {
+      clearTimeout(timer);  /* a page load: not live meanwhile (30 s at most) */
+      leaving = true;
+      return void (timer = setTimeout(() => { leaving = false; poll(); }, 30000));
+    }
+    e.preventDefault();
+    const data = new FormData(f);
+    if (b.name) data.append(b.name, b.value);
+    data.set("request_id", [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 256).toString(16).slice(1)).join(""));
+    const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
+      text: (f === form ? chosen("player") + ": " : "") + (confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim())};
+    if (confirm) {  /* sent: the picker is free for the next play */
+      item.picks = 1;
+      cells().forEach(i => { if (i.checked) i.checked = !(i.disabled = true); shown(i); });
+      choose("meld", "");
+      $("[data-preview]", f).textContent = "";
+      count(f);
+    }
+    queue.push(item);
+    draw();
+    pump();
+  });
+  on(window, "beforeunload", e => { if (queue.length) e.preventDefault(), e.returnValue = ""; });
+  on(window, "online", pump);
+  function later() { clearTimeout(timer); timer = setTimeout(poll, 1000); }
   function poll() {
-    if (leaving) return;  /* its timer, if any, is resume's */
+    if (leaving) return;  /* its timer, if any, is the form's */
     clearTimeout(timer);
-    if (busy || document.hidden) return;
+    if (busy || sending || document.hidden) return;  /* a play's answer is fresher */
     busy = true;
-    fetch(url + "?since=" + version, {credentials: "same-origin"})
-      .then(function (r) { return r.status === 200 ? r.json() : null; })
-      .then(function (data) { if (data && !leaving) { version = data.version; update(data); } })
-      .catch(function () {})
-      .then(function () { busy = false; if (!leaving) timer = setTimeout(poll, 1000); });
+    fetch(live + "?since=" + version)
+      .then(r => r.status === 200 ? r.json() : null)
+      .then(data => { if (data && !leaving && !sending && data.version > version) update(data); })
+      .catch(() => {})
+      .then(() => { busy = false; if (!leaving) later(), pump(); });
   }
-  document.addEventListener("visibilitychange", poll);
-  timer = setTimeout(poll, 1000);
+  if (form) {
+    on(form, "change", e => { if (e.target.name === "player") own = true; });
+    on(form, "click", e => { if (e.target.matches("[data-picker] input")) say(); });
+  }
+  draw();
+  on(document, "visibilitychange", poll);
+  queue.length ? pump() : later();
 })();
 
-/* New game: the first-dealer choices show the names as they are typed. */
-document.querySelectorAll("[data-seat]").forEach(function (input) {
-  function show() {
-    var radio = document.querySelector("[data-dealer-seat='" + input.getAttribute("data-seat") + "']");
-    if (radio) radio.nextElementSibling.textContent = input.value.trim() || "Seat " + (+input.getAttribute("data-seat") + 1);
-  }
-  input.addEventListener("input", show);
+/* New game: the first-dealer choices show the names as they are typed; a tap on a name
+   played here before seats that player in the next empty seat. */
+const seats = $$("[data-seat]"), quick = $("[data-quick-pick]");
+seats.forEach(input => {
+  const show = () => { const r = $(`[data-dealer-seat='${input.dataset.seat}']`); if (r) r.nextElementSibling.textContent = input.value.trim() || "Seat " + (+input.dataset.seat + 1); };
+  on(input, "input", show);
   show();
 });
-
-/* New game: a tap on a name played here before seats that player in the next empty seat. */
-(function () {
-  var box = document.querySelector("[data-quick-pick]");
-  if (!box) return;
-  box.hidden = false;
-  box.addEventListener("click", function (event) {
-    var button = event.target.closest("[data-pick-name]");
-    if (!button) return;
-    var name = button.getAttribute("data-pick-name");
-    var seats = Array.prototype.slice.call(document.querySelectorAll("[data-seat]"));
-    if (seats.some(function (s) { return s.value.trim().toLowerCase() === name.toLowerCase(); })) return;
-    var empty = seats.filter(function (s) { return !s.value.trim(); })[0];
-    if (!empty) return;
-    empty.value = name;
-    empty.dispatchEvent(new Event("input", { bubbles: true }));
-  });
-})();
+if (quick) quick.hidden = false, on(quick, "click", e => {
+  const b = e.target.closest("[data-pick-name]"), name = b && b.dataset.pickName.toLowerCase();
+  const empty = name && !seats.some(s => s.value.trim().toLowerCase() === name) && seats.find(s => !s.value.trim());
+  if (empty) empty.value = b.dataset.pickName, empty.dispatchEvent(new Event("input", {bubbles: true}));
+});

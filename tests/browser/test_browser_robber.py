@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_table import PHONE, number
+from browser_table import PHONE, number, send
 from test_browser_a11y import assert_accessible
 from test_browser_tap_targets import MEASURE, MINIMUM, TARGETS
 
@@ -69,7 +69,7 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
     # Ann melds 3-4-5♥ (doubled: 30) for Ann & Cy, blue.
     who_plays(page, "Ann")
     tap_cards(page, "H3", "H4", "H5")
-    tap_and_wait(page, page.locator("[data-action=confirm]"))
+    send(page, page.locator("[data-action=confirm]"))
     expect(page.locator("[data-log] li").last).to_have_text(re.compile(r"Ann melds H3 H4 H5 \(meld 1\)"))
     assert owner_chip(page, 1) == ("Ann", "p0")
     assert live_scores(page) == {"Ann & Cy": 30, "Bob & Dee": 0}
@@ -78,7 +78,7 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
     who_plays(page, "Bob")
     choose_meld(page, 1)
     tap_cards(page, "H6")
-    tap_and_wait(page, page.locator("[data-action=confirm]"))
+    send(page, page.locator("[data-action=confirm]"))
     steal = page.locator("[data-log] li[data-steal]")
     expect(steal).to_have_count(1)
     expect(steal.locator("strong")).to_have_text("Bob steals meld 1 from Ann with H6")
@@ -91,11 +91,11 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
     # Cy takes the discard pile (A♥ on top): nothing else is taken until A♥ is melded.
     who_plays(page, "Cy")
     tap_cards(page, "HA")
-    tap_and_wait(page, page.locator("[data-action=take]"))
+    send(page, page.locator("[data-action=take]"))
     expect(page.locator("[data-pending-take]")).to_have_attribute("data-pending-take", "HA")
     expect(page.locator("[data-action=pass]")).to_have_count(0)
     expect(page.locator("input[value='HA']:not([data-copy])")).to_be_checked()  # picked for Cy
-    tap_and_wait(page, page.locator("[data-action=out]"))
+    send(page, page.locator("[data-action=out]"))
     expect(page.locator("[data-error]")).to_contain_text("HA must go into a meld or lay-off by Cy")
     expect(page.locator("[data-log] li")).to_have_count(3)  # nothing was saved
 
@@ -103,7 +103,7 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
     expect(page.locator("input[data-player='Cy']")).to_be_checked()
     choose_meld(page, 1)
     tap_cards(page, "H2")
-    tap_and_wait(page, page.locator("[data-action=confirm]"))
+    send(page, page.locator("[data-action=confirm]"))
     expect(page.locator("[data-log] li[data-steal]").last).to_have_text(
         re.compile(r"Cy steals meld 1 from Bob with HA H2"))
     expect(page.locator("[data-pending-take]")).to_have_count(0)
@@ -160,7 +160,7 @@ def test_a_steal_on_one_phone_shows_on_the_other_live(page, browser, server):
     tap_and_wait(page, form.locator("[data-action=create]"))
     who_plays(page, "Ann")
     tap_cards(page, "S9", "S10", "SJ")
-    tap_and_wait(page, page.locator("[data-action=confirm]"))
+    send(page, page.locator("[data-action=confirm]"))
     other = browser.new_context(base_url=server, **PHONE)
     try:
         two = other.new_page()
@@ -171,7 +171,7 @@ def test_a_steal_on_one_phone_shows_on_the_other_live(page, browser, server):
         who_plays(page, "Bob")
         choose_meld(page, 1)
         tap_cards(page, "SQ")
-        tap_and_wait(page, page.locator("[data-action=confirm]"))
+        send(page, page.locator("[data-action=confirm]"))
 
         expect(two.locator("[data-log] li[data-steal]")).to_have_text(
             re.compile("Bob steals meld 1 from Ann with SQ"), timeout=2_000)

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from browser_table import Phone, Routes
+from browser_table import Phone, Routes, send
 from test_browser_a11y import assert_accessible
 from test_browser_robber import small_targets, tap_cards, who_plays
 
@@ -85,7 +85,7 @@ def test_went_out_with_cards_picked_keeps_them_and_logs_nothing(page):
     phone.new_game(["Ann", "Bob"], dealer=1)
     phone.tap_cards("DK", "CK", "HK")
     phone.expect_preview(30)
-    phone.out()
+    phone.send(page.locator("[data-action=out]"))  # refused: the page stays
     expect(page.locator("[data-error]")).to_have_text(
         "You picked K♥ K♦ K♣: log them first (Confirm), then tap Went out. Nothing was saved.")
     expect(page.locator("[data-action=out]")).to_be_visible()  # still the table
@@ -102,8 +102,7 @@ def test_robber_a_taken_card_tapped_again_shows_picked_twice(page):
     page.goto(url)
     who_plays(page, "Val")
     tap_cards(page, "HQ")
-    with page.expect_navigation():
-        page.locator("[data-action=take]").tap()
+    send(page, page.locator("[data-action=take]"))
     expect(page.locator("[data-taken='HQ']")).to_contain_text("is picked already")
     expect(page.locator("input[value='HQ']:not([data-copy])")).to_be_checked()
     box = page.locator("[data-preview]")
@@ -117,6 +116,5 @@ def test_robber_a_taken_card_tapped_again_shows_picked_twice(page):
     expect(box).to_contain_text("Set of queens: Q♠ Q♥ Q♦, worth 30 to Val.")
     assert small_targets(page) == []
     assert_accessible(page, "robber preview")
-    with page.expect_navigation():
-        page.locator("[data-action=confirm]").tap()
+    send(page, page.locator("[data-action=confirm]"))
     expect(page.locator("[data-log] li").last).to_contain_text("Val melds SQ HQ DQ")

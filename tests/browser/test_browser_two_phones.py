@@ -138,37 +138,66 @@ def test_the_read_only_link_watches_the_table_live(phones, browser, server):
         context.close()
 
 
-def test_a_phone_sending_a_form_is_not_moved_on_by_a_live_update(phones):
-    """A live update that arrives while this phone's own form is on its way (the round
-    confirmed, a play sent) is not acted on: going to another screen would cancel the
-    form's answer, the page it leads to and the message it carries."""
+def live_requests(phone: Phone) -> list[str]:
+    """The live updates this phone asks for from now on (its /live requests)."""
+    asked = []
+    phone.page.on("request", lambda r: asked.append(r.url) if "/live?" in r.url else None)
+    return asked
+
+
+def held_back(phone: Phone, pattern: str) -> list:
+    """Requests to URLs matching ``pattern`` held back before they reach the server."""
+    held = []
+    phone.page.route(re.compile(pattern), lambda route: held.append(route))
+    return held
+
+
+def until(phone: Phone, condition) -> None:
+    """Wait until ``condition()`` holds: each round trip to the page lets Playwright hand
+    over the events that arrived meanwhile (a route, a request)."""
+    for _ in range(1000):
+        if condition():
+            return
+        phone.page.evaluate("0")
+    raise AssertionError("the condition never held")
+
+
+def test_a_live_update_does_not_overtake_a_play_on_its_way(phones):
+    """While this phone's play is on its way it asks for no live update (the play's
+    answer is fresher), and the answer is what it shows. Phone two's Pass is held back
+    until the round has ended on phone one: its refusal says why, on the screen of the
+    hands, where the answer takes phone two."""
     one, two = phones
-    held = []  # phone two's Pass, on its way: held back before it reaches the server
-    two.page.route(re.compile(r"/pass$"), lambda route: held.append(route))
-    two.page.locator("[data-action=pass]").tap(no_wait_after=True)
+    two.page.clock.install()  # its timers on a clock the test moves
+    two.goto("/table")
+    held, asked = held_back(two, r"/pass$"), live_requests(two)
+    two.page.locator("[data-action=pass]").tap()
+    until(two, lambda: held)
     one.out()  # the round ends: a live update would take phone two to the hands
-    two.page.wait_for_timeout(LIVE + 500)  # polls answered meanwhile
-    assert len(held) == 1
+    two.page.clock.run_for(5_000)  # five polls' time: none asked while the Pass is on its way
+    two.page.evaluate("0")
+    assert asked == []
     with two.page.expect_navigation():
         held[0].continue_()
-    # The Pass's own answer is what phone two shows: it came too late, and says why.
-    assert two.page.url.endswith(f"/g/{one.key}/pass")
+    assert two.page.url.endswith(f"/g/{one.key}/end")
     expect(two.page.locator("[data-error][role=alert]")).to_contain_text(
         "The round is over (A went out): count the hands.")
 
 
-def test_a_page_whose_form_got_no_answer_is_live_again_30_seconds_on(phones):
-    """The form was sent but the page stayed (its answer never came to replace it): the
-    live updates it stopped for the form come back after 30 s, not never."""
+def test_a_page_whose_play_got_no_answer_is_live_again_30_seconds_on(phones):
+    """A play sent and never answered (poor wifi): the live updates it held back come
+    back 30 s on, not never, and the play is listed as not sent, to be sent again."""
     one, two = phones
-    two.page.clock.install()  # its timers on a clock the test moves
+    two.page.clock.install()
     two.goto("/table")
-    # The Pass is answered "204 No Content": the browser stays on the page it sent it from.
-    two.page.route(re.compile(r"/pass$"), lambda route: route.fulfill(status=204))
+    held, asked = held_back(two, r"/pass$"), live_requests(two)  # never answered
     two.page.locator("[data-action=pass]").tap()
+    until(two, lambda: held)
     one.pass_turn()  # A's turn passed on by the other phone
-    two.page.clock.run_for(5_000)  # the polls this page would have made: none
-    two.page.wait_for_timeout(500)
+    two.page.clock.run_for(5_000)
+    two.page.evaluate("0")
+    assert asked == []
     expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "A")
-    two.page.clock.run_for(26_000)  # 30 s after the form: live again
+    two.page.clock.run_for(26_000)  # 30 s after the Pass: live again
     expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "B", timeout=LIVE)
+    expect(two.page.locator("[data-waiting] li")).to_have_text(["Pass to B"])

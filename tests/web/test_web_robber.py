@@ -585,7 +585,7 @@ def test_live_answers_204_until_the_game_changes(three, client):
     three.ok(three.meld("Ann", "H4 S4 C4"))
     data = client.get(three.url + f"/live?since={version}").get_json()
     assert data["screen"] == "play" and data["version"] == version + 1
-    assert set(data["regions"]) == {"scores", "turn", "board", "log", "melds"}
+    assert set(data["regions"]) == {"scores", "turn", "board", "log", "melds", "taken"}
     assert "Ann melds S4 H4 C4" in data["regions"]["log"]
     three.ok(three.act("Bob", "out"))
     data = client.get(three.url + f"/live?since={version}").get_json()

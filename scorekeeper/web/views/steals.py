@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from wtforms import IntegerField, StringField
 from wtforms.validators import InputRequired, Optional
 
@@ -31,7 +31,7 @@ from ..picker import grid
 from . import helpers
 from .games import export_file, log_sheet
 from .round_end import hand_entry
-from .table import ALREADY_SAVED, picked_first, refusal_status
+from .table import ALREADY_SAVED, answer, live_json, picked_first, refusal_status, wants_json
 
 SCREENS = "steals"
 bp = Blueprint(SCREENS, __name__, url_prefix="/g/<game_key>/robber")
@@ -261,17 +261,40 @@ def live(game_id: int):
     """What changed since ``?since=<version>`` (static/app.js): 204, or the fresh regions."""
     if helpers.unchanged(game_id):
         return "", 204
-    state = _state(game_id)
+    return live_json(live_parts(_state(game_id)))
+
+
+def live_parts(state: Steals) -> dict:
+    """What ``/live`` (and a play sent in the background) answers with: the version, the
+    screen and its URL, the hand, each region's HTML and the cards left to pick."""
     context = table_context(state, picker=False)
     parts = dict(REGIONS)
     if links.can_edit() and not state.ended and not state.over:
-        parts["melds"] = "_robber_melds.html"
-    return jsonify(
+        parts.update(melds="_robber_melds.html", taken="_robber_taken.html")
+    return dict(
         version=state.log.version, screen=context["screen"], url=screen_url(state),
         round=state.round_no,
         regions={name: render_template(path, **context) for name, path in parts.items()},
         cards={str(card): n for card, n in logs.availability(state.round).items()},
     )
+
+
+def _refused(game_id: int, error: str, status: int = 422, state: Steals | None = None, **kwargs):
+    """A play refused: the table with the reason and what was picked (in the background:
+    the regions and the reason; the page keeps what was picked)."""
+    state = state or _state(game_id)
+    if wants_json():
+        return answer(live_parts(state), error=error, status=status)
+    return table_page(state, error=error, status=status, **kwargs)
+
+
+def _done(game_id: int, said: str, where: str | None = None):
+    """A play logged (or one sent twice): what it did in words, and the page to show (in
+    the background: the regions and the words; the page moves on if the screen did)."""
+    if wants_json():
+        return answer(live_parts(_state(game_id)), notices=[said])
+    flash(said)
+    return redirect(where or screen_url(_state(game_id)), 303)
 
 
 def robber_preview(state: Steals, player: str, cards, target: int | None) -> dict | None:
@@ -318,16 +341,16 @@ def play(game_id: int):
     picked = tuple(form.cards.data or ())
     kwargs = dict(picked=picked, target=form.meld.data, player=form.player.data)
     if not form.validate() or form.action.data not in ACTIONS:
-        return table_page(_state(game_id), error="Choose who plays and what they do.", status=422, **kwargs)
+        return _refused(game_id, "Choose who plays and what they do.", **kwargs)
     action = form.action.data
     if action in ENDINGS and picked:  # cards not logged yet would be lost with the hand
         state = _state(game_id)
         try:  # a rule that refuses the ending anyway (the discard pile's card) says it first
             logs.check_play(state.state, action, form.player.data)
         except Refused as e:
-            return table_page(state, error=e.message, status=refusal_status(e), **kwargs)
-        return table_page(state, error=picked_first(picked, "Meld / lay off", ENDINGS[action]),
-                          status=422, **kwargs)
+            return _refused(game_id, e.message, refusal_status(e), state, **kwargs)
+        return _refused(game_id, picked_first(picked, "Meld / lay off", ENDINGS[action]),
+                        state=state, **kwargs)
     if action == "check":  # without JavaScript: what the picked cards make, nothing saved
         state = _state(game_id)
         if not picked:
@@ -339,13 +362,11 @@ def play(game_id: int):
         row, after = logs.add_play(get_db(), game_id, form.request_id.data, kind, form.player.data,
                                    picked, form.meld.data, round_no=form.round_no.data)
     except Repeated:
-        flash(ALREADY_SAVED)
-        return redirect(url_for("steals.table", game_id=game_id), 303)
+        return _done(game_id, ALREADY_SAVED, url_for("steals.table", game_id=game_id))
     except Refused as e:
-        return table_page(_state(game_id), error=e.message, status=refusal_status(e), **kwargs)
+        return _refused(game_id, e.message, refusal_status(e), **kwargs)
     text = _said(row, after)
-    flash(text[0].upper() + text[1:] + ".")
-    return redirect(screen_url(Steals(after)), 303)
+    return _done(game_id, text[0].upper() + text[1:] + ".", screen_url(Steals(after)))
 
 
 @bp.route("/pass", methods=["POST"])
@@ -356,12 +377,12 @@ def pass_turn(game_id: int):
         _row, after = logs.add_play(get_db(), game_id, form.request_id.data, "pass", "",
                                     turn=form.turn.data or None, round_no=form.round_no.data)
     except Repeated:
-        flash(ALREADY_SAVED)
+        said = ALREADY_SAVED
     except Refused as e:
-        return table_page(_state(game_id), error=e.message, status=refusal_status(e))
+        return _refused(game_id, e.message, refusal_status(e))
     else:
-        flash(f"{after.turn}’s turn.")
-    return redirect(url_for("steals.table", game_id=game_id), 303)
+        said = f"{after.turn}’s turn."
+    return _done(game_id, said, url_for("steals.table", game_id=game_id))
 
 
 @bp.route("/undo", methods=["POST"])
@@ -371,12 +392,12 @@ def undo(game_id: int):
     try:
         said = logs.undo(get_db(), game_id, form.request_id.data, form.last.data)
     except Repeated:
-        flash(ALREADY_SAVED)
+        said = ALREADY_SAVED
     except Refused as e:
-        return table_page(_state(game_id), error=e.message, status=refusal_status(e))
+        return _refused(game_id, e.message, refusal_status(e))
     else:
-        flash(kernel.sentence(said[0].upper() + said[1:]))
-    return redirect(screen_url(_state(game_id)), 303)
+        said = kernel.sentence(said[0].upper() + said[1:])
+    return _done(game_id, said)
 
 
 @bp.route("/plays/<id:play_id>/delete", methods=["POST"])

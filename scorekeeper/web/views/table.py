@@ -9,10 +9,18 @@ Earlier plays can be edited or deleted, and everything after them is recomputed.
 Many phones, one table: every phone on a game polls ``/live`` (static/app.js) and
 replaces the parts of the page that other phones' plays change, keeping what it has
 picked. Every form carries a fresh ``request_id``: sent twice, it is acted on once.
+
+With the page's script a play, an ace, a pass, going out and an undo are sent in the
+background asking for JSON (``Accept: application/json``): the answer is what ``/live``
+sends (the fresh regions), with what the play did in words (``notices``) or why it was
+refused (``error``, with the refusal's status, 409 or 422). Without that header, the
+same routes answer as forms do: a 303 to the page to show, or the page with the reason.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+import json
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from ...games.errors import ScorekeeperError
 from ...storage import kernel, logs
@@ -32,15 +40,51 @@ bp.before_request(helpers.own_games(SCREENS))
 
 
 
+def wants_json() -> bool:
+    """The page's script sent this play in the background and reads JSON (static/app.js)."""
+    accepted = request.accept_mimetypes
+    return accepted.best_match(("text/html", "application/json")) == "application/json"
+
+
+def live_json(data: dict, status: int = 200) -> Response:
+    """The regions as JSON, in UTF-8 as they are (a card's ♠ is 3 bytes, 6 as a JSON
+    escape: the regions are mostly cards)."""
+    return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), status,
+                    mimetype="application/json")
+
+
+def answer(parts: dict, *, notices=(), error: str | None = None, status: int = 200):
+    """A background play's answer: the live regions (``parts``, as ``/live`` sends them)
+    and what the play did (``notices``), or why it was refused (``error``), in words and
+    as the page shows them (``said``)."""
+    said = render_template("_said.html", notices=notices, error=error)
+    return live_json(dict(notices=list(notices), error=error, said=said, **parts), status)
+
+
 def _back(game_id: int, saved: int | None = None):
-    """Back to the table; ``saved``: the play just logged, which the page then describes."""
+    """Back to the table; ``saved``: the play just logged, which the page then describes
+    (in the background: the regions, and the play in words)."""
+    if wants_json():
+        state = load_state(game_id)
+        return answer(live_parts(state), notices=saved_words(state, saved))
     return redirect(url_for("table.show", game_id=game_id, saved=saved), 303)
 
 
-def _already_saved(url: str):
+def _already_saved(game_id: int, url: str | None = None):
     """A repeated form: nothing more to do, so go where it went the first time."""
+    if wants_json():
+        return answer(live_parts(load_state(game_id)), notices=[ALREADY_SAVED])
     flash(ALREADY_SAVED)
-    return redirect(url, 303)
+    return redirect(url or url_for("table.show", game_id=game_id), 303)
+
+
+def _refused(game_id: int, error: str, status: int = 422, state=None, **kwargs):
+    """A play refused: the table as it is now with the reason and what was picked (in the
+    background: the regions and the reason; the page keeps what was picked)."""
+    state = state or load_state(game_id)
+    if wants_json():
+        return answer(live_parts(state), error=error, status=status)
+    return table_page(state, error=error, status=status, **kwargs)
 
 
 def refusal_status(refusal: Refused) -> int:
@@ -137,14 +181,19 @@ def live(game_id: int):
     """
     if helpers.unchanged(game_id):
         return "", 204
-    state = load_state(game_id)
+    return live_json(live_parts(load_state(game_id)))
+
+
+def live_parts(state: logs.LogState) -> dict:
+    """What ``/live`` (and a play sent in the background) answers with: the version, the
+    screen and its URL, the round, each region's HTML and the cards left to pick."""
     context = table_context(state, picker=False)
     parts = {"scores": "_scores.html"}
     if not state.over:
         parts.update(turn="_turn.html", log="_log.html")
         if links.can_edit() and not state.ended:
             parts.update(aces="_aces.html", melds="_meld_choice.html")
-    return jsonify(
+    return dict(
         version=state.log.version,
         screen=context["screen"],
         url=screen_url(state),
@@ -181,10 +230,10 @@ def play(game_id: int):
     picked = _picked(form)
     kwargs = dict(picked=picked, target=form.meld.data, player=form.player.data)
     if not form.validate():
-        return table_page(load_state(game_id), error=_form_error(form), status=422, **kwargs)
+        return _refused(game_id, _form_error(form), **kwargs)
     kind = "layoff" if form.meld.data else "meld"
     if not picked:
-        return table_page(load_state(game_id), error="Pick the cards first.", status=422, **kwargs)
+        return _refused(game_id, "Pick the cards first.", **kwargs)
     if form.check.data and not form.confirm.data:
         state = load_state(game_id)
         shown = logs.preview(state, kind, form.player.data, picked, form.meld.data)
@@ -194,10 +243,10 @@ def play(game_id: int):
                                     form.player.data, picked, form.meld.data,
                                     round_no=form.round_no.data)
     except Repeated:
-        return _already_saved(url_for("table.show", game_id=game_id))
+        return _already_saved(game_id)
     except Refused as e:
         # Drawn from the log as it is now: another phone's play may be why.
-        return table_page(load_state(game_id), error=e.message, status=refusal_status(e), **kwargs)
+        return _refused(game_id, e.message, refusal_status(e), **kwargs)
     return _back(game_id, saved=row.id)
 
 
@@ -206,15 +255,14 @@ def ace(game_id: int):
     """One tap per ace: it goes face up in front of the player."""
     form = AceForm()
     if not form.validate():
-        return table_page(load_state(game_id), error=_form_error(form), status=422)
+        return _refused(game_id, _form_error(form))
     try:
         row, _after = logs.add_play(get_db(), game_id, form.request_id.data, "ace",
                                     form.player.data, [form.card.data], round_no=form.round_no.data)
     except Repeated:
-        return _already_saved(url_for("table.show", game_id=game_id))
+        return _already_saved(game_id)
     except Refused as e:
-        return table_page(load_state(game_id), error=e.message, status=refusal_status(e),
-                          player=form.player.data)
+        return _refused(game_id, e.message, refusal_status(e), player=form.player.data)
     return _back(game_id, saved=row.id)
 
 
@@ -246,23 +294,25 @@ def out(game_id: int):
     form = OutForm()
     end = url_for("round_end.show", game_id=game_id)
     if not form.validate():
-        return table_page(load_state(game_id), error=_form_error(form), status=422)
+        return _refused(game_id, _form_error(form))
     picked = tuple(request.form.getlist("cards"))
     if picked:
         state = load_state(game_id)
         ruled = logs.preview(state, "out", form.player.data, ())  # the rules' refusal first
-        return table_page(state, error=ruled.error or picked_first(picked, "Confirm"), status=422,
-                          picked=picked, target=request.form.get("meld", type=int),
-                          player=form.player.data)
+        return _refused(game_id, ruled.error or picked_first(picked, "Confirm"), state=state,
+                        picked=picked, target=request.form.get("meld", type=int),
+                        player=form.player.data)
     try:
         logs.add_play(get_db(), game_id, form.request_id.data, "out", form.player.data,
                       round_no=form.round_no.data)
     except Repeated:
-        return _already_saved(end)
+        return _already_saved(game_id, end)
     except Refused as e:
-        return table_page(load_state(game_id), error=e.message, status=refusal_status(e),
-                          player=form.player.data)
-    flash(f"{form.player.data} went out. Enter the cards left in the other hands.")
+        return _refused(game_id, e.message, refusal_status(e), player=form.player.data)
+    said = f"{form.player.data} went out. Enter the cards left in the other hands."
+    if wants_json():
+        return answer(live_parts(load_state(game_id)), notices=[said])
+    flash(said)
     return redirect(end, 303)
 
 
@@ -275,9 +325,9 @@ def pass_turn(game_id: int):
         row, _after = logs.add_play(get_db(), game_id, form.request_id.data, "pass", "",
                                     turn=form.turn.data or None, round_no=form.round_no.data)
     except Repeated:
-        return _already_saved(url_for("table.show", game_id=game_id))
+        return _already_saved(game_id)
     except Refused as e:
-        return table_page(load_state(game_id), error=e.message, status=refusal_status(e))
+        return _refused(game_id, e.message, refusal_status(e))
     return _back(game_id, saved=row.id)
 
 
@@ -289,12 +339,14 @@ def undo(game_id: int):
     try:
         message = logs.undo(get_db(), game_id, form.request_id.data, form.last.data)
     except Repeated:
-        return _already_saved(screen_url(load_state(game_id)))
+        return _already_saved(game_id, screen_url(load_state(game_id)))
     except Refused as e:
-        return table_page(load_state(game_id), error=e.message, status=refusal_status(e))
-    flash(kernel.sentence(f"Undone: {message}"))
-    state = load_state(game_id)
-    if state.ended:
+        return _refused(game_id, e.message, refusal_status(e))
+    said = kernel.sentence(f"Undone: {message}")
+    if wants_json():
+        return answer(live_parts(load_state(game_id)), notices=[said])
+    flash(said)
+    if load_state(game_id).ended:
         return redirect(url_for("round_end.show", game_id=game_id), 303)
     return _back(game_id)
 
@@ -380,7 +432,8 @@ def save_edit(game_id: int, play_id: int):
         row = logs.edit_play(get_db(), game_id, form.request_id.data, play_id, form.player.data,
                              picked, form.meld.data, revision=form.revision.data)
     except Repeated:
-        return _already_saved(url_for("table.show", game_id=game_id))
+        flash(ALREADY_SAVED)
+        return redirect(url_for("table.show", game_id=game_id), 303)
     except Stale as e:
         return _stale_play(game_id, play_id, e)
     except Refused as e:
@@ -400,7 +453,8 @@ def delete(game_id: int, play_id: int):
         row = logs.delete_play(get_db(), game_id, form.request_id.data, play_id,
                                revision=form.revision.data)
     except Repeated:
-        return _already_saved(url_for("table.show", game_id=game_id))
+        flash(ALREADY_SAVED)
+        return redirect(url_for("table.show", game_id=game_id), 303)
     except NotFound:
         return edit_page(load_state(game_id), play_id)
     except Stale as e:

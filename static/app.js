@@ -68,7 +68,7 @@ $$("form[data-preview-url]").forEach(form => {
 (() => {
   const live = body.dataset.live, table = body.matches(".table-screen"), form = $("#play");
   if (!live || !window.fetch) return;
-  const local = localStorage, WAIT = "waiting " + live;
+  const local = localStorage, WAIT = "waiting " + live, PICKS = "picks " + live;
   let version = +body.dataset.version, timer, busy, leaving, dirty, sending, next;
   let queue = (table && store(local, WAIT)) || [], stuck = queue.length > 0;
   const turn = () => { const s = $("[data-turn]"); return s && s.dataset.turn; };
@@ -78,7 +78,9 @@ $$("form[data-preview-url]").forEach(form => {
   let own = form && chosen("player") !== turn();  /* a player chosen here, not whose turn it is */
   on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
 
-  /* The cards of a play refused (the form as sent): picked again, to be changed. */
+  /* The cards picked (the form as sent): picked again when the page is opened again in
+     the same round, or when the play they were sent in is refused. */
+  const keep = () => store(local, PICKS, any() && new URLSearchParams(new FormData(form)) + "");
   const pick = sent => {
     for (const [k, v] of new URLSearchParams(sent)) {  /* a card gone meanwhile too: the preview says so */
       const i = $$(`[name=${k}]`, form).find(i => i.value === v && !i.checked && (!i.disabled || i.type === "checkbox"));
@@ -88,6 +90,7 @@ $$("form[data-preview-url]").forEach(form => {
     cells().forEach(shown);
     count(form);
     form.later();
+    keep();
   };
   const go = (url, mine) => {
     if (queue.length) return void (next = url);  /* what waits is sent first */
@@ -161,6 +164,7 @@ $$("form[data-preview-url]").forEach(form => {
       choose("meld", "");
       $("[data-preview]", f).textContent = "";
       count(f);
+      keep();
     }
     queue.push(item);
     draw();
@@ -181,8 +185,10 @@ $$("form[data-preview-url]").forEach(form => {
       .then(() => { busy = false; if (!leaving) later(), pump(); });
   }
   if (form) {
-    on(form, "change", e => { if (e.target.name === "player") own = true; });
-    on(form, "click", e => { if (e.target.matches("[data-picker] input")) say(); });
+    const p = store(local, PICKS);
+    if (p && new URLSearchParams(p).get("round_no") === body.dataset.round && !any()) pick(p);
+    on(form, "change", e => { if (e.target.name === "player") own = true; keep(); });
+    on(form, "click", e => { if (e.target.matches("[data-picker] input")) keep(), say(); });
   }
   draw();
   on(document, "visibilitychange", poll);

@@ -1,5 +1,5 @@
-"""The table with its script, at phone size: plays sent in the background, and plays that
-wait while the server does not answer.
+"""The table with its script, at phone size: plays sent in the background, plays that
+wait while the server does not answer, cards picked kept when the page is left.
 
 A play (Confirm, an ace, Pass, Undo) is sent in the background and the page updated in
 place: the scroll position and the cards picked meanwhile stay. A play the server does
@@ -166,3 +166,22 @@ def test_leaving_the_page_with_plays_not_sent_warns(phone):
     page.evaluate("0")
     assert warned == ["beforeunload"]
     assert page.url.endswith("/table") and same_document(phone)
+
+
+def test_cards_picked_are_kept_when_the_table_is_left_and_opened_again(phone):
+    page = phone.page
+    page.locator("label:has(input[data-player='B']) > span").tap()
+    phone.tap_cards("H9", "C9")
+    phone.expect_preview(10)
+    phone.tap_and_wait(page.get_by_role("link", name="Game page"))
+    phone.tap_and_wait(page.locator("[data-action=resume]"))  # back to the table
+    for card in ("H9", "C9"):
+        expect(phone.card_input(card)).to_be_checked()
+    expect(page.locator("input[name=player][data-player='B']")).to_be_checked()
+    expect(page.locator("[data-bar] .count")).to_have_text("2 cards: 9♥ 9♣")
+    phone.expect_preview(10)
+    phone.confirm()
+    expect(phone.log_item(type="meld", player="B")).to_have_count(1)
+    # Logged: nothing is picked again the next time the table is opened.
+    page.reload()
+    expect(page.locator("[data-picker] input:checked")).to_have_count(0)

@@ -20,7 +20,11 @@ them (a phone sees no error from it):
   game's round on (a second statement, once a round). The answers are the app's: 303
   to ``…/table?saved=<play id>`` after a table play, ace or pass, to ``…/end`` after
   going out or a hand, to the table (or, after ``ROUNDS_PER_GAME`` rounds, the game's
-  page) after a count; no body, as the app's redirects;
+  page) after a count; no body, as the app's redirects. A table play sent as the page's
+  script sends it (``Accept: application/json``) is answered 200 with a small JSON, as
+  ``/live`` below (the version, the screen and its URL, the round, the turn and the
+  play in the log), with the round's melds by their ``data-meld`` markers (read with
+  one more query), where the app sends the regions that changed (some 8 KB);
 - the pages: the table page (the round's melds with the ``data-meld`` markers the
   phones lay off by, the round's log read from the database, the card picker, the CSRF
   token, the version) about the size of the app's at the same point of a round (the
@@ -83,6 +87,8 @@ SELECT g.players, g.round_no, g.first_dealer,
 FROM games g WHERE g.id = ? AND g.token = ?
 """
 ROUND = "SELECT id, type, player, cards, target FROM plays WHERE game = ? AND round_no = ? ORDER BY seq"
+MELDS = """SELECT p.id FROM plays p JOIN games g ON g.id = p.game AND p.round_no = g.round_no
+WHERE p.game = ? AND p.type = 'meld' ORDER BY p.seq"""
 LAST = "SELECT id, type, player, cards, round_no FROM plays WHERE game = ? ORDER BY id DESC LIMIT 1"
 
 SUITS = {"S": ("♠", "b", "spades"), "H": ("♥", "r", "hearts"),
@@ -244,6 +250,7 @@ NEW = """{% extends "base.html" %}{% from "macros.html" import keys %}
 """
 
 TURN = """<section class="turn" data-region="turn" data-turn="{{ turn }}" data-round="{{ round_no }}"><h1>{{ turn }}’s turn</h1></section>"""
+MELD_MARKERS = """{% for id in melds %}<input type="radio" name="meld" value="{{ id }}" data-meld="{{ id }}" data-meld-number="{{ loop.index }}">{% endfor %}"""
 LOG_ROW = """{% from "macros.html" import row %}{{ row(r, key) }}"""
 
 HEADERS = {  # the app's (scorekeeper/security.py), on every answer
@@ -318,6 +325,11 @@ def _redirect(location: str) -> Response:
     return redirect(location, 303)
 
 
+def _wants_json() -> bool:
+    """The page's script sent the play in the background (the app: views/table.py)."""
+    return request.accept_mimetypes.best_match(("text/html", "application/json")) == "application/json"
+
+
 def create_app(database: str | None = None) -> Flask:
     """The floor app on ``database`` (default: $SCOREKEEPER_DATABASE), its tables made."""
     app = Flask(__name__)
@@ -332,6 +344,7 @@ def create_app(database: str | None = None) -> Flask:
     app.jinja_loader = DictLoader({
         "base.html": BASE, "macros.html": MACROS, "table.html": TABLE, "end.html": END,
         "game.html": GAME_PAGE, "new.html": NEW, "turn.html": TURN, "row.html": LOG_ROW,
+        "melds.html": MELD_MARKERS,
     })
     app.jinja_env.globals.update(card=card, PICKER=PICKER, ACES=ACES, PLAYERS_MAX=PLAYERS_MAX,
                                  request_id=lambda: secrets.token_urlsafe(12))
@@ -431,28 +444,44 @@ def create_app(database: str | None = None) -> Flask:
             abort(404)
         return cursor.lastrowid
 
+    def played(key: str, saved: int, kind: str, player: str, cards: list[str],
+               screen: str = "play") -> Response:
+        """A table play's answer: a 303 to the page to show, or (the page's script asked
+        for JSON) the small JSON of ``/live`` with this play, and the round's melds after
+        a meld."""
+        where = f"/g/{key}/end" if screen == "end" else f"/g/{key}/table"
+        if not _wants_json():
+            return _redirect(where if screen == "end" else f"{where}?saved={saved}")
+        row = {"id": saved, "type": kind, "player": player, "cards": cards, "number": None}
+        regions = {"turn": render_template("turn.html", turn=player, round_no=0),
+                   "log": render_template("row.html", r=row, key=key)}
+        if kind == "meld":
+            melds = [i for (i,) in db.conn().execute(MELDS, (_game_id(key)[0],))]
+            regions["melds"] = render_template("melds.html", melds=melds)
+        return jsonify(version=saved, screen=screen, url=where, round=0, regions=regions,
+                       notices=[f"{player}: {kind}."], error=None)
+
     @app.post("/g/<key>/aces")
     def ace(key: str):
-        saved = log_play(key, "ace", request.form.get("player", ""), [request.form.get("card", "")], None)
-        return _redirect(f"/g/{key}/table?saved={saved}")
+        player, cards = request.form.get("player", ""), [request.form.get("card", "")]
+        return played(key, log_play(key, "ace", player, cards, None), "ace", player, cards)
 
     @app.post("/g/<key>/plays")
     def play(key: str):
         form = request.form
         target = form.get("meld", type=int)
-        saved = log_play(key, "layoff" if target else "meld", form.get("player", ""),
-                         form.getlist("cards"), target)
-        return _redirect(f"/g/{key}/table?saved={saved}")
+        kind, player, cards = "layoff" if target else "meld", form.get("player", ""), form.getlist("cards")
+        return played(key, log_play(key, kind, player, cards, target), kind, player, cards)
 
     @app.post("/g/<key>/pass")
     def pass_turn(key: str):
-        saved = log_play(key, "pass", request.form.get("turn", ""), [], None)
-        return _redirect(f"/g/{key}/table?saved={saved}")
+        player = request.form.get("turn", "")
+        return played(key, log_play(key, "pass", player, [], None), "pass", player, [])
 
     @app.post("/g/<key>/out")
     def out(key: str):
-        log_play(key, "out", request.form.get("player", ""), [], None)
-        return _redirect(f"/g/{key}/end")
+        player = request.form.get("player", "")
+        return played(key, log_play(key, "out", player, [], None), "out", player, [], screen="end")
 
     @app.post("/g/<key>/hands")
     def hand(key: str):

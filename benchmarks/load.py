@@ -7,6 +7,7 @@ Run from the repository root:
     .venv/bin/python benchmarks/load.py --realistic  # the open loop only
     .venv/bin/python benchmarks/load.py --closed     # the closed loop only (the maximum)
     .venv/bin/python benchmarks/load.py --stalled 10 --stall-seconds 30
+    .venv/bin/python benchmarks/load.py --forms      # plays as forms: POST, 303, the page
 
 Two servers are started as the app is run for real — gunicorn, with the settings that
 ``scorekeeper/serving.py`` of the checkout served writes (``benchmarks/server.py``;
@@ -23,17 +24,20 @@ The workloads (each measured in every segment after a warm-up that is not):
 
 - **Realistic, open loop** (``benchmarks/open_loop.py``): 50 tables × 5 phones, each
   table logging a play every 2 s on a fixed schedule, whatever the server does; a play
-  is the POST and the page its 303 names, timed from when it was due; every phone
-  watches live as the page's script does (``/live?since=``, one second after each
-  answer). Target: a p99 under 50 ms for plays. With ``--stalled N`` (this workload
-  only), N more connections each send half a request when the measured part starts
-  and hold it ``--stall-seconds`` (``benchmarks/stalled.py``); the other phones' p99
-  must stay under 100 ms.
+  is what a browser with the page's script sends: a table play in the background, its
+  JSON answer (the regions that changed) and no page; a hand or the round's count, the
+  POST and the page its 303 names (``--forms``: every play so, as before issue 15);
+  timed from when it was due; every phone watches live as the page's script does
+  (``/live?since=``, one second after each answer). Target: a p99 under 50 ms for plays.
+  With ``--stalled N`` (this workload only), N more connections each send half a
+  request when the measured part starts and hold it ``--stall-seconds``
+  (``benchmarks/stalled.py``); the other phones' p99 must stay under 100 ms.
 - **Closed loop** (``benchmarks/phones.py``): 10 tables × 5 phones, each table sending
-  its next play the moment the last one is answered, the table page loaded after each
-  meld, live updates every second: the most the server takes. Reported, not a target
-  (``--follow``, ``--no-pages``, ``--watch 0``: other shapes). Before it, one table
-  alone on each server: what a request costs without concurrency.
+  its next play the moment the last one is answered (a table play as the page's script
+  sends it, JSON; with ``--forms`` a form, and the table page loaded after each meld),
+  live updates every second: the most the server takes. Reported, not a target
+  (``--forms``, ``--follow``, ``--no-pages``, ``--watch 0``: other shapes). Before it,
+  one table alone on each server: what a request costs without concurrency.
 
 Everything the phones send counts: an answer other than a correct server's, or none,
 is an error. It prints, per segment and per server: plays per second, their latency
@@ -70,6 +74,8 @@ CLOSED_FORMER = (500.0, 50.0)  # the closed loop's former targets: plays/s, p99 
 SEED = 20240601
 READS = ("page", "live", "open", "post")  # "post": the write alone, within an open-loop play
 SERVERS = ("floor", "app")
+PLAY_SHAPES = {False: "a table play in the background (JSON), a hand or a count POST + page",
+               True: "POST + the page its 303 names"}  # --forms
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -275,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-pages", action="store_true",
                         help="closed loop: no page loads at all (a meld's id from its 303)")
     parser.add_argument("--no-baseline", action="store_true", help="skip the one-table runs")
+    parser.add_argument("--forms", action="store_true",
+                        help="both loops: plays sent as forms (POST, 303, page), as a browser "
+                             "without the page's script, as before issue 15")
     # both
     parser.add_argument("--players", type=int, default=5, help="phones per table (2-6)")
     parser.add_argument("--watch", type=float, default=1.0,
@@ -347,11 +356,11 @@ def run_all(args, names, ports, processes, *, pairs, realistic, closed, open_sec
         first_warmup = max(args.warmup, 2 * args.interval)
         tables = {name: [open_loop.Table(server.HOST, ports[name], seed=args.seed + i,
                                          players=args.players, interval=args.interval,
-                                         watch=args.watch)
+                                         watch=args.watch, script=not args.forms)
                          for i in range(args.open_tables)] for name in names}
         title = (f"Realistic, open loop: {args.open_tables} tables × {args.players} phones = "
                  f"{args.open_tables * args.players}, a play every {args.interval:g} s per table "
-                 f"(POST + the page its 303 names, timed from when it was due), "
+                 f"({PLAY_SHAPES[args.forms]}, timed from when it was due), "
                  f"live polls {args.watch:g} s after each answer; {open_seconds:g} s measured "
                  f"per segment after {first_warmup:g} s of warm-up (2 s after the first)")
         if args.stalled:
@@ -374,9 +383,9 @@ def run_all(args, names, ports, processes, *, pairs, realistic, closed, open_sec
             print()
     if closed:
         shape = dict(players=args.players, follow=args.follow, meld_pages=not args.no_pages,
-                     watch=args.watch)
+                     watch=args.watch, script=not args.forms)
         pages = ("following every redirect" if args.follow else "no page loads" if args.no_pages
-                 else "table page after each meld")
+                 else "table page after each meld" if args.forms else "table plays in the background (JSON)")
         if not args.no_baseline:
             alone = {}
             for name in names:
@@ -410,8 +419,9 @@ def verdicts(args, results: dict) -> int:
         app = totals["app"]
         p99 = app.p99() * 1000
         bound = TARGET_STALLED_P99_MS if args.stalled else TARGET_P99_MS
+        shown = "POST + page" if args.forms else "as the page's script sends it"
         what = (f"with {args.stalled} phones stalled, the others' p99" if args.stalled
-                else "realistic: p99 of a play (POST + page)")
+                else f"realistic: p99 of a play ({shown})")
         checks.append((f"{what} under {bound:g} ms (app)", f"{p99:.1f} ms", p99 < bound))
         if ratio is not None:
             checks.append((f"realistic: server CPU per play, app ÷ floor, at most "

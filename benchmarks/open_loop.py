@@ -7,11 +7,16 @@ a play every ``interval`` seconds (2 s) on a fixed schedule, whatever the server
 and a play's latency is counted from the moment it was due: time spent waiting for
 the server counts (issue 13, item 5).
 
-- **A play** is what a browser with the page's script does when a phone's form is sent:
-  the POST, then the page its 303 names, loaded; its latency runs from the time the
-  play was due to the page read. The plays are those of ``table_script`` (the same
-  forms as ``phones.Table``): a table's phones take turns, and the rounds, hands and
-  counts follow as in the closed loop; a game the server ends is followed by a new one.
+- **A play** is what a browser with the page's script does when a phone's form is sent
+  (``script``, the default): a table play (an ace, a meld, a lay-off, a pass, going
+  out) is sent in the background asking for JSON, and answered 200 with the regions
+  that changed (the page updated in place: no page load; going out's answer leads to
+  the hands, whose page is then loaded); a hand or the round's count is a form: the
+  POST, then the page its 303 names. Its latency runs from the time the play was due to
+  the last answer read. With ``script`` False every play is a form, POST and page (as
+  before issue 15). The plays are those of ``table_script`` (the same forms as
+  ``phones.Table``): a table's phones take turns, and the rounds, hands and counts
+  follow as in the closed loop; a game the server ends is followed by a new one.
   A table's plays stay in order (the server must see a player's play after the one
   before, as the person saw it): a play due while the table's previous one is still
   unanswered is sent when that answer comes, and counted as sent late; its latency
@@ -19,8 +24,9 @@ the server counts (issue 13, item 5).
   offset in the interval, so their plays are spread evenly over it.
 - **Watching live**, as the page's script does (static/app.js): each phone asks
   ``/live?since=<version>`` one second after its last answer (204, or the JSON of the
-  regions that changed, which it reads the new version from); a phone sending a form
-  stops polling, and its new page polls one second after it loaded.
+  regions that changed, which it reads the new version from); a phone sending a play
+  stops polling until it is answered (and its new page loaded, if any), and polls one
+  second after.
 - **Connections** as a browser keeps them: a phone reuses an idle keep-alive
   connection or opens another (two at most in practice: a poll in flight when a play
   is due); a kept connection the server has closed meanwhile is opened again and the
@@ -41,7 +47,7 @@ import uuid
 from dataclasses import dataclass, field
 from urllib.parse import urlencode, urlsplit
 
-from benchmarks.phones import CSRF, KEY, MELD, VERSION, Request, _gist, step_request
+from benchmarks.phones import BACKGROUND, CSRF, KEY, MELD, MELD_JSON, VERSION, Request, _gist, step_request
 from benchmarks.table_script import PLAYERS, script_round
 
 LIVE_VERSION = re.compile(rb'"version":\s*(\d+)')
@@ -110,11 +116,14 @@ class Phone:
             conn.close()
         self.idle.clear()
 
-    async def request(self, method: str, path: str, fields: list | None = None) -> Answer:
+    async def request(self, method: str, path: str, fields: list | None = None,
+                      accept: str = "") -> Answer:
         body = urlencode(fields, doseq=True).encode() if fields is not None else b""
         lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
         if self.cookie:
             lines.append(f"Cookie: {self.cookie}")
+        if accept:
+            lines.append(f"Accept: {accept}")
         if fields is not None:
             lines += ["Content-Type: application/x-www-form-urlencoded",
                       f"Content-Length: {len(body)}"]
@@ -163,6 +172,7 @@ class Table:
     seed: int
     players: int = 5
     interval: float = 2.0  # seconds between two plays of this table
+    script: bool = True  # table plays sent as the page's script sends them (JSON, no page)
     watch: float = 1.0  # seconds from a poll's answer to the next (0: no live updates)
     timeout: float = 10.0
     requests: list[Request] = field(default_factory=list)
@@ -184,12 +194,12 @@ class Table:
 
     # -- requests -------------------------------------------------------------------------
     async def _ask(self, phone: Phone, kind: str, method: str, path: str, fields=None,
-                   expect: tuple = (200,), since: float | None = None) -> Answer:
+                   expect: tuple = (200,), since: float | None = None, accept: str = "") -> Answer:
         """One request, recorded (its time from ``since``, when given: when it was due)."""
         started = time.perf_counter()
         since = started if since is None else since
         try:
-            answer = await asyncio.wait_for(phone.request(method, path, fields), self.timeout)
+            answer = await asyncio.wait_for(phone.request(method, path, fields, accept), self.timeout)
         except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError) as e:
             self.requests.append(Request(kind, 0, since, time.perf_counter() - since))
             raise Unexpected(f"{kind} {path}: {type(e).__name__}: {e}") from None
@@ -216,6 +226,29 @@ class Table:
             raise
         self.requests.append(Request(kind, 303, due, time.perf_counter() - due, len(page.body)))
         return location, phone.read_page(page.body)
+
+    async def _background(self, phone: Phone, kind: str, path: str, fields: list,
+                          due: float) -> tuple[str, str]:
+        """A table play as the page's script sends it: JSON asked for, 200 and the regions
+        that changed read (its version: the phone's next poll is 204); going out's answer
+        leads to the hands, whose page the browser loads. Recorded as ``kind`` (the whole
+        play, from when it was due) and as "post" (the request alone)."""
+        fields = fields + [("csrf_token", phone.token), ("request_id", uuid.uuid4().hex)]
+        try:
+            answer = await self._ask(phone, "post", "POST", path, fields, expect=(200,),
+                                     accept="application/json")
+            phone.version = LIVE_VERSION.search(answer.body).group(1).decode()
+            text = answer.body.decode("utf-8", "replace")
+            location, size = "", len(answer.body)
+            if kind == "out":
+                location = f"/g/{self.key}/end"
+                page = await self._ask(phone, "page", "GET", location)
+                text, size = phone.read_page(page.body), size + len(page.body)
+        except Unexpected:
+            self.requests.append(Request(kind, 0, due, time.perf_counter() - due))
+            raise
+        self.requests.append(Request(kind, 200, due, time.perf_counter() - due, size))
+        return location, text
 
     async def new_game(self, due: float) -> None:
         """The first phone starts a game (a play: POST and its page); the others open it."""
@@ -250,12 +283,15 @@ class Table:
         kind, path, fields = step_request(step, self.key, self.round_no, self.melds)
         phone.sending = True
         try:
-            location, page = await self._form(phone, kind, path, fields, due)
+            if self.script and kind in BACKGROUND:
+                location, page = await self._background(phone, kind, path, fields, due)
+            else:
+                location, page = await self._form(phone, kind, path, fields, due)
         finally:
             phone.sending = False
         self._loaded(phone)
         if kind == "meld":
-            self.melds.update({int(n): int(i) for i, n in MELD.findall(page)})
+            self.melds.update({int(n): int(i) for i, n in (MELD_JSON if self.script else MELD).findall(page)})
         self.done += 1
         if self.done == len(self.steps):
             self.steps = None

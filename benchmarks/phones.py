@@ -5,16 +5,22 @@ a browser tab has: it opens the game's edit link (which gives it the CSRF token 
 every form carries) and sends the forms the table screen sends. A :class:`Table` is a
 game and the phones around it: one phone per player, each sending its own player's
 plays from :mod:`benchmarks.table_script` in turn; the dealer's phone counts the
-round, and when the game is over the first phone starts a new one. A phone loads the
-page a 303 names after each of its melds (``follow``: after every write, as a browser
-without the page's script does; ``meld_pages`` False: never, the meld's id read from
-the 303's ``?saved=``), and the phones not playing can ask for live updates
-(``watch``), as the page's script does.
+round, and when the game is over the first phone starts a new one.
+
+A phone's table play (an ace, a meld, a lay-off, a pass, going out) is what a browser
+with the page's script sends (``script``, the default): the form in the background,
+asking for JSON (``Accept: application/json``), answered 200 with the regions that
+changed; the meld's id is read from them and no page is loaded. The hands and the
+round's count are forms in the browser too: a 303. With ``script`` False the phones
+send every play as a browser without the script does (as they did before issue 15): a
+303, and the page it names loaded after each meld (``follow``: after every write;
+``meld_pages`` False: never, the meld's id read from the 303's ``?saved=``). The phones
+not playing can ask for live updates (``watch``), as the page's script does.
 
 Everything is recorded per request (what, status, when, seconds), and every write that
-got its 303 is kept in ``Table.acked`` (every write sent in ``Table.sent``) so the crash
-test can look for it in the database. Only the standard library is used: no load tool
-to install.
+got its answer (its 303, or its JSON) is kept in ``Table.acked`` (every write sent in
+``Table.sent``) so the crash test can look for it in the database. Only the standard
+library is used: no load tool to install.
 """
 from __future__ import annotations
 
@@ -32,6 +38,9 @@ from benchmarks.table_script import PLAYERS, script_round
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"|name="csrf_token"[^>]*value="([^"]+)"')
 VERSION = re.compile(r'data-version="(\d+)"')
 MELD = re.compile(r'data-meld="(\d+)" data-meld-number="(\d+)"')
+MELD_JSON = re.compile(r'data-meld=\\"(\d+)\\" data-meld-number=\\"(\d+)\\"')  # in a JSON string
+LIVE_VERSION = re.compile(r'"version":\s*(\d+)')
+BACKGROUND = ("ace", "meld", "layoff", "pass", "out")  # the table plays the page's script sends
 SAVED = re.compile(r"[?&]saved=(\d+)")  # the play a table play's 303 names: a meld's id
 KEY = re.compile(r"/g/([^/]+)/table")
 
@@ -169,6 +178,7 @@ class Phone:
         self.version = "0"  # the game's version as this phone last saw it (live updates)
         self.polled = 0.0  # time.perf_counter() of its last live update
         self.received = 0  # bytes in the body of the last answer
+        self.accept = ""  # the Accept header of its next POST (the page's script: JSON)
 
     def close(self) -> None:
         if self.conn is not None:
@@ -185,6 +195,8 @@ class Phone:
         headers = {"Cookie": self.cookie} if self.cookie else {}
         if body is not None:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
+            if self.accept:
+                headers["Accept"] = self.accept
         if self.conn is None:
             self.conn = Connection(self.host, self.port, timeout=self.timeout)
         self.conn.request(method, path, body=body, headers=headers)
@@ -218,8 +230,9 @@ class Table:
     port: int
     seed: int
     players: int = 5
-    follow: bool = True  # load the page a 303 names, as a browser does
-    meld_pages: bool = True  # False: no page after a meld either (its id: the 303's ?saved=)
+    script: bool = True  # table plays as the page's script sends them: JSON, no page
+    follow: bool = True  # load the page an answer names (a 303's, or going out's), as a browser does
+    meld_pages: bool = True  # without script, False: no page after a meld either (its id: the 303's ?saved=)
     watch: float = 0.0  # > 0: the phones not playing ask for live updates this often (s)
     timeout: float = 10.0
     phones: list[Phone] = field(default_factory=list)
@@ -264,10 +277,13 @@ class Table:
         return text
 
     def _write(self, phone: Phone, kind: str, path: str, fields: list, step: tuple) -> str:
-        """A form sent (CSRF token, a fresh request id), 303 expected; then the page it
-        names is loaded, as a browser does: after every write with ``follow``, else only
-        after a meld (the phones lay off on it by its id on the table page), and with
-        ``meld_pages`` False not even then (the id is the play the 303 names).
+        """A form sent (CSRF token, a fresh request id). A table play with ``script``:
+        sent as the page's script sends it, 200 and JSON expected (the version and the
+        meld ids read from it; going out's page loaded with ``follow``). Otherwise a 303
+        expected; then the page it names is loaded, as a browser does: after every write
+        with ``follow``, else only after a meld (the phones lay off on it by its id on the
+        table page), and with ``meld_pages`` False not even then (the id is the play the
+        303 names).
 
         Without ``follow`` the session cookie a write's answer sets is not kept: it only
         adds that write's flash message, which the page load skipped would have shown
@@ -275,6 +291,20 @@ class Table:
         """
         fields = fields + [("csrf_token", phone.token), ("request_id", uuid.uuid4().hex)]
         self.sent.append((self.key, step))
+        if self.script and kind in BACKGROUND:
+            phone.accept = "application/json"
+            try:
+                _location, text = self._send(phone, kind, "POST", path, fields, expect=200,
+                                             keep_cookie=self.follow)
+            finally:
+                phone.accept = ""
+            self.acked.append((self.key, step))
+            phone.version = LIVE_VERSION.search(text).group(1)
+            if kind == "meld":
+                self.melds.update({int(n): int(i) for i, n in MELD_JSON.findall(text)})
+            if kind == "out" and self.follow:  # the browser goes on to the hands
+                self._page(phone, f"/g/{self.key}/end")
+            return ""
         location, _text = self._send(phone, kind, "POST", path, fields, expect=303,
                                      keep_cookie=self.follow)
         self.acked.append((self.key, step))
@@ -297,7 +327,7 @@ class Table:
             _location, text = self._send(phone, "live", "GET",
                                          f"/g/{self.key}/live?since={phone.version}",
                                          expect=(200, 204))
-            match = re.search(r'"version":\s*(\d+)', text)
+            match = LIVE_VERSION.search(text)
             if match:
                 phone.version = match.group(1)
 

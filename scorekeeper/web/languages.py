@@ -1,17 +1,26 @@
 """The table's language: Flask-Babel, with the phone's choice or its Accept-Language.
 
 The pages are written in English and translated by Babel's catalogs
-(scorekeeper/translations/<language>/LC_MESSAGES/messages.po); a phone's language is the
-one it chose on a page (kept in its session), else the best of its browser's
-Accept-Language among those the app has, else English. The game file, the JSON of
-``scorekeeper score`` and the command line stay English: they are formats and tools.
+(``scorekeeper/translations/<language>/LC_MESSAGES/messages.po``, compiled when the
+package is built or installed). A phone's language is the one it chose with the switch
+at the foot of every page (kept in its session, so the phone keeps it), else the best
+of its browser's Accept-Language among those the app has, else English. Every phone at
+a table may read another language: the scores are the same, only the words differ. The
+game file, the JSON of ``scorekeeper score`` and the command line stay English: they
+are formats and tools, not the table's screens.
 """
 from __future__ import annotations
 
-from flask import Flask, request, session
-from flask_babel import Babel
+from babel import Locale
+from flask import Blueprint, Flask, current_app, redirect, render_template, request, session
+from werkzeug.exceptions import HTTPException
+from flask_babel import Babel, get_locale
+
+from .words import page_text
 
 LANGUAGES = ("en",)  # English first: the language of the code, and the fallback
+
+bp = Blueprint("languages", __name__)
 
 
 def chosen_language() -> str:
@@ -22,5 +31,48 @@ def chosen_language() -> str:
     return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
 
 
+@bp.app_template_global("languages")
+def languages() -> list[dict]:
+    """The switch's choices: each language by its own name ("Deutsch"), the one shown marked."""
+    now = str(get_locale() or LANGUAGES[0])
+    return [{"code": code, "name": _own_name(code), "current": code == now} for code in LANGUAGES]
+
+
+def _own_name(code: str) -> str:
+    name = Locale.parse(code).get_display_name(code)
+    return name[:1].upper() + name[1:]
+
+
+@bp.route("/language", methods=["POST"])
+def choose():
+    """This phone's language from now on; back to the page it was chosen on."""
+    code = request.form.get("lang", "")
+    if code not in LANGUAGES:
+        return render_template("error.html", title=page_text("No such language"), message=page_text(
+            "This app speaks %(languages)s: choose one of them at the foot of the page.",
+            languages=", ".join(_own_name(c) for c in LANGUAGES))), 422
+    session["lang"] = code
+    return redirect(_page_to_show(request.form.get("next", "")), 303)
+
+
+def _page_to_show(path: str) -> str:
+    """The page the switch was on, if it is a page of this app one can go back to: a
+    form's answer (a POST's address) goes back to the nearest page above it
+    (``/g/<game>/plays`` → ``/g/<game>``), anything else to the games."""
+    if not path.startswith("/") or path.startswith("//") or "\\" in path:
+        return "/"
+    page, _, query = path.partition("?")
+    urls = current_app.url_map.bind("localhost")
+    while page not in ("", "/"):
+        try:
+            urls.match(page, method="GET")
+            return page + ("?" + query if query else "")
+        except HTTPException:
+            page, query = page.rsplit("/", 1)[0], ""
+    return "/"
+
+
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=chosen_language)
+    app.jinja_env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
+    app.register_blueprint(bp)

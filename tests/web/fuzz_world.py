@@ -448,6 +448,10 @@ def _routes() -> dict[tuple[str, str], Route]:
         "game": value("/g/1-abc/counted", "//evil.example/g/x/counted", "/g/x/counted\n", "javascript:1")},
         ("cards",), examples=50, params={"variant_key": st.sampled_from(["gin"] * 6 + ["rummy", "GIN", "x"])})
     r[("/manifest.webmanifest", "GET")] = Route((), {"x": anything}, examples=10)
+    r[("/language", "POST")] = Route((), {
+        "lang": value("en", "es", "de", "fr", "EN", ""),
+        "next": value("/", "/games", "//evil.example/x", "javascript:alert(1)", "/\\evil", "/g/1-x/table", "")}, (),
+        lambda w: [(None, {}, {"lang": "en", "next": "/games"})], examples=20)
     r[("/static/<path:filename>", "GET")] = Route((), {"v": anything}, examples=20)
     # Players.
     r[("/players", "GET")] = Route((), {"x": anything})

@@ -67,8 +67,8 @@ def test_house_value_flag_per_option(name, _default, house):
 
 def test_every_option_has_help_and_source():
     for option in RULES:
-        assert option.help.strip(), option.name
-        assert option.source.strip(), option.name
+        assert str(option.help).strip(), option.name
+        assert str(option.source).strip(), option.name
 
 
 @pytest.mark.parametrize(

@@ -21,15 +21,15 @@ NAME = Say("Conquian")
 MIN_PLAYERS, MAX_PLAYERS = 2, 2
 DECKS, JOKERS = 1, 0
 WITHOUT_RANKS = (8, 9, 10)
-SOURCE = "Nikki Katz's guide to rummy"
+SOURCE = Say("Nikki Katz's guide to rummy")
 HAND_SIZE, WINNING_MELDS = 10, 11
 PACK = 40  # 52 cards less the 8s, 9s and 10s
 
 RULES = RuleBook(
     "conquian",
     [
-        Option("target", None, "Stakes needed to win the match (none: play on without end).",
-               SOURCE, minimum=1, maximum=LARGEST, nullable=True, label="Target"),
+        Option("target", None, Say("Stakes needed to win the match (none: play on without end)."),
+               SOURCE, minimum=1, maximum=LARGEST, nullable=True, label=Say("Target")),
     ],
 )
 

@@ -32,7 +32,7 @@ NAME = Say("Gin Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 2
 DECKS, JOKERS = 1, 0
 HAND_SIZE = 10
-SOURCE = "Nikki Katz's guide and the common published tables"
+SOURCE = Say("Nikki Katz's guide and the common published tables")
 
 PRESETS = {
     "classic": {"gin_bonus": 20, "undercut_bonus": 10, "line_bonus": 20, "shutout": "flat"},
@@ -48,32 +48,33 @@ RULES = RuleBook(
     "gin",
     [
         Option("preset", "classic",
-               "Classic: gin 20, undercut 10, line 20, a shutout adds the game bonus again; "
-               "modern: gin 25, undercut 25, line 25, a shutout doubles. Single options override it.",
-               SOURCE, kind="choice", choices=("classic", "modern"), label="Bonuses",
-               choice_labels=("Classic", "Modern")),
-        Option("knock_limit", 10, "Most deadwood a player may knock with.",
-               "the published rule (the sources disagree)", minimum=0, maximum=LARGEST,
-               label="Knock limit"),
-        Option("gin_bonus", 20, "Bonus for going gin (modern: 25).", SOURCE, minimum=0, maximum=LARGEST,
+               Say("Classic: gin 20, undercut 10, line 20, a shutout adds the game bonus again; "
+                   "modern: gin 25, undercut 25, line 25, a shutout doubles. Single options override it."),
+               SOURCE, kind="choice", choices=("classic", "modern"), label=Say("Bonuses"),
+               choice_labels=(Say("Classic"), Say("Modern"))),
+        Option("knock_limit", 10, Say("Most deadwood a player may knock with."),
+               Say("the published rule (the sources disagree)"), minimum=0, maximum=LARGEST,
+               label=Say("Knock limit")),
+        Option("gin_bonus", 20, Say("Bonus for going gin (modern: 25)."), SOURCE, minimum=0, maximum=LARGEST,
                default_for=_from_preset("gin_bonus"),
-               default_text="20 (classic), 25 (modern)", label="Gin bonus"),
-        Option("undercut_bonus", 10, "Bonus to a defender who undercuts (modern: 25).", SOURCE,
+               default_text=Say("20 (classic), 25 (modern)"), label=Say("Gin bonus")),
+        Option("undercut_bonus", 10, Say("Bonus to a defender who undercuts (modern: 25)."), SOURCE,
                minimum=0, maximum=LARGEST, default_for=_from_preset("undercut_bonus"),
-               default_text="10 (classic), 25 (modern)", label="Undercut bonus"),
-        Option("line_bonus", 20, "Bonus per hand won, added at the end of the game (modern: 25).",
+               default_text=Say("10 (classic), 25 (modern)"), label=Say("Undercut bonus")),
+        Option("line_bonus", 20, Say("Bonus per hand won, added at the end of the game (modern: 25)."),
                SOURCE, minimum=0, maximum=LARGEST, default_for=_from_preset("line_bonus"),
-               default_text="20 (classic), 25 (modern)", label="Line bonus"),
+               default_text=Say("20 (classic), 25 (modern)"), label=Say("Line bonus")),
         Option("shutout", "flat",
-               "The loser scored nothing: the game bonus is added again, or the winner's total is doubled.",
+               Say("The loser scored nothing: the game bonus is added again, or the winner's total is doubled."),
                SOURCE, kind="choice", choices=("flat", "double"), default_for=_from_preset("shutout"),
-               label="Shutout", choice_labels=("The game bonus again", "Double the winner's total"),
-               default_text="flat (classic), double (modern)"),
-        Option("game_bonus", 100, "Bonus to the player who reaches the target; the winner is whoever "
-               "has the most points after all the bonuses.", SOURCE, minimum=0, maximum=LARGEST,
-               label="Game bonus"),
-        Option("target", 100, "The game ends when a player's hand points reach this.", SOURCE,
-               minimum=1, maximum=LARGEST, label="Target"),
+               label=Say("Shutout"), choice_labels=(Say("The game bonus again"), Say("Double the winner's total")),
+               # the choices' words, not their names, on the pages (web/forms.py default_words)
+               default_text=Say("%(flat)s (classic), %(double)s (modern)", flat="flat", double="double")),
+        Option("game_bonus", 100, Say("Bonus to the player who reaches the target; the winner is whoever "
+                   "has the most points after all the bonuses."), SOURCE, minimum=0, maximum=LARGEST,
+               label=Say("Game bonus")),
+        Option("target", 100, Say("The game ends when a player's hand points reach this."), SOURCE,
+               minimum=1, maximum=LARGEST, label=Say("Target")),
     ],
 )
 

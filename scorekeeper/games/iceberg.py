@@ -24,71 +24,71 @@ from .words import Cards, Say, SayN, Signed, joined
 NAME = Say("Iceberg Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
-BOWER = "Gordon Bower's rules"
-SITE = "bestfreenewgames.com rules page"
+BOWER = Say("Gordon Bower's rules")
+SITE = Say("bestfreenewgames.com rules page")
 
 RULES = RuleBook(
     "iceberg",
     [
         Option(
-            "decks", 1, "Decks shuffled together: one for 2–3 players, two for 4 or more.",
+            "decks", 1, Say("Decks shuffled together: one for 2–3 players, two for 4 or more."),
             BOWER, kind="choice", choices=(1, 2),
             default_for=lambda players, _rules: 1 if players <= 3 else 2,
-            default_text="1 for 2–3 players, 2 for 4 or more", label="Decks",
-            choice_labels=("1 deck", "2 decks"),
+            default_text=Say("1 for 2–3 players, 2 for 4 or more"), label=Say("Decks"),
+            choice_labels=(Say("1 deck"), Say("2 decks")),
         ),
         Option(
             "set_duplicates", True,
-            "With two decks, may a set hold both copies of a card? (The point table runs to "
-            "the 8th card of a set.) No: the suits in a set must differ.",
-            "the sources' point table (it runs to an 8th card in a set)", kind="bool",
-            label="Both copies of a card in one set",
+            Say("With two decks, may a set hold both copies of a card? (The point table runs to "
+                "the 8th card of a set.) No: the suits in a set must differ."),
+            Say("the sources' point table (it runs to an 8th card in a set)"), kind="bool",
+            label=Say("Both copies of a card in one set"),
         ),
-        Option("special_odds_suit", 700, "The special meld 3-5-7-9-J-K all in one suit (0: not played).",
-               SITE, minimum=0, maximum=LARGEST, label="Odds in one suit"),
-        Option("special_evens_suit", 700, "The special meld 2-4-6-8-10-Q all in one suit (0: not played).",
-               "by symmetry with the odds", minimum=0, maximum=LARGEST, house_value=True,
-               label="Evens in one suit"),
+        Option("special_odds_suit", 700, Say("The special meld 3-5-7-9-J-K all in one suit (0: not played)."),
+               SITE, minimum=0, maximum=LARGEST, label=Say("Odds in one suit")),
+        Option("special_evens_suit", 700, Say("The special meld 2-4-6-8-10-Q all in one suit (0: not played)."),
+               Say("by symmetry with the odds"), minimum=0, maximum=LARGEST, house_value=True,
+               label=Say("Evens in one suit")),
         Option("special_odds_colour", 350,
-               "The special meld 3-5-7-9-J-K in one colour, mixed suits (0: not played).",
-               "no source gives it", minimum=0, maximum=LARGEST, house_value=True,
-               label="Odds in one colour"),
+               Say("The special meld 3-5-7-9-J-K in one colour, mixed suits (0: not played)."),
+               Say("no source gives it"), minimum=0, maximum=LARGEST, house_value=True,
+               label=Say("Odds in one colour")),
         Option("special_evens_colour", 350,
-               "The special meld 2-4-6-8-10-Q in one colour, mixed suits (0: not played).",
-               "no source gives it", minimum=0, maximum=LARGEST, house_value=True,
-               label="Evens in one colour"),
+               Say("The special meld 2-4-6-8-10-Q in one colour, mixed suits (0: not played)."),
+               Say("no source gives it"), minimum=0, maximum=LARGEST, house_value=True,
+               label=Say("Evens in one colour")),
         Option(
             "aces", "multiplier",
-            "What the aces a player put face up do: multiply the round score by one more "
-            "than the aces; add the ace bonus for each; or add the ace bonus for the first "
-            "and double it for each next one.",
-            "Bower and the rules site (multiplier); the rules site's variations",
-            kind="choice", choices=("multiplier", "bonus", "doubling_bonus"), label="Aces",
-            choice_labels=("Multiply the round score", "A bonus for each ace",
-                           "A bonus, doubled for each next ace"),
+            Say("What the aces a player put face up do: multiply the round score by one more "
+                "than the aces; add the ace bonus for each; or add the ace bonus for the first "
+                "and double it for each next one."),
+            Say("Bower and the rules site (multiplier); the rules site's variations"),
+            kind="choice", choices=("multiplier", "bonus", "doubling_bonus"), label=Say("Aces"),
+            choice_labels=(Say("Multiply the round score"), Say("A bonus for each ace"),
+                           Say("A bonus, doubled for each next ace")),
         ),
-        Option("ace_bonus", 20, "Points for each ace when the aces give a bonus (for the first "
-               "ace when it doubles).", "the rules site suggests 20 or 50", minimum=0,
-               maximum=LARGEST, label="Ace bonus"),
-        Option("card_penalty", 10, "What every card left in hand costs.", BOWER, minimum=0,
-               maximum=LARGEST, label="A card left in hand"),
+        Option("ace_bonus", 20, Say("Points for each ace when the aces give a bonus (for the first "
+                   "ace when it doubles)."), Say("the rules site suggests 20 or 50"), minimum=0,
+               maximum=LARGEST, label=Say("Ace bonus")),
+        Option("card_penalty", 10, Say("What every card left in hand costs."), BOWER, minimum=0,
+               maximum=LARGEST, label=Say("A card left in hand")),
         Option(
             "card_penalty_applies_to", "all",
-            "Which cards left in hand cost the card penalty: every one, or only those the "
-            "best last turn does not use.", "Bower and both examples (all); the rules site's wording",
-            kind="choice", choices=("all", "unplayable"), label="Cards that cost the penalty",
-            choice_labels=("Every card left in hand", "Only the cards that could not be played"),
+            Say("Which cards left in hand cost the card penalty: every one, or only those the "
+                "best last turn does not use."), Say("Bower and both examples (all); the rules site's wording"),
+            kind="choice", choices=("all", "unplayable"), label=Say("Cards that cost the penalty"),
+            choice_labels=(Say("Every card left in hand"), Say("Only the cards that could not be played")),
         ),
         Option(
             "playable_penalty", "best_turn",
-            "What the cards that could have been played cost: the most the hand could score "
-            "in one more turn (chains and new melds included), or each card's best lay-off "
-            "on its own.", "Bower: 'however much they would have counted for you'",
-            kind="choice", choices=("best_turn", "single_card"), label="Playable cards cost",
-            choice_labels=("The best last turn", "Each card's best single lay-off"),
+            Say("What the cards that could have been played cost: the most the hand could score "
+                "in one more turn (chains and new melds included), or each card's best lay-off "
+                "on its own."), Say("Bower: 'however much they would have counted for you'"),
+            kind="choice", choices=("best_turn", "single_card"), label=Say("Playable cards cost"),
+            choice_labels=(Say("The best last turn"), Say("Each card's best single lay-off")),
         ),
-        Option("target", 5000, "The game ends when someone reaches this total.",
-               "Bower, for two players", minimum=1, maximum=LARGEST, label="Target"),
+        Option("target", 5000, Say("The game ends when someone reaches this total."),
+               Say("Bower, for two players"), minimum=1, maximum=LARGEST, label=Say("Target")),
     ],
 )
 
@@ -509,7 +509,7 @@ VARIANT = LogVariant(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     screens="table",
-    defaults_from="the inventor's rules (Gordon Bower)",
+    defaults_from=Say("the inventor's rules (Gordon Bower)"),
     card_stats=("melds", "specials", "playable_penalty", "aces"),
     card_facts=card_facts,
     new_round=lambda players, rules, _teams: Round(players, rules),

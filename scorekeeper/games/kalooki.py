@@ -19,16 +19,16 @@ from .words import Say
 NAME = Say("Kalooki")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 DECKS, JOKERS = 2, 4
-SOURCE = "Nikki Katz's guide to rummy"
+SOURCE = Say("Nikki Katz's guide to rummy")
 
 RULES = RuleBook(
     "kalooki",
     [
-        Option("elimination", 150, "A player whose total goes above this is out of the game.",
-               SOURCE, minimum=1, maximum=LARGEST, label="Out above"),
-        Option("court_card_value", 10, "What a J, Q or K left in hand costs.",
-               "published tables; no source gives one", minimum=0, maximum=LARGEST,
-               house_value=True, label="A court card left in hand"),
+        Option("elimination", 150, Say("A player whose total goes above this is out of the game."),
+               SOURCE, minimum=1, maximum=LARGEST, label=Say("Out above")),
+        Option("court_card_value", 10, Say("What a J, Q or K left in hand costs."),
+               Say("published tables; no source gives one"), minimum=0, maximum=LARGEST,
+               house_value=True, label=Say("A court card left in hand")),
     ],
 )
 

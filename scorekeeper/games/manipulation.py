@@ -17,13 +17,13 @@ from .words import Say
 NAME = Say("Manipulation Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 DECKS, JOKERS = 2, 0
-SOURCE = "the published Carousel rules (Nikki Katz's guide stops before its scoring)"
+SOURCE = Say("the published Carousel rules (Nikki Katz's guide stops before its scoring)")
 
 RULES = RuleBook(
     "manipulation",
     [
-        Option("target", 200, "Penalties at which the game ends (300 is common); the lowest total wins.",
-               SOURCE, minimum=1, maximum=LARGEST, label="Target"),
+        Option("target", 200, Say("Penalties at which the game ends (300 is common); the lowest total wins."),
+               SOURCE, minimum=1, maximum=LARGEST, label=Say("Target")),
     ],
 )
 

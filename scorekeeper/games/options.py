@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .errors import RuleError
+from .words import Say
 
 # The largest number a rule takes (a target, a bonus, a penalty): far above any table's,
 # and small enough that every total and chart stays an ordinary number.
@@ -19,10 +20,15 @@ LARGEST = 10**9
 
 @dataclass(frozen=True)
 class Option:
+    """One rule option. What people read of it is sentences (words.Say): its ``help``,
+    ``source``, ``label``, ``choice_labels`` and ``default_text``; ``str()`` of each is the
+    English the command line prints (``scorekeeper rules VARIANT``), and the pages read
+    them in the phone's language."""
+
     name: str
     default: Any
-    help: str
-    source: str
+    help: Say
+    source: Say
     kind: str = "int"  # "int", "bool" or "choice"
     choices: tuple = ()
     minimum: int | None = None
@@ -32,14 +38,14 @@ class Option:
     # When the default depends on the game (e.g. decks by player count), this computes it
     # from the number of players and the other chosen rules.
     default_for: Callable[[int, Mapping[str, Any]], Any] | None = field(default=None, compare=False)
-    default_text: str = ""  # how a computed default is chosen, in words
+    default_text: Say | str = ""  # how a computed default is chosen, in words
     # How a person reads it (the new-game form, the rules page): the option's name in
     # words ("" : its name made readable) and, for a choice, each value's words in the
     # order of ``choices`` (none: the values as they are).
-    label: str = ""
-    choice_labels: tuple[str, ...] = ()
+    label: Say | str = ""
+    choice_labels: tuple[Say, ...] = ()
 
-    def describe_default(self) -> str:
+    def describe_default(self) -> Say | str:
         if self.default_text:
             return self.default_text
         if self.default is None:

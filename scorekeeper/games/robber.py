@@ -29,21 +29,21 @@ from .words import Cards, Say, joined
 NAME = Say("Robber Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 DECKS = 2
-FOSDICK = "Howard Fosdick's rules"
+FOSDICK = Say("Howard Fosdick's rules")
 
 RULES = RuleBook(
     "robber",
     [
-        Option("ace_low", 5, "What an ace played low (A-2-3…) is worth in a sequence, before doubling.",
-               "the chart lost it; 500 Rum values it 5, some tables 1", minimum=0, maximum=LARGEST,
-               house_value=True, label="An ace played low"),
+        Option("ace_low", 5, Say("What an ace played low (A-2-3…) is worth in a sequence, before doubling."),
+               Say("the chart lost it; 500 Rum values it 5, some tables 1"), minimum=0, maximum=LARGEST,
+               house_value=True, label=Say("An ace played low")),
         Option("renege_penalty", 100,
-               "The score of a player who looks at or takes the discard pile without first "
-               "melding its top card; in partnership play the team keeps its melds and loses this "
-               "(the reneger's own hand is not counted).", FOSDICK, minimum=0, maximum=LARGEST,
-               label="Renege penalty"),
-        Option("target", 400, "The game ends when someone reaches this total.", FOSDICK, minimum=1,
-               maximum=LARGEST, label="Target"),
+               Say("The score of a player who looks at or takes the discard pile without first "
+                   "melding its top card; in partnership play the team keeps its melds and loses this "
+                   "(the reneger's own hand is not counted)."), FOSDICK, minimum=0, maximum=LARGEST,
+               label=Say("Renege penalty")),
+        Option("target", 400, Say("The game ends when someone reaches this total."), FOSDICK, minimum=1,
+               maximum=LARGEST, label=Say("Target")),
     ],
 )
 

@@ -22,7 +22,7 @@ from .words import Say
 NAME = Say("Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 DECKS, JOKERS = 1, 0
-SOURCE = "cardgames.io's Basic Rummy"
+SOURCE = Say("cardgames.io's Basic Rummy")
 
 
 def _default_target(players: int, rules: Mapping) -> int:
@@ -35,23 +35,23 @@ RULES = RuleBook(
     "rummy",
     [
         Option("scoring", "winner_takes_all",
-               "Who goes out scores the others' hands; or each player scores their own hand "
-               "as penalty points and the lowest total wins.",
-               f"{SOURCE}; the penalty variation from Nikki Katz's guide", kind="choice",
-               choices=("winner_takes_all", "penalty"), label="Scoring",
-               choice_labels=("The winner takes all", "Penalty points: the lowest total wins")),
+               Say("Who goes out scores the others' hands; or each player scores their own hand "
+                   "as penalty points and the lowest total wins."),
+               Say("cardgames.io's Basic Rummy; the penalty variation from Nikki Katz's guide"), kind="choice",
+               choices=("winner_takes_all", "penalty"), label=Say("Scoring"),
+               choice_labels=(Say("The winner takes all"), Say("Penalty points: the lowest total wins"))),
         Option("rummy_bonus", "double",
-               "Going out in one turn without having melded or laid off before: double the "
-               "win, add 10, or nothing. With penalty scoring, doubling doubles the others' "
-               "penalties and adding 10 takes 10 off the winner's.",
-               f"{SOURCE} (double); Nikki Katz's guide (ten points)", kind="choice",
-               choices=("double", "plus10", "none"), label="Going out rummy",
-               choice_labels=("Doubles the win", "Adds 10", "Nothing more")),
+               Say("Going out in one turn without having melded or laid off before: double the "
+                   "win, add 10, or nothing. With penalty scoring, doubling doubles the others' "
+                   "penalties and adding 10 takes 10 off the winner's."),
+               Say("cardgames.io's Basic Rummy (double); Nikki Katz's guide (ten points)"), kind="choice",
+               choices=("double", "plus10", "none"), label=Say("Going out rummy"),
+               choice_labels=(Say("Doubles the win"), Say("Adds 10"), Say("Nothing more"))),
         Option("target", 100,
-               "Game score: 100 for 2 players, 150 for 3, 200 for 4 (winner takes all); "
-               "100 with penalty scoring.", SOURCE, minimum=1, maximum=LARGEST, default_for=_default_target,
-               label="Target",
-               default_text="100 for 2 players, 150 for 3, 200 for 4; 100 with penalty scoring"),
+               Say("Game score: 100 for 2 players, 150 for 3, 200 for 4 (winner takes all); "
+                   "100 with penalty scoring."), SOURCE, minimum=1, maximum=LARGEST, default_for=_default_target,
+               label=Say("Target"),
+               default_text=Say("100 for 2 players, 150 for 3, 200 for 4; 100 with penalty scoring")),
     ],
 )
 

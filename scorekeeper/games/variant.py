@@ -46,9 +46,9 @@ def _unsaid(_rules: Mapping) -> None:
 class Variant:
     """Everything the rest of the app needs to know about one game.
 
-    What it says to people is sentences (words.Say): its name, its blurb and the words of
-    the subclasses below. Plain text still: ``round_word`` ("round", "hand") and
-    ``defaults_from``, which the stores and pages put into sentences of their own.
+    What it says to people is sentences (words.Say): its name, its blurb, whose rules the
+    defaults are and the words of the subclasses below. Plain text still: ``round_word``
+    ("round", "hand"), which the stores put into sentences of their own.
     """
 
     key: str  # the game file's "variant"
@@ -59,7 +59,7 @@ class Variant:
     max_players: int
     screens: str  # the family of pages that show it (the web layer's presenters)
     round_word: str = "round"  # what a round is called at this table ("hand" in Robber Rummy)
-    defaults_from: str = "the published rules"  # whose rules the defaults are
+    defaults_from: Say = Say("the published rules")  # whose rules the defaults are
     partnerships: bool = False  # may be played in two teams of two
     # Penalty games: the lowest total (and the lowest round) is the best.
     lowest_total_wins: Callable[[Mapping], bool] = _never

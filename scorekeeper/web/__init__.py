@@ -96,6 +96,7 @@ def create_app(test_config: dict | None = None):
     # is read in the phone's language, its cards drawn as on the pages.
     app.jinja_env.finalize = words.show
     languages.init_app(app)
+    words.install(app.jinja_env)  # the templates' sentences show their values the same way
     CSRFProtect(app)
     database.init_app(app)
     links.init_app(app)

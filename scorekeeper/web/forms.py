@@ -7,11 +7,11 @@ partnerships get the choice of who partners whom.
 """
 from __future__ import annotations
 
-import re
 import secrets
 import unicodedata
 
 from flask import request
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.datastructures import CombinedMultiDict
@@ -28,8 +28,10 @@ from ..games import registry
 from ..games.errors import RuleError
 from ..games.options import Option
 from ..games.variant import Variant
+from ..games.words import Say, SayN, joined
 from ..storage import kernel
 from .links import LARGEST_ID
+from .words import FirstLetter, page_text, said
 
 try:  # WTForms 3.3 names its choices; older versions take (value, label) pairs
     from wtforms.fields.choices import SelectChoice as Choice
@@ -71,7 +73,7 @@ class RequestIdField(StringField):
     (storage.kernel.once): a double tap or a resubmitted form is acted on once.
     """
 
-    def __init__(self, label="request id", validators=None, **kwargs):
+    def __init__(self, label=lazy_gettext("request id"), validators=None, **kwargs):
         super().__init__(label, validators or [Optional(), Length(max=64)], **kwargs)
 
 
@@ -118,44 +120,61 @@ def _bool_choice(value: bool) -> str:
     return "true" if value else "false"
 
 
-def rule_title(option: Option) -> str:
+# What people read of a rule is sentences (words.Say), shown in the phone's language
+# where a page prints them (Jinja's finalize) or a view says them (words.said).
+
+
+def rule_title(option: Option) -> Say | str:
     """A rule's name in words: its label (Target, Aces), else its name made readable."""
     return option.label or option.name.replace("_", " ").capitalize()
 
 
-def choice_words(option: Option, value) -> str:
+def choice_words(option: Option, value) -> Say | str:
     """A rule's value as a person reads it: a choice's words, yes or no, a number, none."""
     if value is None:
-        return "none"
+        return Say("none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return Say("yes") if value else Say("no")
     for choice, label in zip(option.choices, option.choice_labels):
         if choice == value and type(choice) is type(value):
             return label
     return str(value)
 
 
-def default_words(option: Option) -> str:
+def default_words(option: Option) -> Say | str:
     """A rule's default in words; a default the game works out is said as the rules say it,
-    its choices in words (flat (classic) → the game bonus again (classic))."""
-    if option.default_text:
-        text = option.default_text
-        for choice, label in zip(option.choices, option.choice_labels):
-            if isinstance(choice, str):
-                text = re.sub(rf"\b{re.escape(choice)}\b", label[:1].lower() + label[1:], text)
+    its choices in words: a choice named in the rules' sentence (``%(flat)s (classic)``) is
+    said by its words (the game bonus again (classic))."""
+    text = option.default_text
+    if isinstance(text, Say) and text.values:
+        words = {str(c): label for c, label in zip(option.choices, option.choice_labels)}
+        return Say(text.template, **{name: FirstLetter(words[v], upper=False) if v in words else v
+                                     for name, v in text.values.items()})
+    if text:
         return text
     return choice_words(option, option.default)
 
 
-def allowed_words(option: Option) -> str:
+def allowed_words(option: Option) -> Say | str:
     """What a rule takes, in words (its choices' words, yes or no, a range of numbers)."""
     if option.kind == "bool":
-        return "yes or no"
+        return Say("yes or no")
     if option.choices and option.choice_labels:
-        return ", ".join(option.choice_labels)
+        return joined(option.choice_labels, ", ")
     if option.choices:
         return ", ".join(str(c) for c in option.choices)
-    return option.describe_allowed().replace(", or null", ", or none")
+    low, high = option.minimum, option.maximum
+    if option.nullable:
+        if high is not None:
+            return Say("a whole number from %(low)s to %(high)s, or none", low=low, high=high)
+        if low is not None:
+            return Say("a whole number, at least %(low)s, or none", low=low)
+        return Say("a whole number, or none")
+    if high is not None:
+        return Say("a whole number from %(low)s to %(high)s", low=low, high=high)
+    if low is not None:
+        return Say("a whole number, at least %(low)s", low=low)
+    return Say("a whole number")
 
 
 def rule_field(option: Option) -> Field:
@@ -169,12 +188,12 @@ def rule_field(option: Option) -> Field:
         choices = [Choice(str(c), choice_words(option, c)) for c in option.choices]
         default = str(option.default)
         if option.default_for:
-            choices.insert(0, Choice(AUTO, f"As the rules say ({default_words(option)})"))
+            choices.insert(0, Choice(AUTO, Say("As the rules say (%(default)s)", default=default_words(option))))
             default = AUTO
         return RadioField(rule_title(option), choices=choices, default=default, description=description)
     if option.kind == "bool":
         return RadioField(
-            rule_title(option), choices=[Choice("true", "Yes"), Choice("false", "No")],
+            rule_title(option), choices=[Choice("true", Say("Yes")), Choice("false", Say("No"))],
             default=_bool_choice(option.default), description=description,
         )
     if option.default_for or option.nullable:  # empty: the computed default, or null
@@ -209,7 +228,7 @@ class InRange:
         try:
             self.option.check(field.data)
         except RuleError:
-            raise ValidationError(f"it takes {allowed_words(self.option)}.") from None
+            raise ValidationError(page_text("it takes %(allowed)s.", allowed=allowed_words(self.option))) from None
 
 
 def rule_value(option: Option, data, players: int, chosen: dict):
@@ -233,11 +252,11 @@ class NewGameBase(PageForm):
     variant: Variant
     request_id = RequestIdField()  # a double tap makes one game
     first_dealer = RadioField(
-        "First dealer",
-        choices=[Choice(str(i), f"Seat {i + 1}") for i in range(MAX_SEATS)],
+        lazy_gettext("First dealer"),
+        choices=[Choice(str(i), lazy_gettext("Seat %(n)s", n=i + 1)) for i in range(MAX_SEATS)],
         default="0",
     )
-    create = SubmitField("Start the game")
+    create = SubmitField(lazy_gettext("Start the game"))
 
     def seats(self) -> list[Field]:
         return [self[f"seat_{i}"] for i in range(self.variant.max_players)]
@@ -262,17 +281,17 @@ class NewGameBase(PageForm):
         names = [n for _i, n in self.seated()]
         low, high = self.variant.min_players, self.variant.max_players
         if not low <= len(names) <= high:
-            needs = f"{low} players" if low == high else f"{low} to {high} players"
-            enter = f"Enter at least {low} players' names: " if len(names) < low else ""
-            raise ValidationError(f"{enter}{self.variant.name} needs {needs}; {len(names)} named.")
+            raise ValidationError(said(_needs(len(names), self.variant)))
         seen = {}
         for seat, name in self.seated():
             try:
                 kernel.clean_name(name)
             except kernel.Refused as e:
-                raise ValidationError(f"Player {seat + 1}: {e.message}") from None
+                raise ValidationError(page_text("Player %(n)s: %(problem)s", n=seat + 1,
+                                                problem=e.message)) from None
             if kernel.key_of(name) in seen:
-                raise ValidationError(f"Two players are called {name}: give each a different name.")
+                raise ValidationError(page_text(
+                    "Two players are called %(name)s: give each a different name.", name=name))
             seen[kernel.key_of(name)] = name
 
     def validate_first_dealer(self, field):
@@ -282,7 +301,8 @@ class NewGameBase(PageForm):
             return
         seats = {i for i, _n in self.seated()}
         if int(field.data) not in seats:
-            raise ValidationError(f"Seat {int(field.data) + 1} has no player: choose a seat with a name in it.")
+            raise ValidationError(page_text("Seat %(n)s has no player: choose a seat with a name in it.",
+                                            n=int(field.data) + 1))
 
     def teams(self) -> list[list[str]] | None:
         """The game file's ``teams``: none, unless the game has partnerships (the mixin)."""
@@ -300,13 +320,15 @@ class NewGameBase(PageForm):
             if field.data == field.default or (field.data in (None, "") and field.default in (None, "")):
                 continue
             if field.type == "RadioField":
-                words = next((str(label) for value, label in map(_value_label, field.iter_choices())
+                words = next((label for value, label in map(_value_label, field.iter_choices())
                               if value == field.data), str(field.data))
             else:
-                words = "none" if field.data is None else str(field.data)
-            changed.append(f"{rule_title(option)}: {words[:1].lower() + words[1:]}")
-        base = self.variant.defaults_from
-        text = base[:1].upper() + base[1:] + (", changed: " + ", ".join(changed) if changed else "")
+                words = Say("none") if field.data is None else str(field.data)
+            changed.append(Say("%(rule)s: %(value)s", rule=rule_title(option),
+                               value=FirstLetter(words, upper=False)))
+        base = FirstLetter(self.variant.defaults_from)
+        text = Say("%(rules)s, changed: %(changes)s", rules=base,
+                   changes=joined(changed, ", ")) if changed else base
         house = sum(1 for option in self.variant.rules if option.house_value)
         return {"text": text, "house": house,
                 "open": any(field.errors for _option, field in self.rule_fields())}
@@ -332,18 +354,40 @@ def _value_label(choice) -> tuple:
     return (choice.value, choice.label) if hasattr(choice, "value") else (choice[0], choice[1])
 
 
+def _needs(named: int, variant: Variant) -> SayN:
+    """What a game that does not take ``named`` players says (its plural follows the
+    number of players the game needs)."""
+    low, high, game = variant.min_players, variant.max_players, variant.name
+    if named < low and low == high:
+        return SayN("Enter at least %(low)s player's name: %(game)s needs %(low)s player; %(named)s named.",
+                    "Enter at least %(low)s players' names: %(game)s needs %(low)s players; %(named)s named.",
+                    low, low=low, game=game, named=named)
+    if named < low:
+        return SayN("Enter at least %(low)s player's name: %(game)s needs %(low)s to %(high)s player; "
+                    "%(named)s named.",
+                    "Enter at least %(low)s players' names: %(game)s needs %(low)s to %(high)s players; "
+                    "%(named)s named.", high, low=low, high=high, game=game, named=named)
+    if low == high:
+        return SayN("%(game)s needs %(low)s player; %(named)s named.",
+                    "%(game)s needs %(low)s players; %(named)s named.", low, low=low, game=game, named=named)
+    return SayN("%(game)s needs %(low)s to %(high)s player; %(named)s named.",
+                "%(game)s needs %(low)s to %(high)s players; %(named)s named.", high,
+                low=low, high=high, game=game, named=named)
+
+
 def seat_field(i: int) -> Field:
-    return StringField(f"Player {i + 1}", [Optional(), Length(max=NAME_LENGTH, message=f"keep names to {NAME_LENGTH} letters")])
+    return StringField(lazy_gettext("Player %(n)s", n=i + 1), [Optional(), Length(
+        max=NAME_LENGTH, message=lazy_gettext("keep names to %(n)s letters", n=NAME_LENGTH))])
 
 
 # Partners, as positions among the filled seats (0-based): the first team of each choice.
 SOLO = "none"
 PAIRS = {"13": (0, 2), "12": (0, 1), "14": (0, 3)}
 PARTNERSHIPS = {
-    SOLO: "No partnerships: everyone plays for themselves",
-    "13": "Players 1 & 3 against 2 & 4 (partners sit opposite)",
-    "12": "Players 1 & 2 against 3 & 4",
-    "14": "Players 1 & 4 against 2 & 3",
+    SOLO: lazy_gettext("No partnerships: everyone plays for themselves"),
+    "13": lazy_gettext("Players 1 & 3 against 2 & 4 (partners sit opposite)"),
+    "12": lazy_gettext("Players 1 & 2 against 3 & 4"),
+    "14": lazy_gettext("Players 1 & 4 against 2 & 3"),
 }
 
 
@@ -351,16 +395,16 @@ class PartnershipsMixin:
     """Partnerships on the new-game form of a game that has them: 4 players, two teams."""
 
     partnerships = RadioField(
-        "Partnerships (4 players only)",
+        lazy_gettext("Partnerships (4 players only)"),
         choices=[Choice(value, label) for value, label in PARTNERSHIPS.items()],
         default=SOLO,
     )
 
     def validate_partnerships(self, field) -> None:
         if field.data != SOLO and len(self.seated()) != 4:
-            raise ValidationError(
-                f"Partnerships are two teams of two: name exactly 4 players, or choose "
-                f"no partnerships ({len(self.seated())} named).")
+            raise ValidationError(page_text(
+                "Partnerships are two teams of two: name exactly 4 players, or choose no "
+                "partnerships (%(named)s named).", named=len(self.seated())))
 
     def teams(self) -> list[list[str]] | None:
         """The game file's ``teams``: two lists of two names, or None (no partnerships)."""
@@ -380,8 +424,8 @@ def _new_game_form(v: Variant) -> type[NewGameBase]:
         {
             "variant": v,
             "first_dealer": RadioField(
-                "First dealer",
-                choices=[Choice(str(i), f"Seat {i + 1}") for i in range(v.max_players)],
+                lazy_gettext("First dealer"),
+                choices=[Choice(str(i), lazy_gettext("Seat %(n)s", n=i + 1)) for i in range(v.max_players)],
                 default="0",
             ),
             **{f"seat_{i}": seat_field(i) for i in range(v.max_players)},
@@ -401,63 +445,64 @@ class TableForm(WriteForm):
     """A play on the table screen names the round it was made on: an old tab's play for
     a round that is over is refused, never logged in the next one."""
 
-    round_no = IntegerField("Round", [Optional(), Between(1, LARGEST_ID, "no such round")])
+    round_no = IntegerField(lazy_gettext("Round"),
+                            [Optional(), Between(1, LARGEST_ID, lazy_gettext("no such round"))])
 
 
 class PlayForm(TableForm):
     """A meld, or a lay-off when a meld on the table is chosen: check it, then confirm."""
 
-    player = StringField("Who plays", [InputRequired()])
-    cards = CardsField("Cards")
-    meld = IntegerField("Lay off on", [Optional()])
-    check = SubmitField("Check")
-    confirm = SubmitField("Confirm")
+    player = StringField(lazy_gettext("Who plays"), [InputRequired()])
+    cards = CardsField(lazy_gettext("Cards"))
+    meld = IntegerField(lazy_gettext("Lay off on"), [Optional()])
+    check = SubmitField(lazy_gettext("Check"))
+    confirm = SubmitField(lazy_gettext("Confirm"))
 
 
 class AceForm(TableForm):
-    player = StringField("Who plays", [InputRequired()])
-    card = StringField("Ace", [InputRequired()])
+    player = StringField(lazy_gettext("Who plays"), [InputRequired()])
+    card = StringField(lazy_gettext("Ace"), [InputRequired()])
 
 
 class OutForm(TableForm):
-    player = StringField("Who went out", [InputRequired()])
+    player = StringField(lazy_gettext("Who went out"), [InputRequired()])
 
 
 class PassForm(TableForm):
     """Pass the turn on; ``turn``: whose turn the page showed (refused if it moved since)."""
 
-    turn = StringField("Whose turn", [Optional()])
+    turn = StringField(lazy_gettext("Whose turn"), [Optional()])
 
 
 class UndoForm(WriteForm):
     """Undo; ``last``: the id of the last play the page showed (0: none)."""
 
-    last = IntegerField("Last play", [Optional()])
+    last = IntegerField(lazy_gettext("Last play"), [Optional()])
 
 
 class DeleteForm(WriteForm):
     """Delete a play; ``revision``: the play's revision the page showed."""
 
-    revision = IntegerField("Revision", [Optional()])
+    revision = IntegerField(lazy_gettext("Revision"), [Optional()])
 
 
 class EditForm(WriteForm):
-    player = StringField("Who played", [InputRequired()])
-    cards = CardsField("Cards")
-    meld = IntegerField("On meld", [Optional()])
-    revision = IntegerField("Revision", [Optional()])
-    check = SubmitField("Check")
-    save = SubmitField("Save the change")
+    player = StringField(lazy_gettext("Who played"), [InputRequired()])
+    cards = CardsField(lazy_gettext("Cards"))
+    meld = IntegerField(lazy_gettext("On meld"), [Optional()])
+    revision = IntegerField(lazy_gettext("Revision"), [Optional()])
+    check = SubmitField(lazy_gettext("Check"))
+    save = SubmitField(lazy_gettext("Save the change"))
 
 
 class HandForm(WriteForm):
-    player = StringField("Player", [InputRequired()])
-    round_no = IntegerField("Round", [InputRequired()])
-    cards = CardsField("Cards left in hand")
+    player = StringField(lazy_gettext("Player"), [InputRequired()])
+    round_no = IntegerField(lazy_gettext("Round"), [InputRequired()])
+    cards = CardsField(lazy_gettext("Cards left in hand"))
 
 
 class ConfirmRoundForm(WriteForm):
-    round_no = IntegerField("Round", [InputRequired()])
+    round_no = IntegerField(lazy_gettext("Round"), [InputRequired()])
 
 
 # ---------------------------------------------------------------------------------------
@@ -469,5 +514,6 @@ class ImportForm(PageForm):
 
     takes_files = True
 
-    game_file = FileField("Game file (.json)", [FileRequired("Choose a game file first.")])
-    upload = SubmitField("Import the game")
+    game_file = FileField(lazy_gettext("Game file (.json)"),
+                          [FileRequired(lazy_gettext("Choose a game file first."))])
+    upload = SubmitField(lazy_gettext("Import the game"))

@@ -25,6 +25,7 @@ from flask import Flask, abort, g, request, session
 from werkzeug.routing import BaseConverter, ValidationError
 
 from .database import get_db
+from .words import page_text
 
 EDIT, VIEW = "edit", "view"
 REMEMBERED = 100  # games a phone's history keeps
@@ -179,9 +180,9 @@ def share(game_id: int, edit_secret: str, view_secret: str) -> list[dict]:
     """The links this phone may hand on: the read-only one always, the edit one to editors."""
     from flask import url_for
 
-    shown = [(VIEW, view_secret, "Read-only link: watch the table live")]
+    shown = [(VIEW, view_secret, page_text("Read-only link: watch the table live"))]
     if can_edit():
-        shown.insert(0, (EDIT, edit_secret, "Edit link: log plays from another phone"))
+        shown.insert(0, (EDIT, edit_secret, page_text("Edit link: log plays from another phone")))
     result = []
     for access, secret, title in shown:
         url = url_for("table.show", game_key=make_key(game_id, secret), _external=True)

@@ -11,15 +11,16 @@ sentence from the library is never printed in the game file's English by mistake
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from babel import Locale
 from flask import has_request_context
-from jinja2 import Undefined
+from jinja2 import Environment, Undefined, pass_context
 from flask_babel import get_locale, get_translations, lazy_gettext
 
 from ..games.cards import Card
-from ..games.words import Reader, Say
+from ..games.words import ENGLISH, Reader, Say
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -75,7 +76,51 @@ def said(value: Any) -> str:
     return "" if shown is None else str(shown)
 
 
+@dataclass(frozen=True)
+class FirstLetter:
+    """A value shown with its first letter made a capital (``upper``) or a small one: a
+    sentence put at the start of another, or a choice's words inside one."""
+
+    value: Any
+    upper: bool = True
+
+    def shown(self, reader: Reader) -> str:
+        text = reader.value(self.value)
+        return (text[:1].upper() if self.upper else text[:1].lower()) + text[1:]
+
+    def __str__(self) -> str:
+        return self.shown(ENGLISH)
+
+
 def page_text(template: str, **values: Any) -> str:
     """The web's own sentence (a view's message), read like the library's: translated,
     its values shown (``Say`` so that Babel finds it where views call ``page_text``)."""
     return said(Say(template, **values))
+
+
+# ---------------------------------------------------------------------------------------
+# The templates' own sentences: ``{{ _("Round %(n)s", n=…) }}``, ``ngettext`` and
+# ``{% trans %}`` blocks. Jinja's i18n extension (new style, as Flask-Babel installs it)
+# puts each value into the translated template as its ``str()``: a sentence of the
+# library would be printed in the game file's English, its cards as S9. :func:`install`
+# hands Jinja's own functions (which escape each value) the values read by :func:`show`.
+
+
+def install(env: Environment) -> None:
+    """The templates' gettext and ngettext (and ``_``) show the values they are given as
+    the pages show them (after Flask-Babel has set up Jinja's i18n extension)."""
+    jinja_gettext, jinja_ngettext = env.globals["gettext"], env.globals["ngettext"]
+
+    @pass_context
+    def gettext(__context, __string: str, **values: Any) -> str:
+        return jinja_gettext(__context, __string, **_shown_values(values))
+
+    @pass_context
+    def ngettext(__context, __singular: str, __plural: str, __num: int, **values: Any) -> str:
+        return jinja_ngettext(__context, __singular, __plural, __num, **_shown_values(values))
+
+    env.globals.update(gettext=gettext, _=gettext, ngettext=ngettext)
+
+
+def _shown_values(values: dict) -> dict:
+    return {name: show(value) for name, value in values.items()}

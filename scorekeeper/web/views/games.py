@@ -18,10 +18,11 @@ from .. import links
 from ..chart import chart
 from ..database import get_db
 from ..forms import NEW_GAME_FORMS, ImportForm, allowed_words, choice_words, default_words, rule_title
+from ..words import page_text, said
 from . import helpers
 
 bp = Blueprint("games", __name__)
-ALREADY_SAVED = "Already saved: that was sent twice, and counts once."
+ALREADY_SAVED = "Already saved: that was sent twice, and counts once."  # the table's views' (plain text)
 SCREENS = "table"  # the family of pages this module (with table.py, round_end.py) draws
 helpers.pages(SCREENS, game="games.summary", table="table.show", end="round_end.show",
               export="games.export", export_csv="games.export_csv")
@@ -81,13 +82,14 @@ def create():
         except AlreadyHere as e:  # the form sent twice: the game its first sending made
             edit, _view = kernel.secrets_of(get_db(), e.game_id)
             links.remember(e.game_id, links.make_key(e.game_id, edit), links.EDIT)
-            flash(ALREADY_SAVED)
+            flash(page_text("Already saved: that was sent twice, and counts once."))
             return redirect(helpers.page_url(variant, "table", e.game_id), 303)
         except Refused as e:
             error = e.message
         else:
             links.remember(game_id, links.make_key(game_id, secret), links.EDIT)
-            flash(f"New game. {players[dealer]} deals; {players[(dealer + 1) % len(players)]} starts.")
+            flash(page_text("New game. %(dealer)s deals; %(first)s starts.", dealer=players[dealer],
+                            first=players[(dealer + 1) % len(players)]))
             return redirect(helpers.page_url(variant, "table", game_id), 303)
     errors = flat_errors(form) + ([error] if error else [])
     return render_new(form, errors), 422
@@ -98,11 +100,12 @@ def flat_errors(form) -> list[str]:
     flat = []
 
     def walk(value, label):
-        if isinstance(value, str):
-            flat.append(f"{label}: {value}" if label else value)
-        else:
+        if isinstance(value, (list, tuple, dict)):
             for item in value:
                 walk(item, label)
+        else:
+            flat.append(page_text("%(rule)s: %(problem)s", rule=label, problem=value) if label
+                        else said(value))
 
     for name, errors in form.errors.items():
         walk(errors, form[name].label.text if name and name.startswith("rule_") else None)
@@ -149,8 +152,8 @@ def round_detail(game_id: int, round_no: int):
     state = load_state(game_id)
     result = state.round_result(round_no)
     if result is None:
-        return render_template("error.html", title="Not found",
-                               message=f"Round {round_no} has not been played yet."), 404
+        return render_template("error.html", title=page_text("Not found"),
+                               message=page_text("Round %(n)s has not been played yet.", n=round_no)), 404
     return render_template("round.html", state=state, game_id=game_id, round_no=round_no,
                            result=result)
 
@@ -242,26 +245,26 @@ def import_game():
     form = ImportForm()
     if not form.validate():
         reasons = [reason for errors in form.errors.values() for reason in errors]
-        return _import_refused(form, reasons[0] if reasons else "choose a game file")
+        return _import_refused(form, reasons[0] if reasons else page_text("choose a game file"))
     try:
         game_id = transfer.import_upload(get_db(), form.game_file.data.read())
     except AlreadyHere as e:  # led to the game there is: read-only, unless this phone edits it
         if links.held().get(e.game_id) != links.EDIT:
             _edit, view = kernel.secrets_of(get_db(), e.game_id)
             links.remember(e.game_id, links.make_key(e.game_id, view), links.VIEW)
-        flash(f"{kernel.sentence(e.message)} Nothing was added.")
+        flash(page_text("%(reason)s Nothing was added.", reason=kernel.sentence(e.message)))
         return redirect(url_for("games.summary", game_id=e.game_id), 303)
     except Refused as e:
         return _import_refused(form, e.message)
     header = kernel.header(get_db(), game_id)
     links.remember(game_id, links.make_key(game_id, header["edit_token"]), links.EDIT)
-    flash(f"Imported: {', '.join(header['players'])} — {header['status']}. "
-          "This phone has the game's edit link.")
+    flash(page_text("Imported: %(players)s — %(status)s. This phone has the game's edit link.",
+                    players=", ".join(header["players"]), status=header["status"]))
     return redirect(url_for("games.summary", game_id=game_id), 303)  # the game's own address
 
 
 def _import_refused(form, reason: str):
     name = getattr(form.game_file.data, "filename", None)
     return render_template("import.html", form=form, filename=name,
-                           error=f"The game file was not imported: {kernel.sentence(reason)} "
-                                 "Nothing was saved."), 422
+                           error=page_text("The game file was not imported: %(reason)s Nothing was "
+                                           "saved.", reason=kernel.sentence(said(reason)))), 422

@@ -12,24 +12,26 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import date
 from types import MappingProxyType
 from typing import Mapping
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, redirect, render_template, request, url_for
+from flask_babel import format_date, get_locale
 from flask_wtf.csrf import CSRFError
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from ...games import registry
 from ...games.cards import CardError, parse_card
 from ...games.iceberg import signed
-from ...games.iceberg_melds import ordinal
+from ...games.words import Ordinal, Say, SayN
 from ...storage import games, kernel
 from ...storage.kernel import NotFound, Refused
 from ...storage.logs import PlayRow
 from .. import links
 from ..database import get_db
 from ..picker import SYMBOLS, card_label
-from ..words import page_text  # noqa: F401  (the views' sentences, read as the pages read them)
+from ..words import page_text, said
 
 bp = Blueprint("app", __name__)
 
@@ -75,7 +77,7 @@ def load_state(game_id: int, screens: str):
     except NotFound:
         abort(404)
     except Refused as e:
-        abort(Response(render_template("error.html", title="This game cannot be read",
+        abort(Response(render_template("error.html", title=page_text("This game cannot be read"),
                                        message=e.message), 500))
 
 
@@ -100,9 +102,9 @@ def other_family(error: OtherFamily):
     _screens, part = _PART_OF.get(request.endpoint, ("", "game"))
     if request.method not in ("GET", "HEAD"):
         return render_template(
-            "error.html", title="Not for this game",
-            message="This page belongs to another kind of game: go back to the game's page. "
-                    "Nothing was saved.",
+            "error.html", title=page_text("Not for this game"),
+            message=page_text("This page belongs to another kind of game: go back to the game's "
+                              "page. Nothing was saved."),
         ), 409
     return redirect(page_url(error.variant, part, error.game_id), 303)
 
@@ -118,7 +120,7 @@ def card_parts(name) -> Mapping[str, str]:
                                  "label": text})
     if card.is_joker:  # Kalooki's jokers
         return MappingProxyType({"rank": "JK", "symbol": "", "suit": "", "colour": "joker",
-                                 "label": "joker"})
+                                 "label": page_text("joker")})
     return MappingProxyType({
         "rank": card.rank_label,
         "symbol": SYMBOLS[card.suit],
@@ -140,25 +142,42 @@ def score_filter(n: int) -> str:
 
 
 @bp.app_template_filter("sentence")
-def sentence_filter(text: str) -> str:
-    """A clause as a sentence: capital first letter (names keep theirs), full stop."""
-    return kernel.sentence(str(text))
+def sentence_filter(text) -> str:
+    """A clause as a sentence: capital first letter (names keep theirs), full stop. A
+    sentence of the library is read in the phone's language first."""
+    return kernel.sentence(said(text))
 
 
 @bp.app_template_filter("cap")
-def cap_filter(text: str) -> str:
-    """Capital first letter only (Jinja's capitalize would lower-case the names)."""
-    text = str(text)
+def cap_filter(text) -> str:
+    """Capital first letter only (Jinja's capitalize would lower-case the names); a
+    sentence of the library read in the phone's language first."""
+    text = said(text)
     return text[:1].upper() + text[1:]
 
 
 @bp.app_template_filter("ordinal")
 def ordinal_filter(n: int) -> str:
-    return ordinal(n)
+    """A place in a row (3rd), by the phone's language's own pattern."""
+    return said(Ordinal(n))
+
+
+@bp.app_template_filter("said")
+def said_filter(value) -> str:
+    """A value as text in the phone's words: for a sentence given to a macro or a filter
+    that would print it as it is (the game file's English)."""
+    return said(value)
+
+
+def names_and(names: list[str]) -> Say | str:
+    """Names one after another as a sentence: "Ann", "Ann and Bob", "Ann and Bob and Cy"."""
+    if len(names) == 1:
+        return names[0]
+    return Say("%(first)s and %(rest)s", first=names[0], rest=names_and(names[1:]))
 
 
 @bp.app_template_global("leader")
-def leader(variant, game) -> str:
+def leader(variant, game) -> Say | str:
     """Who leads a game, in words ("Ann leads with 120", "Ann and Cy lead with 40", "all
     at 0"): the best total, as the variant says it is (the lowest where the lowest wins)."""
     totals = game.totals
@@ -167,8 +186,9 @@ def leader(variant, game) -> str:
     best = (min if variant.lowest_total_wins(game.rules) else max)(totals.values())
     top = [p for p in game.players if totals[p] == best]
     if len(top) == len(totals):
-        return f"all at {score_filter(best)}"
-    return f"{' and '.join(top)} {'leads' if len(top) == 1 else 'lead'} with {score_filter(best)}"
+        return Say("all at %(total)s", total=score_filter(best))
+    return SayN("%(players)s leads with %(total)s", "%(players)s lead with %(total)s", len(top),
+                players=names_and(top), total=score_filter(best))
 
 
 @bp.app_template_global("round_word")
@@ -176,6 +196,40 @@ def round_word(key: str) -> str:
     """What a round is called in a game of this variant (its key): "round", "hand"."""
     variant = registry.get(key)
     return variant.round_word if variant is not None else "round"
+
+
+def _word_of(variant) -> str:
+    if isinstance(variant, str):
+        return round_word(variant)
+    return getattr(variant, "round_word", "round")
+
+
+@bp.app_template_global("round_title")
+def round_title(variant, n: int) -> Say:
+    """A round by its number as its game calls it: "Round 3", "Hand 3" (``variant``: the
+    variant or its key)."""
+    return Say("Hand %(n)s", n=n) if _word_of(variant) == "hand" else Say("Round %(n)s", n=n)
+
+
+@bp.app_template_global("rounds_counted")
+def rounds_counted(variant, n: int) -> Say:
+    """How many rounds are counted, as the game calls them: "1 round", "3 hands"."""
+    if _word_of(variant) == "hand":
+        return SayN("%(num)s hand", "%(num)s hands", n)
+    return SayN("%(num)s round", "%(num)s rounds", n)
+
+
+@bp.app_template_filter("date")
+def date_filter(iso) -> str:
+    """A day people read (from an ISO date or timestamp), written as the phone's language
+    writes a day (Babel's format_date; English keeps 2026-03-04); text that is no date, as
+    it is. An ISO date that is data (a form's value, an attribute) is printed as it is."""
+    try:
+        day = date.fromisoformat(str(iso)[:10])
+    except ValueError:
+        return str(iso)
+    # A CLDR date pattern: how this language writes a day (German d.M.yyyy, Spanish d/M/yyyy).
+    return format_date(day, page_text("yyyy-MM-dd"))
 
 
 @bp.app_template_global("card_parts")
@@ -186,39 +240,46 @@ def card_parts_global(name) -> Mapping[str, str]:
 @bp.app_errorhandler(CSRFError)
 def csrf_error(error: CSRFError):
     return render_template(
-        "error.html", title="The form could not be sent",
-        message="This form's security token is missing or stale. Go back, reload the page "
-                "and try again: nothing was saved.",
+        "error.html", title=page_text("The form could not be sent"),
+        message=page_text("This form's security token is missing or stale. Go back, reload "
+                          "the page and try again: nothing was saved."),
     ), 400
 
 
 @bp.app_errorhandler(403)
 def forbidden(_error):
     return render_template(
-        "error.html", title="Read-only link",
-        message="This link shows the game but cannot change it: ask for the edit link "
-                "(its QR code is on the game page of a phone that has it). Nothing was saved.",
+        "error.html", title=page_text("Read-only link"),
+        message=page_text("This link shows the game but cannot change it: ask for the edit "
+                          "link (its QR code is on the game page of a phone that has it). "
+                          "Nothing was saved."),
     ), 403
 
 
 @bp.app_errorhandler(413)
 def too_large(_error):
     limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
-    size = f"{limit / 2**20:g} MB" if limit >= 2**20 else f"{max(limit // 1024, 1)} KB"
-    return render_template(
-        "error.html", title="The file is too big",
-        message=f"A game file may be up to {size} (a long game takes a few dozen KB), and "
-                "this one is larger: choose the file saved with “Download the game file”. "
-                "Nothing was saved.",
-    ), 413
+    megabytes = f"{limit / 2**20:g}"
+    if limit >= 2**20:
+        message = page_text(
+            "A game file may be up to %(size)s MB (a long game takes a few dozen KB), and this "
+            "one is larger: choose the file saved with “Download the game file”. Nothing was "
+            "saved.", size=megabytes)
+    else:
+        message = page_text(
+            "A game file may be up to %(size)s KB (a long game takes a few dozen KB), and this "
+            "one is larger: choose the file saved with “Download the game file”. Nothing was "
+            "saved.", size=max(limit // 1024, 1))
+    return render_template("error.html", title=page_text("The file is too big"),
+                           message=message), 413
 
 
 @bp.app_errorhandler(500)
 def server_error(_error):
     return render_template(
-        "error.html", title="Something went wrong",
-        message="The server could not answer this request. Go back, reload the page and "
-                "try again.",
+        "error.html", title=page_text("Something went wrong"),
+        message=page_text("The server could not answer this request. Go back, reload the "
+                          "page and try again."),
     ), 500
 
 
@@ -304,7 +365,8 @@ def unchanged(game_id: int) -> bool:
 @bp.app_errorhandler(404)
 def not_found(_error):
     return render_template(
-        "error.html", title="Not found", message="There is no such page, game or play here.",
+        "error.html", title=page_text("Not found"),
+        message=page_text("There is no such page, game or play here."),
     ), 404
 
 
@@ -312,10 +374,10 @@ def not_found(_error):
 def manifest() -> Response:
     """The web app manifest: installable on a phone's home screen."""
     data = {
-        "name": "Scorekeeper: the score pad for rummy",
+        "name": page_text("Scorekeeper: the score pad for rummy"),
         "short_name": "Scorekeeper",
-        "description": "The score pad for a rummy table, scored from the cards.",
-        "lang": "en",
+        "description": page_text("The score pad for a rummy table, scored from the cards."),
+        "lang": str(get_locale() or "en").replace("_", "-"),
         "start_url": request.script_root + "/",
         "scope": request.script_root + "/",
         "display": "standalone",

@@ -24,7 +24,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from ...games import registry
 from ...games.cards import CardError, parse_card
 from ...games.iceberg import signed
-from ...games.words import Ordinal, Say, SayN
+from ...games.words import Ordinal, Say, SayN, joined
 from ...storage import games, kernel
 from ...storage.kernel import NotFound, Refused
 from ...storage.logs import PlayRow
@@ -169,6 +169,7 @@ def said_filter(value) -> str:
     return said(value)
 
 
+@bp.app_template_global("names_and")
 def names_and(names: list[str]) -> Say | str:
     """Names one after another as a sentence: "Ann", "Ann and Bob", "Ann and Bob and Cy"."""
     if len(names) == 1:
@@ -189,6 +190,25 @@ def leader(variant, game) -> Say | str:
         return Say("all at %(total)s", total=score_filter(best))
     return SayN("%(players)s leads with %(total)s", "%(players)s lead with %(total)s", len(top),
                 players=names_and(top), total=score_filter(best))
+
+
+# A bonus of Gin's totals by its name in the game (scorekeeper/games/gin.py bonuses).
+BONUS_WORDS = {"game": Say("game"), "shutout": Say("shutout"), "lines": Say("lines")}
+
+
+@bp.app_template_global("said_bonus_words")
+def said_bonus_words(names: str):
+    """The bonuses given, named as the stores list them ("game, shutout, lines"), in words."""
+    return joined([BONUS_WORDS.get(name, name) for name in names.split(", ") if name], ", ")
+
+
+# A player's part in a Gin hand, as the game file's detail names it.
+ROLE_WORDS = {"knocker": Say("knocker"), "defender": Say("defender")}
+
+
+@bp.app_template_global("role_words")
+def role_words(role: str):
+    return ROLE_WORDS.get(role, role)
 
 
 @bp.app_template_global("round_word")

@@ -11,32 +11,39 @@ otherwise it is refused (403) and nothing changes. The server's command line
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext
 from wtforms import HiddenField, SelectField, StringField
 from wtforms.validators import InputRequired, Length
 
 from ... import stats
+from ...games.variant import COUNTED_AS
+from ...games.words import Joined, Say, SayN, joined
 from ...storage import games, kernel, players
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from ..chart import chart, timeline
 from ..database import get_db
 from ..forms import WriteForm
+from ..words import page_text, said
+from .helpers import date_filter
 
 bp = Blueprint("players", __name__)
 
-SCOPE = ("Only the games this phone holds a link to count here: the games in its history, "
-         "played or watched.")
+SCOPE = Say("Only the games this phone holds a link to count here: the games in its history, "
+            "played or watched.")
+NOT_RENAMED, NOT_MERGED = Say("The name was not changed"), Say("Nothing was merged")
 
 
 class RenameForm(WriteForm):
-    name = StringField("New name", [InputRequired("a player needs a name"),
-                                    Length(max=players.NAME_LENGTH,
-                                           message=f"keep names to {players.NAME_LENGTH} letters")])
+    name = StringField(lazy_gettext("New name"), [
+        InputRequired(lazy_gettext("a player needs a name")),
+        Length(max=players.NAME_LENGTH,
+               message=lazy_gettext("keep names to %(n)s letters", n=players.NAME_LENGTH))])
     expected = HiddenField()  # the name the page showed: a rename made meanwhile is not overwritten
 
 
 class MergeForm(WriteForm):
-    into = SelectField("Same person as", coerce=int, validate_choice=False)
+    into = SelectField(lazy_gettext("Same person as"), coerce=int, validate_choice=False)
     # A merge cannot be undone: its box "sure" must be sent ticked ("y"), checked in merge().
 
 
@@ -66,9 +73,7 @@ def _player_page(player_id: int, rename_form=None, merge_form=None, error=None, 
     player = _player(player_id)
     records, unread = players.records(db, players.game_ids(db, player_id, seen))
     figures = stats.player_stats(player_id, records)
-    drawn = timeline([(r.date, r.won, r.rate,
-                       f"{r.date}, {stats.variant_name(r.variant)}: {'won' if r.won else 'lost'}, "
-                       f"win rate so far {r.rate}%") for r in figures.results])
+    drawn = timeline([(r.date, r.won, r.rate, _result_words(r)) for r in figures.results])
     may_change = not players.outside(db, player_id, links.editable_games())
     rename_form = rename_form or RenameForm(formdata=None, name=player.name, expected=player.name)
     merge_form = merge_form or MergeForm(formdata=None, into=None)
@@ -90,7 +95,7 @@ def _done_already(request_id: str | None, player_id: int):
     or None if this form was never acted on."""
     if not kernel.acted_on_anywhere(get_db(), request_id):
         return None
-    flash("Already saved: that was done the first time it was sent.")
+    flash(page_text("Already saved: that was done the first time it was sent."))
     return redirect(url_for("players.show", player_id=player_id), 303)
 
 
@@ -103,11 +108,11 @@ def rename(player_id: int):
     player = _player(player_id)  # 404 for no such player, and for one this phone does not see
     lacking = players.outside(get_db(), player_id, links.editable_games())
     if lacking:
-        return _forbidden(player_id, "The name was not changed", f"renaming {player.name}", player.name,
-                          lacking)
+        return _forbidden(player_id, NOT_RENAMED, True, player.name, lacking)
     if not form.validate():
-        message = next(iter(e for errors in form.errors.values() for e in errors), "check the name")
-        return _player_page(player_id, rename_form=form, error=_sorry("The name was not changed", message),
+        message = next(iter(e for errors in form.errors.values() for e in errors),
+                       Say("check the name"))
+        return _player_page(player_id, rename_form=form, error=_sorry(NOT_RENAMED, message),
                             status=422)
     try:
         changed = players.rename(get_db(), player_id, form.name.data, form.expected.data or None,
@@ -115,22 +120,25 @@ def rename(player_id: int):
     except Repeated:
         return _done_already(form.request_id.data, player_id)
     except players.Forbidden as e:  # a game of theirs started meanwhile, on a phone not this one
-        return _forbidden(player_id, "The name was not changed", f"renaming {player.name}", player.name,
-                          e.games)
+        return _forbidden(player_id, NOT_RENAMED, True, player.name, e.games)
     except Stale as e:
-        return _player_page(player_id, error=_sorry("The name was not changed", e.message), status=409)
+        return _player_page(player_id, error=_sorry(NOT_RENAMED, e.message), status=409)
     except players.NameTaken as e:
         message = e.message
         if e.other[0] not in {p.id for p in players.everyone(get_db(), links.seen_games())}:
             # Someone this phone does not see: their name is taken, and that is all it learns.
-            message = "that name is taken on this server: choose another"
-        return _player_page(player_id, rename_form=form, error=_sorry("The name was not changed", message),
+            message = Say("that name is taken on this server: choose another")
+        return _player_page(player_id, rename_form=form, error=_sorry(NOT_RENAMED, message),
                             status=422)
     except Refused as e:
-        return _player_page(player_id, rename_form=form, error=_sorry("The name was not changed", e.message),
+        return _player_page(player_id, rename_form=form, error=_sorry(NOT_RENAMED, e.message),
                             status=422)
     name = _player(player_id).name
-    flash(f"Renamed to {name}" + (f" in {_games(len(changed))}." if changed else "."))
+    if changed:
+        flash(said(SayN("Renamed to %(name)s in %(num)s game.", "Renamed to %(name)s in %(num)s games.",
+                        len(changed), name=name)))
+    else:
+        flash(page_text("Renamed to %(name)s.", name=name))
     return redirect(url_for("players.show", player_id=player_id), 303)
 
 
@@ -145,56 +153,69 @@ def merge(player_id: int):
     source = _player(player_id)
     lacking = players.outside(db, player_id, links.editable_games())
     if lacking:
-        return _forbidden(player_id, "Nothing was merged", f"merging {source.name} into another player",
-                          source.name, lacking)
+        return _forbidden(player_id, NOT_MERGED, False, source.name, lacking)
     if into is None:
         return _player_page(player_id, error=_sorry(
-            "Nothing was merged", "choose the player to merge with"), status=422)
+            NOT_MERGED, Say("choose the player to merge with")), status=422)
     try:  # only a player this phone sees: any other is as one that does not exist
         target = players.get(db, into, links.seen_games())
     except NotFound:
         return _player_page(player_id, error=_sorry(
-            "Nothing was merged", "that player is not here any more (merged or renamed meanwhile?)"),
+            NOT_MERGED, Say("that player is not here any more (merged or renamed meanwhile?)")),
             status=422)
     if target.id != source.id and request.form.get("sure") != "y":
-        return _player_page(player_id, merge_form=form, error=_sorry(
-            "Nothing was merged", f"a merge cannot be undone, so tick “Yes, {source.name} and "
-            f"{target.name} are the same person” to confirm it"), status=422)
+        return _player_page(player_id, merge_form=form, error=_sorry(NOT_MERGED, Say(
+            "a merge cannot be undone, so tick “Yes, %(source)s and %(target)s are the same "
+            "person” to confirm it", source=source.name, target=target.name)), status=422)
     try:
         changed = players.merge(db, player_id, target.id, editable=links.editable_games(),
                                 request_id=form.request_id.data)
     except Repeated:
         return _done_already(form.request_id.data, target.id)
     except players.Forbidden as e:
-        return _forbidden(player_id, "Nothing was merged", f"merging {source.name} into another player",
-                          source.name, e.games)
+        return _forbidden(player_id, NOT_MERGED, False, source.name, e.games)
     except Refused as e:
-        return _player_page(player_id, merge_form=form, error=_sorry("Nothing was merged", e.message),
+        return _player_page(player_id, merge_form=form, error=_sorry(NOT_MERGED, e.message),
                             status=422)
-    flash(f"{source.name} and {target.name} are one player now: {target.name}"
-          + (f", in {_games(len(changed))} more." if changed else "."))
+    if changed:
+        flash(said(SayN("%(source)s and %(target)s are one player now: %(target)s, in %(num)s game more.",
+                        "%(source)s and %(target)s are one player now: %(target)s, in %(num)s games more.",
+                        len(changed), source=source.name, target=target.name)))
+    else:
+        flash(page_text("%(source)s and %(target)s are one player now: %(target)s.",
+                        source=source.name, target=target.name))
     return redirect(url_for("players.show", player_id=target.id), 303)
 
 
-def _forbidden(player_id: int, what: str, doing: str, name: str, lacking: list[int]):
+def _forbidden(player_id: int, what: Say, renaming: bool, name: str, lacking: list[int]):
     """The player's page, 403, saying which games this phone lacks the edit link of: those it
-    holds read-only by type and date, the others (which it may not see) not at all."""
+    holds read-only by type and date, the others (which it may not see) not at all.
+    ``renaming``: a rename was refused (else a merge)."""
     held = links.held()
     read_only = kernel.list_games(get_db(), [g for g in lacking if g in held])
     read_only.sort(key=lambda game: (game["created"], game["id"]))
     hidden = any(g not in held for g in lacking)
-    shown = [f"the {stats.variant_name(game['variant'])} game of {game['created'][:10]}"
-             for game in read_only[:3]]
+    shown = [Say("the %(game)s game of %(day)s", game=stats.variant_name(game["variant"]),
+                 day=date_filter(game["created"])) for game in read_only[:3]]
     if len(read_only) > 3:
-        shown.append(f"{len(read_only) - 3} more")
-    lacks = []
-    if shown:
-        lacks.append("only the read-only link of " + _listed(shown))
-    if hidden:
-        lacks.append("no link at all to " + ("some others" if shown else "some of them"))
-    reason = (f"{doing} changes every game {name} played, so it needs this phone to hold the edit "
-              f"link of each: it holds {', and '.join(lacks)}. Open each game with its edit link "
-              "first (or ask whoever runs the server: its command line can do it)")
+        shown.append(SayN("%(num)s more", "%(num)s more", len(read_only) - 3))
+    if shown and hidden:
+        holds = Say("only the read-only link of %(games)s, and no link at all to some others",
+                    games=_listed(shown))
+    elif shown:
+        holds = Say("only the read-only link of %(games)s", games=_listed(shown))
+    else:
+        holds = Say("no link at all to some of them")
+    if renaming:
+        reason = Say("renaming %(name)s changes every game %(name)s played, so it needs this phone "
+                     "to hold the edit link of each: it holds %(holds)s. Open each game with its "
+                     "edit link first (or ask whoever runs the server: its command line can do it)",
+                     name=name, holds=holds)
+    else:
+        reason = Say("merging %(name)s into another player changes every game %(name)s played, so "
+                     "it needs this phone to hold the edit link of each: it holds %(holds)s. Open "
+                     "each game with its edit link first (or ask whoever runs the server: its "
+                     "command line can do it)", name=name, holds=holds)
     return _player_page(player_id, error=_sorry(what, reason), status=403)
 
 
@@ -218,34 +239,67 @@ def sheet(game_id: int):
     try:
         game = games.replayed(db, game_id)
     except Refused:  # a stored log the rules no longer allow
-        return render_template("error.html", title="Score sheet",
-                               message="This game's score sheet cannot be made yet: open its game "
-                                       "page instead."), 409
+        return render_template("error.html", title=page_text("Score sheet"),
+                               message=page_text("This game's score sheet cannot be made yet: open "
+                                                 "its game page instead.")), 409
     record = stats.GameRecord(game_id, header["variant"], header["created"][:10], game)
     counted = [r for _n, r in record.counted()]
     target = game.rules.get("target") or 10**9
     view_url = url_for("players.sheet", game_key=links.make_key(game_id, header["view_token"]),
                        _external=True)
-    notes = stats.highlights(stats.facts(record))
+    notes = sheet_notes(stats.facts(record))
     # What the totals hold beyond the rounds' scores: Gin's game and line bonuses.
     bonuses = {p: game.totals[p] - sum(r.scores[p] for r in counted) for p in record.players}
     return render_template(
         "sheet.html", game_id=game_id, header=header, record=record,
-        notes=notes, word=header["variant"].round_word.capitalize(), played=len(counted),
-        ended=[r.words for r in game.rounds],
+        notes=notes, played=len(counted),
+        ended=[getattr(r, "said_words", None) or r.words for r in game.rounds],
         chart=chart(record.players, [r.scores for r in counted], target),
-        view_url=view_url, qr=links.qr_svg(view_url, "Read-only link to this score sheet"),
+        view_url=view_url, qr=links.qr_svg(view_url, page_text("Read-only link to this score sheet")),
         low_wins=record.low_wins, bonuses=bonuses if any(bonuses.values()) else None,
     )
 
 
-def _listed(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+def sheet_notes(facts_by_name) -> list[tuple[str, Joined]]:
+    """One game's card-level records in words, per player who has any (the score sheet):
+    stats.highlights as sentences."""
+    notes = []
+    for player, f in facts_by_name.items():
+        bits = []
+        if f.melds:
+            bits.append(Say("biggest meld %(points)s", points=max(m.points for m in f.melds)))
+        if f.specials:
+            bits.append(COUNTED_AS["specials"](len(f.specials)))
+        if f.aces:
+            bits.append(COUNTED_AS["aces"](f.aces))
+        if f.playable_penalty:
+            bits.append(Say("%(points)s paid for playable cards", points=f.playable_penalty))
+        if f.steals:
+            bits.append(SayN("%(num)s meld stolen", "%(num)s melds stolen", f.steals))
+        for record in ("gins", "undercuts"):
+            if getattr(f, record):
+                bits.append(COUNTED_AS[record](getattr(f, record)))
+        if bits:
+            notes.append((player, joined(bits, ", ")))
+    return notes
 
 
-def _games(n: int) -> str:
-    return f"{n} game" + ("" if n == 1 else "s")
+def _listed(items: list) -> Say:
+    """Things one after another: "a", "a and b", "a, b and c"."""
+    if len(items) == 1:
+        return items[0]
+    return Say("%(first)s and %(last)s", first=joined(items[:-1], ", "), last=items[-1])
 
 
-def _sorry(what: str, reason: str) -> str:
-    return f"{what}: {kernel.sentence(reason)}"
+def _result_words(r) -> Say:
+    """A finished game on a player's timeline: its day, its game, won or lost, the win rate."""
+    if r.won:
+        return Say("%(day)s, %(game)s: won, win rate so far %(rate)s%%", day=date_filter(r.date),
+                   game=stats.variant_name(r.variant), rate=r.rate)
+    return Say("%(day)s, %(game)s: lost, win rate so far %(rate)s%%", day=date_filter(r.date),
+               game=stats.variant_name(r.variant), rate=r.rate)
+
+
+def _sorry(what, reason) -> str:
+    """Why a rename or merge did nothing: ``what`` was not done, and the reason."""
+    return page_text("%(what)s: %(reason)s", what=what, reason=kernel.sentence(said(reason)))

@@ -397,3 +397,93 @@ def test_the_search_stays_small_on_huge_hands():
         info = {}
         _best_plan(hand, table, table_rules, info)
         assert info["explored"] < 3_000, (ranks, info)
+
+
+# ---------------------------------------------------------------------------------------
+# Huge hands rich in special melds (issue 14, item 1): the specials are decided in the
+# pass over the ranks by how many of each kind, so there is no combination of specials
+# to try one after another. Each total below is reasoned from the cards alone; the work
+# (position, choice) pairs looked at) is bounded too.
+
+ODD_RANKS, EVEN_RANKS = "3 5 7 9 J K", "2 4 6 8 10 Q"
+
+
+def special_rules(odds_suit, evens_suit, odds_colour, evens_colour, **more):
+    return rules(decks=2, special_odds_suit=odds_suit, special_evens_suit=evens_suit,
+                 special_odds_colour=odds_colour, special_evens_colour=evens_colour, **more)
+
+
+def best_huge(hand_text, table_rules, melds=()):
+    from scorekeeper.games.iceberg_last_turn import _best_plan
+
+    table = make_table(melds, table_rules)
+    hand = cards(hand_text)
+    for meld in table:
+        for card in meld.cards:
+            hand.remove(card)
+    turn = best_last_turn(hand, table, table_rules)
+    assert_legal(turn, hand, table, table_rules)
+    info = {}
+    _best_plan(Counter(hand), table, table_rules, info)
+    return turn, info["explored"]
+
+
+@pytest.mark.parametrize("ranks", [ODD_RANKS, EVEN_RANKS])
+@pytest.mark.parametrize("values, points, specials", [
+    # 48 cards, both copies of six ranks of one parity in every suit: no two ranks are
+    # adjacent, so no runs. A card is worth at most a sixth of a suit special (700 / 6)
+    # in a special, at most 330 / 8 in a set: 8 suit specials (2 per suit) use every card,
+    # 5600, the most 48 cards can score.
+    ((700, 700, 350, 350), 8 * 700, 8),
+    # suit specials not played: a card in a colour special is worth 350 / 6 ≈ 58 (> 330 /
+    # 8), and each colour's 24 cards make 4 mixed colour specials (two of each suit per
+    # rank): 8 × 350 = 2800
+    ((0, 0, 350, 350), 8 * 350, 8),
+    # specials worth 30: a card in one is worth 5, in a set of 8 over 41; any special
+    # takes one card of each of its six ranks out of their sets of 8 (6 × 80 lost for
+    # 30): six sets of 8, 1980
+    ((30, 30, 30, 30), 6 * 330, 0),
+])
+def test_huge_hands_of_one_parity(ranks, values, points, specials):
+    table_rules = special_rules(*values)
+    turn, explored = best_huge(two_of_each("SHDC", ranks), table_rules)
+    assert turn.points == points
+    assert turn.unused == ()
+    assert sum(1 for p in turn.plays if p.after.kind == SPECIAL) == specials
+    assert explored < 2_000
+
+
+@pytest.mark.parametrize("values, points, specials", [
+    # all 96 non-ace cards: a card is worth at most 700 / 6 ≈ 117 in a suit special and
+    # at most 750 / 12 = 62.5 in a run (sets: 330 / 8): 16 suit specials (2 per suit and
+    # parity) use every card, 11200
+    ((700, 700, 350, 350), 16 * 700, 16),
+    # specials worth 30 each: runs of 12 (62.5 a card) beat any special or set; eight runs
+    # of 12, 6000
+    ((30, 30, 30, 30), 8 * 750, 0),
+])
+def test_the_whole_supply_with_specials(values, points, specials):
+    table_rules = special_rules(*values)
+    turn, explored = best_huge(two_of_each("SHDC", "2 3 4 5 6 7 8 9 10 J Q K"), table_rules)
+    assert turn.points == points
+    assert turn.unused == ()
+    assert sum(1 for p in turn.plays if p.after.kind == SPECIAL) == specials
+    assert explored < 2_000
+
+
+def test_odd_specials_beside_runs():
+    # Spades and hearts 2..K twice (48 cards), and the odd cards of diamonds and clubs
+    # twice (24), odds in one suit worth 700, the other specials not played. Diamonds and
+    # clubs: 4 suit specials (2800), nothing else uses them. Spades (and hearts alike):
+    # (a) 2 odd specials (1400), the 12 even cards left have gaps between them, no runs;
+    # (b) 2 runs of 12 (1500); (c) one run of 12 and one special (1450) leaving 6 even
+    # cards. The even cards left go to sets with the other suit's: 4 a rank with (a) in
+    # both suits (6 sets of 4: 420), 2 with (c) in both (6 pairs: 60), none otherwise
+    # (one suit's two copies make no pair). Best: (a) in both, 2800 + 2800 + 420 = 6020
+    # (both (b): 5800; (a) and (b): 5700; both (c): 5760).
+    table_rules = special_rules(700, 0, 0, 0)
+    hand = two_of_each("SH", "2 3 4 5 6 7 8 9 10 J Q K") + " " + two_of_each("DC", ODD_RANKS)
+    turn, explored = best_huge(hand, table_rules)
+    assert turn.points == 4 * 700 + 4 * 700 + 6 * 70
+    assert turn.unused == ()
+    assert explored < 2_000

@@ -256,3 +256,54 @@ def test_the_pass_over_the_ranks_matches_exhaustive_search(rule_set, kind, monke
     for seed in range(base, base + POSITIONS_PER_CASE // 2):
         hand, table = random_position(seed, rules, kind)
         check_against_oracle(hand, table, rules)
+
+
+# ---------------------------------------------------------------------------------------
+# Special melds (issue 14, item 1): hands of 8 to 14 cards built around one or two
+# specials (odds or evens, of one suit or one colour), so that two specials, a special
+# and runs or sets, or none, compete; special values that make them the best play (700),
+# about what their cards earn elsewhere (30), nearly nothing (1) or not played (0), in
+# every mix of the four rules. These hands all go to the pass over the ranks.
+
+SPECIAL_VALUES = {
+    "700 and 350": (700, 700, 350, 350),
+    "all 30": (30, 30, 30, 30),
+    "all 1": (1, 1, 1, 1),
+    "suits only": (700, 30, 0, 0),
+    "colours only": (0, 0, 30, 700),
+    "mixed": (1, 700, 30, 0),
+}
+
+
+def special_rich_position(seed: int, rules):
+    rng = random.Random(seed)
+    pool = Counter({Card(rank, suit): rules["decks"] for suit in SUITS for rank in range(2, 14)})
+    table = random_table(rng, pool, rules)[:rng.randint(0, 5)]
+    hand = []
+    for _ in range(2):
+        ranks = rng.choice([ODDS, EVENS])
+        suits = rng.choice(["S", "H", "D", "C", "SC", "HD", "SC", "HD"])
+        for rank in ranks:
+            options = [c for c in pool.elements() if c.rank == rank and c.suit in suits]
+            if options:
+                card = rng.choice(options)
+                hand.append(card)
+                pool[card] -= 1
+    rng.shuffle(hand)
+    hand = hand[:rng.randint(8, 12)]
+    hand += rng.sample(list(pool.elements()), rng.randint(0, 2))
+    return hand, table
+
+
+@pytest.mark.parametrize("decks, duplicates", [(1, True), (2, True), (2, False)])
+@pytest.mark.parametrize("values", list(SPECIAL_VALUES))
+def test_special_melds_match_exhaustive_search(values, decks, duplicates):
+    odds_suit, evens_suit, odds_colour, evens_colour = SPECIAL_VALUES[values]
+    rules = resolve_rules({"decks": decks, "set_duplicates": duplicates,
+                           "special_odds_suit": odds_suit, "special_evens_suit": evens_suit,
+                           "special_odds_colour": odds_colour, "special_evens_colour": evens_colour},
+                          4 if decks == 2 else 3)
+    base = 9_000_000 + 10_000 * list(SPECIAL_VALUES).index(values) + 1000 * decks + 100 * duplicates
+    for seed in range(base, base + 40):
+        hand, table = special_rich_position(seed, rules)
+        check_against_oracle(hand, table, rules)

@@ -16,53 +16,38 @@ How the exact maximum is found
 A meld's points depend only on its own final size, so one turn is a choice, for every
 card, of *where it ends up*: in a run of its suit (a table run grown at either end, or a
 new run), in a set of its rank (a table pair or set, or a new pair or set), in a special
-meld, or nowhere. Special melds are tried first, every distinct set of cards they can
-take (cards left the same way are searched once); the rest is runs and sets.
+meld, or nowhere. Two searches find the best such choice:
 
-A hand of up to 16 cards (every hand of a real game) is solved as before: for each suit,
-the run plans that differ in which *contested* cards (cards that fit a run and a set)
-they use, combined across suits with a bound, each rank's sets taking what the runs
-leave. That is quick for few cards but exponential in the contested cards (a 64-card
-hand took 48 s), so bigger hands are solved by one pass up the ranks 2 … K
-(``_RankSearch``), whose work does not grow with the number of cards. Between two
-ranks, a position is the runs still open in each suit, *lanes*: a lane's length so far
-(its points depend on its final length) and the table run it grows, if any; two decks
-hold at most two copies of a card, so a suit has at most two lanes. At each rank, every
-suit's cards there extend its lanes, start new ones, or go to that rank's sets, which
-are scored at once (with duplicates a rank's sets depend only on how many cards they
-get). Positions with the same lanes keep only the best score, so the work does not grow
-with the number of cards but with the number of distinct lane positions, and these are
-kept few by rules that every best turn obeys (each is an exchange that would otherwise
-score more):
+- a hand of up to 16 cards with no special meld in reach (every hand of a real game,
+  nearly) combines each suit's *run plans* (``_run_plans``: the ways its cards can go
+  to runs that differ in which *contested* cards, cards that fit a run and a set, they
+  use) across suits with a bound, each rank's sets taking what the runs leave. Quick on
+  few cards; at most 16 contested cards, so at most 2^16 combinations of plans;
+- every other hand, whatever its size, takes one pass up the ranks 2 … K
+  (``iceberg_rank_pass``), which decides runs, sets and special melds together: at
+  each rank, what each suit's cards do (go to specials, extend the runs still open,
+  start runs, go to the rank's sets). The specials enter by *how many* of each kind:
+  suit specials take one card of their suit a rank, colour specials c cards of the
+  colour a rank, split between its two suits rank by rank (mixed suits iff each suit
+  gives at least c in all); their numbers are chosen at the parity's first rank (2 for
+  the evens, 3 for the odds). Exchange rules that every best turn obeys (a long run
+  takes its next card; a run stops below a set card only if the set values it more; a
+  run never closes right below a new one) keep the positions few.
 
-- *lock*: a card is never worth more to a set than 10 × the set's size (at most 80 with
-  two decks, 40 with one or without duplicates), while the next card of a run of length
-  L is worth 10 × (L + 1). So a lane at least that long always takes the next card of
-  its suit when there is one: its whole future is known, it is scored at once, and only
-  which ranks' cards it holds stays in the position (lengths stop at 8, or 4);
-- *break*: a lane stops below a card that goes to a set only if the set values that card
-  at least as much as the lane would; a lane starting just above such a card may not grow
-  past the length at which the card would be worth more at its bottom;
-- a run never closes right below a new run of its suit (one longer run is worth more).
+Why it is bounded
+-----------------
+Everything the second search keeps between two ranks is bounded by constants, not by
+the number of cards: per suit at most two open runs (two decks), each shorter than 13
+cards; per colour and parity at most 3 × 3 × 5 numbers of specials and 5 × 5 tallies.
+So its work is at most (positions × choices per position) × 12 ranks for any hand, and
+a floor (just under a bound of the best turn) drops most positions: see the docstring of
+``iceberg_rank_pass`` for the bound. The first search sees at most 16 cards.
 
-The exact pass drops every position that cannot beat a *floor*: a bound for each suit's
-future, scored alone (each suit paid for the cards it sends to a rank's sets its share of
-what all that rank's cards would score there: the sets' score is convex in their size),
-is added to the score so far. Floors a little under the bound of the whole hand are tried
-first (a turn found above its floor is the best); failing those, a quick pass keeping
-twelve positions per rank finds a good turn, and the exact pass keeps what can beat it.
-The exact pass returns which cards went to sets at each rank; each suit's runs for those
-cards are then rebuilt by a small search of that suit alone (``_RankSearch.runs_for``).
-
-Why it is bounded, and what is left: a position is at most two lanes per suit, each
-locked or shorter than the lock, so at most about 45 lane states per suit and a fixed
-number of positions per rank whatever the hand's size; in practice the floors leave at
-most about ten thousand (position, choice) pairs to look at per hand
-(``benchmarks/last_turn_worst.py`` measures the worst hands of every size: the slowest
-are dense two-deck hands of 70–90 cards with a few gaps in every suit, where runs and
-sets compete at many ranks). Special melds are still
-tried one combination after another: a huge hand rich in odd or even cards of both
-colours has very many ways to lay them down, and that part is not yet bounded.
+What it costs (``benchmarks/last_turn_worst.py``, ``benchmarks/README.md``): a few
+milliseconds for hands of a real game, tens of milliseconds for most huge hands; the
+slowest are gappy two-deck hands of 80–93 cards, where the bound is loosest, and worst
+of all those with colour specials worth about what six cards earn in runs and sets,
+where many numbers of colour specials stay in play.
 """
 from __future__ import annotations
 

@@ -38,7 +38,8 @@ A special is six cards, one at each rank of its parity: evens 2-4-6-8-10-Q, odds
   with the fewest so far does it directly). So a colour's state is (k_a, k_b, c) and the
   two tallies min(c, Σx), min(c, Σ(c − x)); it must reach (c, c) at the last rank.
 
-A special's points are credited when its number is chosen.
+A special's points are credited when its number is chosen; the suit specials' cards
+(and colour cards a rank's split makes certain) are taken before the lanes choose.
 
 Rules that keep the positions few
 ---------------------------------
@@ -59,29 +60,41 @@ Each is an exchange that would otherwise score more, so some best turn obeys the
 Bounds and floors
 -----------------
 The pass drops every position that cannot beat a *floor*. Its bound is the score so far
-plus, for each suit, a bound of its future scored alone (``bound``): its cards sent to a
-rank's sets are paid their share of what all that rank's cards would score there (the
-sets' score is convex in their size: each suit's share, by Jensen's inequality); a card
-at a rank of a parity whose specials are not chosen yet may instead be paid a sixth of
-the best special it could join; once they are chosen, the suit loses its k_s cards at
-each rank, and a colour's c cards are priced by a Lagrange price μ per card (each suit
-may give up to c cards at μ; c × μ per rank is taken back once per colour: any split
-x, c − x is then counted at most once).
+plus, for each suit, a bound of its future scored alone (``bound``), a relaxation of the
+pass suit by suit:
 
-Floors a little under the bound of the whole hand are tried first (a turn found above
-its floor is the best); failing those, a quick pass keeping twelve positions per rank
-finds a good turn, and the exact pass keeps what can beat it. The exact pass returns,
-per rank, which cards went to sets and to specials; each suit's runs are rebuilt from
-what is left by a small search of that suit alone (``runs_for``).
+- its cards sent to a rank's sets are paid their share of what all that rank's cards
+  would score there (the sets' score is convex in their size: Jensen's inequality);
+- its suit specials, if not chosen yet, are chosen by the suit alone at the parity's
+  first rank (exact: they concern that suit only); then they take k_s cards a rank;
+- colour specials not chosen yet are paid a sixth of their score per card, for up to
+  as many cards a rank as the colour could give, taken from the cards no lane takes
+  (like set cards, so the lock is computed against that price too);
+- once a colour's c specials are chosen, the cards a suit *must* give at a rank (those
+  the other suit lacks) are taken from it; each suit may give up to the rest of the c
+  at a Lagrange price μ per card, and c × μ less the forced cards is taken back once per
+  colour and rank (``correction``): whatever split x, c − x the pass makes, it is counted
+  at most once, so the sum stays a bound for any μ. μ is the average worth of a card in
+  the hand's bound without specials (the tightest prices are near a card's worth).
 
-Why the work is bounded
------------------------
+Floors under the bound of the whole hand, lower and lower (1.5 %, 3 %, 5 %, 8 % … of
+it), are tried until a pass finds a turn above its floor: that turn is the best. A pass
+whose floor is above the best turn is cheap (few positions beat it), and the last one
+is at most one step below the best. The exact pass returns, per rank, which cards went
+to sets and to specials; each suit's runs are rebuilt from what is left by a small
+search of that suit alone (``runs_for``).
+
+Why the work is bounded, and what it costs
+------------------------------------------
 A suit holds at most two lanes (two copies of a card), each shorter than 13; a colour's
-special state is at most 3 × 3 × 5 × 5 × 5 values per parity. So the positions per rank
-and the choices per position are bounded by constants that do not depend on the hand:
-the pass does at most 12 ranks × (positions × choices) steps whatever the number of
-cards, and the floors keep the real number small (``explored`` counts the (position,
-choice) pairs looked at; ``benchmarks/last_turn_worst.py`` measures the worst hands).
+special state is at most 3 × 3 × 5 × 5 × 5 values per parity, fixed after rank 3. So the
+positions per rank and the choices per position are bounded by constants that do not
+depend on the number of cards: at most 12 ranks × (positions × choices) steps for any
+hand. In practice the floors keep them few (``explored`` counts the (position, choice)
+pairs looked at), except where the bound is loose: gappy two-deck hands of 80–93 cards,
+and above all, on those, colour specials worth about what their six cards would score
+in runs and sets (the Lagrange price then barely tells one number of colour specials
+from another); ``benchmarks/last_turn_worst.py`` measures these hands.
 """
 from __future__ import annotations
 
@@ -99,8 +112,10 @@ COLOUR_SUITS = ((SUITS.index("S"), SUITS.index("C")), (SUITS.index("H"), SUITS.i
 COLOUR_OF = {s: ci for ci, pair in enumerate(COLOUR_SUITS) for s in pair}
 NO_CAP = HIGH + 1  # a lane with no limit on its length
 NONE = float("-inf")
+_FLOOR_STEPS = (0.015, 0.03, 0.05, 0.08, 0.12, 0.17, 0.25, 0.35, 0.5, 0.7)  # floors: the bound less these shares
 UNDECIDED = None  # a parity's specials not chosen yet (before its first rank)
 FINISHED = ()  # no specials (left) in this parity for this colour
+_NO_SPECIALS = (0, 0, 0, 0)  # a suit's spec for a parity with nothing taken (suit_spec)
 
 
 def score(points: int, cards: int) -> int:
@@ -248,9 +263,13 @@ class RankPass:
         self.bound_memo: dict = {}
         self.cap_memo: dict = {}
         self.move_memo: dict = {}
+        self.sell_memo: dict = {}
+        self.free_left: dict = {}
+        self.removal_memo: dict = {}
         self.explored = 0  # (position, choice) pairs looked at: the measure of work
-        marginal = self._set_prices()
-        self._locks(marginal)
+        self.marginal = self._set_prices()
+        self._locks(self.marginal)
+        self.lock_memo: dict = {}
         self._specials(rules)
 
     # -- what a card is worth to a rank's sets, and the lock ------------------------------
@@ -331,9 +350,11 @@ class RankPass:
         ``choices[ci][p]``: (k_a, k_b, c, credit) for every number the cards allow;
         ``reach[(ci, p, k_a, k_b, c)]``: per rank index, the most first-suit and second-suit
         cards the remaining ranks can still give (to drop tallies that cannot be met);
-        ``open_price[p][s]``: what a card of suit s may be paid before the numbers are
-        chosen (a sixth of the best special it could join); ``mu[p][ci][r]``: the
-        Lagrange price of a colour special's card once they are (module docstring).
+        ``k_most[p][s]``: the most suit specials of suit s; ``colour_most[p][ci]``: the
+        most cards one suit may give colour ci's specials at a rank (0: none possible);
+        ``colour_price[p]``: a sixth of a colour special's score, what the bound pays a card
+        before the numbers are chosen; ``mu[p][ci][r]``: the Lagrange price of a colour
+        special's card once they are (module docstring).
         """
         value = {(p, one_suit): 0 for p in (0, 1) for one_suit in (True, False)}
         self.special_of: dict[tuple[int, bool], Special] = {}
@@ -343,10 +364,11 @@ class RankPass:
             self.special_of[(p, special.one_suit)] = special
         self.choices = [[[(0, 0, 0, 0)], [(0, 0, 0, 0)]] for _ in COLOUR_SUITS]
         self.reach: dict[tuple, list[tuple[int, int]]] = {}
-        self.open_price = [[0.0] * 4 for _ in (0, 1)]
+        self.k_most = [[0] * 4 for _ in (0, 1)]
+        self.colour_most = [[0] * len(COLOUR_SUITS) for _ in (0, 1)]
+        self.suit_credit = [score(value[(p, True)], 6) for p in (0, 1)]
+        self.colour_price = [score(value[(p, False)], 6) / 6 for p in (0, 1)]
         for p, ranks in enumerate(PARITY_RANKS):
-            suit_price = score(value[(p, True)], 6) / 6
-            colour_price = score(value[(p, False)], 6) / 6
             for ci, (a, b) in enumerate(COLOUR_SUITS):
                 ca = [self.count[a][r] for r in ranks]
                 cb = [self.count[b][r] for r in ranks]
@@ -363,30 +385,29 @@ class RankPass:
                                 continue
                             if c and (sum(high) < c or sum(low) > 5 * c):
                                 continue
-                            credit = (ka + kb) * score(value[(p, True)], 6) + c * score(value[(p, False)], 6)
+                            credit = (ka + kb) * self.suit_credit[p] + c * score(value[(p, False)], 6)
                             self.choices[ci][p].append((ka, kb, c, credit))
                             self.reach[(ci, p, ka, kb, c)] = [
                                 (sum(high[i:]), sum(c - lo for lo in low[i:])) for i in range(len(ranks) + 1)]
-                for s, k in zip((a, b), k_most):
-                    self.open_price[p][s] = max(suit_price if k else 0, colour_price if c_most else 0)
-        # The Lagrange price of a colour special's card at rank r: what one card of the
-        # colour is paid in the rank's sets (any price is a valid bound; this one is close
-        # to what a card is worth elsewhere).
+                self.k_most[p][a], self.k_most[p][b] = k_most
+                self.colour_most[p][ci] = min(c_most, 2) if any(c for _a, _b, c, _v in self.choices[ci][p]) else 0
+        # The Lagrange price of a colour special's card: any price gives a valid bound;
+        # the tightest is near what the card is worth elsewhere, so it is the average
+        # worth of a card in the hand's bound without specials.
+        cards = sum(map(sum, self.count))
+        none = (_NO_SPECIALS, _NO_SPECIALS)
+        average = sum(self.bound(s, LOW, ((), ()), none) for s in range(4)) / cards if cards else 0.0
         self.mu = [[[0.0] * (HIGH + 2) for _ in COLOUR_SUITS] for _ in (0, 1)]
         self.mu_left = [[[0.0] * (HIGH + 3) for _ in COLOUR_SUITS] for _ in (0, 1)]
         for p, ranks in enumerate(PARITY_RANKS):
             for ci, (a, b) in enumerate(COLOUR_SUITS):
                 for r in ranks:
-                    self.mu[p][ci][r] = min(self._one_card(r, a), self._one_card(r, b))
+                    self.mu[p][ci][r] = average
                 for r in range(HIGH + 1, LOW - 1, -1):  # from rank r on
                     self.mu_left[p][ci][r] = self.mu_left[p][ci][r + 1] + self.mu[p][ci][r]
         self.start_specials = tuple(
             tuple(UNDECIDED if len(self.choices[ci][p]) > 1 else FINISHED for p in (0, 1))
             for ci in range(len(COLOUR_SUITS)))
-
-    def _one_card(self, r: int, s: int) -> float:
-        sell = self.sell[r][s]
-        return sell[1] if len(sell) > 1 else 0.0
 
     def special_moves(self, ci: int, r: int, state: tuple) -> list:
         """What colour ci's specials take at rank r from ``state`` (per parity: UNDECIDED,
@@ -431,31 +452,76 @@ class RankPass:
     @staticmethod
     def suit_spec(s: int, state: tuple) -> tuple:
         """What the bound needs of a colour's special state for suit s, per parity:
-        UNDECIDED, or (cards its suit specials take per rank, the most a colour special
-        may take from it per rank)."""
+        UNDECIDED, or (k: the cards its suit specials take per rank, c: the colour
+        specials, the other suit's k, how its colour-special cards are paid: 0 there are
+        none, 1 at a sixth of their score (c is then only the most it may give), 2 at the
+        Lagrange price μ)."""
         first = COLOUR_SUITS[COLOUR_OF[s]][0] == s
         return tuple(
             here if here is UNDECIDED else
-            (0, 0) if here == FINISHED else
-            (here[0] if first else here[1], min(here[2], 2))
+            _NO_SPECIALS if here == FINISHED else
+            (here[0], here[2], here[1], 2) if first and here[2] else
+            (here[1], here[2], here[0], 2) if here[2] else
+            (here[0] if first else here[1], 0, 0, 0)
             for here in state)
+
+    def _forced(self, s: int, r: int, c: int, k_other: int) -> int:
+        """Cards suit s must give its colour's c specials at rank r: what the other suit,
+        less its own suit specials' k_other, cannot."""
+        other = COLOUR_SUITS[COLOUR_OF[s]][1 - COLOUR_SUITS[COLOUR_OF[s]].index(s)]
+        return max(0, c + k_other - self.count[other][r])
 
     def correction(self, ci: int, state: tuple, r: int) -> float:
         """What the bound takes back for a colour's specials from rank r on: μ per card
-        for its c colour-special cards at each rank (module docstring)."""
+        for the colour-special cards neither suit is forced to give (module docstring)."""
         total = 0.0
         for p, here in enumerate(state):
             if here and here[2]:
-                total += here[2] * self.mu_left[p][ci][r]
+                key = (ci, p, here[0], here[1], here[2])
+                free = self.free_left.get(key)
+                if free is None:
+                    free = self.free_left[key] = self._free_cards(ci, p, *key[2:])
+                total += free[r]
         return total
 
-    @staticmethod
-    def _removal(r: int, spec: tuple):
-        """What the specials take from a suit at each rank above r, by parity, if known
-        (None while a parity is undecided or a colour special may take from it)."""
-        if any(here is UNDECIDED or here[1] for here in spec):
-            return None
-        return (spec[0][0], spec[1][0])
+    def _free_cards(self, ci: int, p: int, ka: int, kb: int, c: int) -> list[float]:
+        a, b = COLOUR_SUITS[ci]
+        left = [0.0] * (HIGH + 3)
+        for r in range(HIGH, LOW - 1, -1):
+            left[r] = left[r + 1]
+            if r in PARITY_RANKS[p]:
+                free = c - self._forced(a, r, c, kb) - self._forced(b, r, c, ka)
+                left[r] += free * self.mu[p][ci][r]
+        return left
+
+    def _removal(self, s: int, spec: tuple, colour_known: bool):
+        """What the specials take from suit s at each rank, if known: None while a parity is
+        undecided, or (unless ``colour_known``: the bound, where the colour specials' free
+        cards come from what the lanes leave) while a colour special may take from it."""
+        key = (s, spec, colour_known)
+        if key in self.removal_memo:
+            return self.removal_memo[key]
+        found = None
+        if not any(here is UNDECIDED or (here[1] and not colour_known) for here in spec):
+            removal = [0] * (HIGH + 2)
+            for p, (k, c, k_other, how) in enumerate(spec):
+                for r in PARITY_RANKS[p]:
+                    removal[r] = k + (self._forced(s, r, c, k_other) if how == 2 else 0)
+            found = tuple(removal)
+        self.removal_memo[key] = found
+        return found
+
+    def _lock_length(self, r: int, price: float) -> int:
+        """The lock length above rank r when a card may also be sold at ``price``."""
+        key = (r, price)
+        found = self.lock_memo.get(key)
+        if found is None:
+            most = max([self.marginal[x] for x in range(r + 1, HIGH + 1)] + [price])
+            found = 1
+            while self._grow(found, -1) <= most:
+                found += 1
+            self.lock_memo[key] = found
+        return found
 
     # -- lanes --------------------------------------------------------------------------
 
@@ -476,11 +542,13 @@ class RankPass:
             return (_run_value(length + 1) or 0) - before
         return score(meld_points(length + 1) - meld_points(length), 1)
 
-    def _cash(self, s: int, r: int, lanes: tuple, held: tuple, removal: tuple):
+    def _cash(self, s: int, r: int, lanes: tuple, held: tuple, removal: tuple, price: float):
         """Lanes past the lock length go on as far as the suit's cards allow (less what the
-        specials take, ``removal`` per parity): score them now and keep only which ranks'
+        specials take, ``removal`` per rank): score them now and keep only which ranks'
         cards they hold. None: a lane may not be that long."""
         lock, later = self.lock[r]
+        if price:
+            lock = self._lock_length(r, price)
         if later[s] or not any(length >= lock for length, _t, _cap in lanes):
             return lanes, held, 0
         runs = self.table_runs[s]
@@ -492,7 +560,7 @@ class RankPass:
             while x <= HIGH:
                 if t < 0 or runs[t][2] < x:  # needs a hand card here
                     taken = sum(1 for end, tt in held if end >= x and (tt < 0 or runs[tt][2] < x))
-                    if self.count[s][x] - removal[x % 2] - taken < 1:
+                    if self.count[s][x] - removal[x] - taken < 1:
                         break
                 x += 1
                 length += 1
@@ -503,17 +571,18 @@ class RankPass:
             held.append((x - 1, t))
         return rest, tuple(sorted(held)), value
 
-    def options(self, s: int, r: int, state: tuple, z: int, removal) -> list:
+    def options(self, s: int, r: int, state: tuple, z: int, removal, price: float = 0) -> list:
         """What suit s can do at rank r from ``state`` = (lanes, held, start cap) when the
         specials take z of its cards there; ``removal`` (see ``_removal``) says whether long
-        lanes can be scored at once.
+        lanes can be scored at once; ``price``: what else a card may be sold at (the bound's
+        colour specials: the lock must beat it).
 
         A lane is (length, table run index or -1, cap: the longest it may grow). ``held``
         lists the cashed lanes as (last rank, table run index). Returns a list of
         ((lanes, held) after rank r, cards sent to the sets, score of lanes closed, and
         what the longest closed lane would have gained from one more card, 0 if none).
         """
-        key = (s, r, state, z, removal)
+        key = (s, r, state, z, removal, price)
         found = self.option_memo.get(key)
         if found is not None:
             return found
@@ -527,6 +596,8 @@ class RankPass:
         held_after = tuple(h for h in held if h[0] > r)
         starting = [i for i, (_n, low, _h) in enumerate(runs) if low == r]
         lock, later = self.lock[r - 1]
+        if price:
+            lock = self._lock_length(r - 1, price)
         must_go_on = removal is None and not later[s]  # long lanes not scored at once
         best: dict = {}
         carried, free = [], []
@@ -547,7 +618,7 @@ class RankPass:
                     continue
                 after = tuple(sorted(base + [(1, -1, start_cap)] * new, reverse=True))
                 if r <= HIGH and removal is not None:
-                    cashed = self._cash(s, r, after, held_after, removal)
+                    cashed = self._cash(s, r, after, held_after, removal, price)
                 else:
                     cashed = (after, held_after, 0)
                 if cashed is None:
@@ -583,19 +654,49 @@ class RankPass:
 
     # -- the bound ------------------------------------------------------------------------
 
-    def bound(self, s: int, r: int, lanes_held: tuple, spec: tuple) -> float:
-        """At least what suit s can still score from rank r on, its set cards at the price,
-        with the specials as ``spec`` says (``suit_spec``); NONE if it cannot finish.
+    def _sell(self, r: int, s: int, price: float, most: int) -> list[float]:
+        """What y cards of suit s that no lane takes at rank r can be worth at most: sent to
+        the sets, or up to ``most`` of them to colour specials at ``price`` each."""
+        key = (r, s, price, most)
+        found = self.sell_memo.get(key)
+        if found is None:
+            sell = self.sell[r][s]
+            found = self.sell_memo[key] = [
+                max(sell[y - w] + w * price for w in range(min(most, y) + 1)) for y in range(len(sell))]
+        return found
 
-        The specials take their cards first (as in the pass: the lock applies to the cards
-        they leave): while a parity is undecided, any number w of the suit's cards of a
-        rank, paid the open price each; once decided, its k_s cards and up to c more for
-        the colour specials, paid μ each."""
+    def _price(self, p: int, s: int, r: int, how: int) -> float:
+        return (0.0, self.colour_price[p], self.mu[p][COLOUR_OF[s]][r])[how]
+
+    def _lock_price(self, s: int, r: int, spec: tuple) -> float:
+        """The most the bound may pay a card of suit s for a colour special above rank r
+        (the lock must beat it)."""
+        ci = COLOUR_OF[s]
+        price = 0.0
+        for p, here in enumerate(spec):
+            if here is UNDECIDED or here[3] == 1:
+                if self.colour_most[p][ci]:
+                    price = max(price, self.colour_price[p])
+            elif here[3] == 2:
+                price = max([price] + [self.mu[p][ci][x] for x in PARITY_RANKS[p] if x > r])
+        return price
+
+    def bound(self, s: int, r: int, lanes_held: tuple, spec: tuple) -> float:
+        """At least what suit s can still score from rank r on, with the specials as
+        ``spec`` says (``suit_spec``); NONE if it cannot finish.
+
+        A relaxation of the pass, suit by suit: its set cards are paid their share; its
+        suit specials are chosen at the parity's first rank (and credited) if they are
+        not yet, then take their k cards at each rank; colour specials are paid per card,
+        from the cards the lanes leave, like set cards (so the lock is computed against
+        their price too): at a sixth of their score while undecided, at μ once decided
+        (the pass takes c × μ back per rank, ``correction``)."""
         key = (s, r, lanes_held, spec)
         value = self.bound_memo.get(key)
         if value is not None:
             return value
         lanes, held = lanes_held
+        p = r % 2
         if r > HIGH:
             value = 0
             for length, t, _cap in lanes:
@@ -604,24 +705,28 @@ class RankPass:
                     value = NONE
                     break
                 value += closed
+        elif spec[p] is UNDECIDED:  # r is the parity's first rank: choose k_s
+            most = self.colour_most[p][COLOUR_OF[s]]
+            value = max(k * self.suit_credit[p] + self.bound(
+                s, r, lanes_held, spec[:p] + ((k, most, 0, 1 if most else 0),) + spec[p + 1:])
+                for k in range(self.k_most[p][s] + 1))
         else:
-            p = r % 2
-            here = spec[p]
-            if here is UNDECIDED:
-                price = self.open_price[p][s]
-                takes = [(w, w * price) for w in range(self.count[s][r] + 1 if price else 1)]
-            else:
-                price = self.mu[p][COLOUR_OF[s]][r]
-                takes = [(here[0] + w, w * price) for w in range(here[1] + 1)]
+            k, c, k_other, how = spec[p]
+            z, most = k, 0
+            if how == 2:  # decided: the forced cards go, the free ones are paid μ
+                forced = self._forced(s, r, c, k_other)
+                z += forced
+                most = min(c, self.count[s][r] - k) - forced
+            elif how == 1:
+                most = c
+            sell = self._sell(r, s, self._price(p, s, r, how), most) if most > 0 else self.sell[r][s]
             after_spec = self._after_rank(r, spec)
-            removal = self._removal(r, spec)
-            sell = self.sell[r][s]
             value = NONE
-            for z, paid in takes:
-                for after, y, closed, _lost in self.options(s, r, (lanes, held, NO_CAP), z, removal):
-                    v = paid + closed + sell[y] + self.bound(s, r + 1, after, after_spec)
-                    if v > value:
-                        value = v
+            for after, y, closed, _lost in self.options(s, r, (lanes, held, NO_CAP), z,
+                                                         self._removal(s, spec, True), self._lock_price(s, r, spec)):
+                v = closed + sell[y] + self.bound(s, r + 1, after, after_spec)
+                if v > value:
+                    value = v
         self.bound_memo[key] = value
         return value
 
@@ -703,14 +808,18 @@ class RankPass:
                 if last:
                     rest_b, taken_back, sells = 0.0, 0.0, (None, None)
                 else:
-                    removal_a, removal_b = self._removal(r, spec_a), self._removal(r, spec_b)
+                    removal_a, removal_b = self._removal(a, spec_a, False), self._removal(b, spec_b, False)
                     next_a, next_b = (self._after_rank(r, spec) for spec in (spec_a, spec_b))
-                    # b's bound at rank r, less μ for the colour-special cards it would
+                    # b's bound at rank r, less μ for the free colour-special cards it would
                     # be paid for there (they are placed now), and the later ranks' μ
                     taken_back = self.correction(ci, move_state, r + 1)
-                    here = move_state[r % 2]
-                    mu_now = self.mu[r % 2][ci][r] * (here[2] - move[3]) if here and move else 0.0
-                    rest_b = self.bound(b, r, suits[b][0], spec_b) - mu_now
+                    spec_now, mu_now = spec_b, 0.0
+                    if move and move[2]:  # (at a parity's last rank, spec_b is already past it)
+                        ka, kb, c, x = move
+                        p = r % 2
+                        spec_now = spec_b[:p] + ((kb, c, ka, 2),) + spec_b[p + 1:]
+                        mu_now = self.mu[p][ci][r] * (c - x - self._forced(b, r, c, ka))
+                    rest_b = self.bound(b, r, suits[b][0], spec_now) - mu_now
                     sells = (self.sell[r][a], self.sell[r][b])
                 for entry in partial:
                     v0, lanes, ys, losses, zs, future, states, made = entry
@@ -779,7 +888,7 @@ class RankPass:
         """A suit's special spec for the ranks above r (a parity's last rank ends it)."""
         p = r % 2
         if r in PARITY_RANKS[p] and r == PARITY_RANKS[p][-1]:
-            return spec[:p] + ((0, 0),) + spec[p + 1:]
+            return spec[:p] + (_NO_SPECIALS,) + spec[p + 1:]
         return spec
 
     def _caps(self, r: int, to_sets: tuple, in_sets: int, losses: tuple):
@@ -897,21 +1006,19 @@ def best_by_ranks(hand: Counter, table: Sequence[Meld], rules: Mapping, search_i
     """The best (score, specials, run plan per suit, set plan per rank) by the pass over
     the ranks (module docstring)."""
     search = RankPass(hand, table, rules)
-    # The exact pass is cheapest when its floor is just below the best turn: floors a
-    # little under the bound are tried first (a turn found above its floor is the
-    # best); failing those, a quick pass keeping twelve positions per rank finds a good
-    # turn, and the best turn lies above it.
+    # The exact pass is cheapest when its floor is just below the best turn: floors
+    # under the bound of the whole hand, lower and lower, are tried until one has a turn
+    # above it (that turn is the best). A pass whose floor is above the best turn is
+    # cheap: few positions beat it.
     top = search.top()
     found = None
-    for step in (0.03, 0.08):
-        floor = top * (1 - step)
+    for step in _FLOOR_STEPS:
+        floor = top - abs(top) * step
         found = search.search(floor)
         if found and found[0] > floor:
             break
-        found = None
     if found is None:
-        quick = search.search(NONE, beam=12)
-        found = search.search(quick[0] - 1 if quick else NONE)
+        found = search.search(NONE)
     if search_info is not None:
         search_info["explored"] = search.explored
     total, to_sets, to_specials, chosen = found

@@ -533,6 +533,7 @@ VARIANT = CountVariant(
     decks=DECKS,
     jokers=JOKERS,
     ender="knock",
+    hand_size=lambda _players: HAND_SIZE,
     who_ended="Who knocked (or went gin)?",
     how_to_enter=Say("say who knocked (or went gin) and pick both hands"),
     stalemate_choice=Say("No knock: the stock ran down (no score)"),

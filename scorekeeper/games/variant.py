@@ -127,6 +127,9 @@ class CountVariant(Variant):
     ender: str = "out"
     rummy_bonus: bool = False
     counts_hands: bool = True
+    # How many cards each hand holds when the round ends, where the rules fix it (Gin: 10),
+    # by the number of players: the hand entry counts "7 of 10 cards". None: any number.
+    hand_size: Callable[[int], int] | None = None
     # Words for the round-end screen. ``who_ended`` is plain text: the stores still make
     # their own refusals of it ("say who went out").
     who_ended: str = "Who went out?"

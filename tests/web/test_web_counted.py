@@ -202,6 +202,8 @@ def test_check_shows_the_gin_melds_lay_offs_and_deadwood_and_saves_nothing(clien
     assert "knock: 16 − 5 = 11 to ann" in html.lower()
     assert 'data-score="Ann">11<' in html
     assert "checked" in re.search(r'value="S2"[^>]*>', html).group(0)  # picks kept
+    # the totals the round would make, beside its Save button (issue 15, item 10)
+    assert 'data-preview-total="Ann">11<' in html and 'data-preview-total="Bob">0<' in html
     assert rows(db, game.game_id) == before
 
 

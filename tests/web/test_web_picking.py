@@ -21,24 +21,23 @@ def test_the_round_end_bar_counts_the_cards_picked(table):
     assert 'class="bar"' in html and 'data-action="save-hand"' in html
 
 
-def test_a_hand_entry_counts_against_the_cards_a_hand_holds(client, monkeypatch):
-    """Where the game says how many cards a hand holds (its variant's hand_size), the count
-    reads "7 of 10 cards"; where it does not, "7 cards"."""
-    game = Counted(client, "gin", ["Ann", "Bob"])
+def test_a_hand_entry_counts_against_the_cards_a_hand_holds(client):
+    """Where the game says how many cards a hand holds (Gin: 10), the count reads "7 of 10
+    cards"; where it does not (Basic Rummy: what was left when someone went out), "7 cards"."""
     hand = "S2 S3 S4 S5 S6 S7 S8"
-    page = client.post(game.url + "/counted/round",
-                       data=game.form("Ann", {"Ann": hand}, save=False)).get_data(as_text=True)
-    assert 'data-tally="hand_0" data-who="Ann">7 cards: 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠<' in page
-    monkeypatch.setattr(counted, "expected_cards", lambda variant, players: 10)
-    page = client.post(game.url + "/counted/round",
-                       data=game.form("Ann", {"Ann": hand}, save=False)).get_data(as_text=True)
+    gin = Counted(client, "gin", ["Ann", "Bob"])
+    page = client.post(gin.url + "/counted/round",
+                       data=gin.form("Ann", {"Ann": hand}, save=False)).get_data(as_text=True)
     assert 'data-expected="10" data-who="Ann">7 of 10 cards: 2♠ 3♠ 4♠' in page
     assert 'data-expected="10" data-who="Bob">0 of 10 cards<' in page
+    rummy = Counted(client, "rummy", ["Ann", "Bob", "Cy"])
+    page = client.post(rummy.url + "/counted/round",
+                       data=rummy.form("Ann", {"Bob": hand}, save=False)).get_data(as_text=True)
+    assert 'data-who="Bob">7 cards: 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠<' in page
 
 
-def test_the_expected_count_is_asked_of_the_variant(monkeypatch):
-    class Declares:
-        hand_size = staticmethod(lambda players: 10 if players == 2 else None)
+def test_the_expected_count_is_asked_of_the_variant():
+    from scorekeeper.games import registry
 
-    assert counted.expected_cards(Declares(), 2) == 10
-    assert counted.expected_cards(object(), 2) is None
+    assert counted.expected_cards(registry.get("gin"), 2) == 10
+    assert counted.expected_cards(registry.get("rummy"), 3) is None

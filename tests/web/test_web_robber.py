@@ -321,7 +321,7 @@ def test_ending_the_hand_with_cards_still_picked_is_refused(three, db, action, b
     before = stored(db, three.game_id)
     refused = three.act("Bob", action, "DK CK HK")
     assert refused.status_code == 422
-    assert error(refused) == (f"You picked K♦ K♣ K♥: log them first (Meld / lay off), then tap "
+    assert error(refused) == (f"You picked K♦ K♣ K♥: log them first (Confirm), then tap "
                               f"{button}. Nothing was saved.")
     assert 'value="DK" checked' in text(refused)
     assert stored(db, three.game_id) == before

@@ -132,8 +132,7 @@ def expected_cards(variant, players: int) -> int | None:
     variant's ``hand_size``: the number of players → the cards of a hand); None where
     hands differ (the cards left when someone went out). The picker's count reads
     "7 of 10 cards" or "7 cards"."""
-    hand_size = getattr(variant, "hand_size", None)
-    return hand_size(players) if hand_size else None
+    return variant.hand_size(players) if variant.hand_size else None
 
 
 def _chart(scored: counted.Scored):
@@ -143,7 +142,8 @@ def _chart(scored: counted.Scored):
 
 
 def _round_page(scored: counted.Scored, round_no: int, form: RoundForm, *, picked=None,
-                ended=None, rummy=False, preview=None, error=None, status=200, editing=None):
+                ended=None, rummy=False, preview=None, preview_totals=None, error=None, status=200,
+                editing=None):
     """The round-end screen: how the round ended, the hands, and the scores once checked."""
     game = scored.game
     in_play = scored.in_play(round_no)
@@ -151,7 +151,7 @@ def _round_page(scored: counted.Scored, round_no: int, form: RoundForm, *, picke
         "counted_round.html", scored=scored, game_id=game.id, variant=scored.variant,
         round_no=round_no, form=form, dealer=scored.dealer(round_no), in_play=in_play,
         pickers=_pickers(scored, in_play, picked or {}), ended=ended, rummy=rummy,
-        preview=preview, error=error, editing=editing,
+        preview=preview, preview_totals=preview_totals, error=error, editing=editing,
         expected=expected_cards(scored.variant, len(in_play)),
     ), status
 
@@ -228,7 +228,8 @@ def _check_or_save(scored: counted.Scored, form: RoundForm, round_no: int, editi
         rnd = _round_from_form(scored, form, in_play)
         if not form.save.data:  # Check: the scores as they would be, nothing saved
             after = counted.preview(scored, round_no, rnd)
-            return _round_page(scored, round_no, preview=after.rounds[round_no - 1], **again)
+            return _round_page(scored, round_no, preview=after.rounds[round_no - 1],
+                               preview_totals=after.totals, **again)
         if editing:
             counted.edit_round(get_db(), game_id, form.request_id.data, round_no, rnd,
                                form.revision.data)

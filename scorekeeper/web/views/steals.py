@@ -349,7 +349,7 @@ def play(game_id: int):
             logs.check_play(state.state, action, form.player.data)
         except Refused as e:
             return _refused(game_id, e.message, refusal_status(e), state, **kwargs)
-        return _refused(game_id, picked_first(picked, "Meld / lay off", ENDINGS[action]),
+        return _refused(game_id, picked_first(picked, "Confirm", ENDINGS[action]),
                         state=state, **kwargs)
     if action == "check":  # without JavaScript: what the picked cards make, nothing saved
         state = _state(game_id)

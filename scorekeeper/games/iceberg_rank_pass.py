@@ -79,8 +79,10 @@ pass suit by suit:
 
 Floors under the bound of the whole hand, lower and lower (1.5 %, 3 %, 5 %, 8 % … of
 it), are tried until a pass finds a turn above its floor: that turn is the best. A pass
-whose floor is above the best turn is cheap (few positions beat it), and the last one
-is at most one step below the best. The exact pass returns, per rank, which cards went
+whose floor is above the best turn is cheap (few positions beat it). After four floors
+a quick pass keeping twelve positions per rank finds a good turn; lower floors are
+tried only while above it, and last the exact pass keeps what can beat it.
+The exact pass returns, per rank, which cards went
 to sets and to specials; each suit's runs are rebuilt from what is left by a small
 search of that suit alone (``runs_for``).
 
@@ -113,6 +115,7 @@ COLOUR_OF = {s: ci for ci, pair in enumerate(COLOUR_SUITS) for s in pair}
 NO_CAP = HIGH + 1  # a lane with no limit on its length
 NONE = float("-inf")
 _FLOOR_STEPS = (0.015, 0.03, 0.05, 0.08, 0.12, 0.17, 0.25, 0.35, 0.5, 0.7)  # floors: the bound less these shares
+_QUICK_AFTER = 4  # the quick pass comes after this many floors
 UNDECIDED = None  # a parity's specials not chosen yet (before its first rank)
 FINISHED = ()  # no specials (left) in this parity for this colour
 _NO_SPECIALS = (0, 0, 0, 0)  # a suit's spec for a parity with nothing taken (suit_spec)
@@ -1006,19 +1009,26 @@ def best_by_ranks(hand: Counter, table: Sequence[Meld], rules: Mapping, search_i
     """The best (score, specials, run plan per suit, set plan per rank) by the pass over
     the ranks (module docstring)."""
     search = RankPass(hand, table, rules)
-    # The exact pass is cheapest when its floor is just below the best turn: floors
-    # under the bound of the whole hand, lower and lower, are tried until one has a turn
-    # above it (that turn is the best). A pass whose floor is above the best turn is
-    # cheap: few positions beat it.
+    # The exact pass is cheapest when its floor is just below the best turn: floors a
+    # little under the bound of the whole hand are tried first (a turn found above its
+    # floor is the best; a pass whose floor is above the best turn is cheap, few
+    # positions beat it); failing those, a quick pass keeping twelve positions per rank
+    # finds a good turn; lower floors are tried while above it, then the exact pass keeps
+    # what can beat it.
     top = search.top()
-    found = None
-    for step in _FLOOR_STEPS:
-        floor = top - abs(top) * step
+    floors = [top - abs(top) * step for step in _FLOOR_STEPS]
+    found = quick = None
+    for i, floor in enumerate(floors):
+        if i == _QUICK_AFTER:
+            quick = search.search(NONE, beam=12)
+        if quick is not None and floor <= quick[0]:
+            break
         found = search.search(floor)
         if found and found[0] > floor:
             break
+        found = None
     if found is None:
-        found = search.search(NONE)
+        found = search.search(quick[0] - 1 if quick else NONE)
     if search_info is not None:
         search_info["explored"] = search.explored
     total, to_sets, to_specials, chosen = found

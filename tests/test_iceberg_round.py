@@ -336,6 +336,26 @@ def test_player_who_went_out_holds_nothing():
         score_round(round_, hands(A="H2"))
 
 
+# docs/rules/iceberg.md: seven cards each; a turn takes the card passed in, draws one and
+# passes one on (the first turn takes none in): a hand grows by one card per draw at most.
+@pytest.mark.parametrize("players, decks, most", [
+    (2, 1, 26), (2, 2, 52), (3, 1, 18), (3, 2, 35), (4, 2, 26), (5, 2, 21), (6, 2, 18), (6, 1, 9),
+])
+def test_a_hand_holds_at_most_the_cards_dealt_and_drawn(players, decks, most):
+    from scorekeeper.games.iceberg import most_in_hand
+
+    assert most_in_hand(players, {"decks": decks}) == most
+
+
+def test_a_hand_larger_than_the_deal_and_the_draws_allow_is_refused():
+    # Two players, one deck: 7 dealt and at most 19 drawn (52 − 14 = 38 in the stock).
+    round_ = played([("A", "meld", "S2 S3 S4"), ("A", "out")], players="A B")
+    every = [f"{s}{r}" for s in "SHDC" for r in ("5", "6", "7", "8", "9", "10", "J")]
+    assert len(score_round(round_, hands(B=" ".join(every[:26]))).players["B"].hand) == 26
+    with pytest.raises(IllegalPlay, match="B's hand has 27 cards, but a hand can hold at most 26 here"):
+        score_round(round_, hands(B=" ".join(every[:27])))
+
+
 def test_unfinished_round_scores_what_was_earned():
     # docs/game-file.md: an unfinished round scores what has been earned so far with no
     # end-of-round penalties (and aces count only at the end of the round)

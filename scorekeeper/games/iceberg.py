@@ -101,6 +101,18 @@ def aces_in_decks(rules: Mapping) -> int:
     return 4 * rules["decks"]
 
 
+DEALT = 7  # cards dealt to each player
+
+
+def most_in_hand(players: int, rules: Mapping) -> int:
+    """The most cards a hand can hold at the end of a round: the 7 dealt and one more
+    for each of the player's turns that drew from the stock (a turn takes the card passed
+    in, draws one and passes one on; the first takes none in), so 7 + the player's share
+    of the stock, rounded up. Two players with two decks: 52; four with two decks: 26."""
+    stock = 52 * rules["decks"] - DEALT * players
+    return DEALT + max(0, -(-stock // players))
+
+
 # ---------------------------------------------------------------------------------------
 # A round: the log of plays.
 
@@ -456,10 +468,16 @@ def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
     """Score a round: with ``hands`` (even empty) it is over; without, it is still going."""
     if hands is None:
         return RoundResult(round_, {p: score_player(round_, p, None) for p in round_.players}, False)
+    most = most_in_hand(len(round_.players), round_.rules)
     for player, cards in hands.items():
         if player == round_.out and cards:
             raise IllegalPlay(Say("%(player)s went out, so cannot hold %(cards)s", player=player,
                                   cards=Cards(cards)))
+        if len(cards) > most:
+            raise IllegalPlay(Say(
+                "%(player)s's hand has %(count)s cards, but a hand can hold at most %(most)s here "
+                "(the 7 dealt and one for each draw from the stock)", player=player, count=len(cards),
+                most=most))
     return RoundResult(
         round_, {p: score_player(round_, p, hands.get(p, ())) for p in round_.players}, True
     )

@@ -70,6 +70,34 @@ class Ordinal:
         return self.shown(ENGLISH)
 
 
+@dataclass(frozen=True, eq=False)
+class Sentence:
+    """A clause said as a whole sentence, as a page or a message prints it: the first
+    letter a capital, a full stop at the end where it has no closing mark (``that play
+    was taken back`` → ``That play was taken back.``), in whatever language the reader
+    reads the clause (a :class:`Say`, or text). Alike when it reads alike (a text too)."""
+
+    clause: Any
+
+    def shown(self, reader: "Reader") -> str:
+        text = reader.value(self.clause).strip()
+        if not text:
+            return text
+        text = text[0].upper() + text[1:]
+        return text if text[-1] in ".!?" else text + "."
+
+    def __str__(self) -> str:
+        return self.shown(ENGLISH)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Sentence, Say, str)):
+            return str(self) == str(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
 class Say:
     """One sentence: an English template and its values (see the module's docstring)."""
 

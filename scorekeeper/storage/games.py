@@ -15,6 +15,7 @@ from sqlite_utils import Database
 from .. import gamefile
 from ..games.errors import ScorekeeperError
 from ..games.variant import COUNT, LOG, Variant
+from ..games.words import Say
 from . import kernel, logs, rounds
 from .db import write
 from .kernel import Refused
@@ -32,13 +33,13 @@ def create(db: Database, variant: Variant, players: list[str], rules: Mapping,
     """A new game, checked by replaying its game file with no rounds; (id, edit secret).
     ``request_id``: the new-game form's; sent twice, it makes one game (AlreadyHere)."""
     if not 0 <= first_dealer < len(players):
-        raise Refused("the first dealer must be one of the players")
+        raise Refused(Say("the first dealer must be one of the players"))
     doc = {"format": gamefile.FORMAT, "variant": variant.key, "rules": dict(rules),
            "players": list(players), "teams": teams, "rounds": []}
     try:
         game = gamefile.replay(doc)
     except ScorekeeperError as e:
-        raise Refused(str(e)) from None
+        raise Refused(e.message) from None  # its sentence, as the rules said it
     with write(db):
         return kernel.insert_game(db, variant, players, rules, first_dealer, teams,
                                   status=game.status(), totals=game.totals, made_by=request_id)
@@ -86,7 +87,7 @@ def import_document(db: Database, doc: Any) -> int:
         variant, _rounds = gamefile.read_header(doc)
         game = gamefile.replay(doc)
     except ScorekeeperError as e:
-        raise Refused(str(e)) from None
+        raise Refused(e.message) from None  # its sentence, as the rules said it
     return store_of(variant).import_document(db, variant, doc, game, source_of(doc))
 
 

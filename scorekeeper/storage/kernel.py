@@ -5,7 +5,8 @@
   version bumped by every change (:func:`save_summary`), the two link secrets;
 - who sits where (:func:`seat_players`): the people behind the names, across games;
 - request ids (:func:`once`): a form acted on twice (a double tap, a resubmit) counts once;
-- the refusals every change can end in (:class:`Refused`, :class:`Stale`, …), in words.
+- the refusals every change can end in (:class:`Refused`, :class:`Stale`, …), as sentences
+  (words.Say; a library error's own sentence passed on as it is, never its text).
 
 The stores of rounds (storage/logs.py for logs of plays, storage/rounds.py for hands
 counted at the end) build on these; every change is one ``write(db)`` transaction.
@@ -24,19 +25,33 @@ from typing import Iterable, Iterator, Mapping
 from sqlite_utils import Database
 
 from ..games import registry
+from ..games.errors import GameFileError
 from ..games.variant import Variant
+from ..games.words import Say, Sentence
 
 
-class Refused(Exception):
+class Told(Exception):
+    """What the stores tell a person, as a sentence of the rules library (words.Say; a
+    text where another error's words are passed on as they are).
+
+    ``said_reason``: the clause as said (a value for a sentence of one's own);
+    ``reason``: that clause in the game file's English (the command line prints it so);
+    ``message``: the English as a sentence (capital, full stop); ``said``: the same for
+    a page (words.Sentence: shown in the reader's language). ``str()`` is ``reason``."""
+
+    def __init__(self, message: Say | str) -> None:
+        super().__init__(str(message))
+        self.said_reason = message
+        self.reason = str(message)
+        self.message = sentence(self.reason)
+        self.said = Sentence(message)
+
+
+class Refused(Told):
     """A change the rules (or the state of the table) do not allow; nothing was saved."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.reason = message  # as the rules said it: a clause (the command line prints it so)
-        self.message = sentence(message)
 
-
-class NotFound(Exception):
+class NotFound(Told):
     """No such game, play, round or player."""
 
 
@@ -44,20 +59,40 @@ class Stale(Refused):
     """The phone acted on a table that another phone has changed since; nothing was saved."""
 
 
-class Repeated(Exception):
+class Repeated(Told):
     """This form was acted on already (a double tap, a resubmitted form): nothing more to do."""
 
 
 class AlreadyHere(Refused):
     """A game made or imported once already: ``game_id`` is the one there is."""
 
-    def __init__(self, message: str, game_id: int) -> None:
+    def __init__(self, message: Say | str, game_id: int) -> None:
         super().__init__(message)
         self.game_id = game_id
 
 
+def within_round(error: GameFileError) -> Say | None:
+    """A refusal the game file placed in a round, said without the round: its place
+    within it and the reason ("hands of Bob: …", "event 3: …"), one whole template per
+    kind of place as gamefile.located says them; None where the place is the round
+    itself ("round 2: …"), whose reason alone is ``error.said_reason``."""
+    said = error.message
+    template, values = getattr(said, "template", None), getattr(said, "values", {})
+    if error.round_no is None or error.said_reason is None:
+        return None
+    if template == "round %(round)s, event %(event)s: %(reason)s":
+        return Say("event %(event)s: %(reason)s", event=values["event"], reason=error.said_reason)
+    if template == "round %(round)s, hands of %(player)s: %(reason)s":
+        return Say("hands of %(player)s: %(reason)s", player=values["player"],
+                   reason=error.said_reason)
+    if template == "round %(round)s, hands: %(reason)s":
+        return Say("hands: %(reason)s", reason=error.said_reason)
+    return None
+
+
 def sentence(text: str) -> str:
-    """The engine's reasons are lower-case clauses; people read sentences."""
+    """The engine's reasons are lower-case clauses; people read sentences (the English
+    text; words.Sentence says a clause so in any language)."""
     text = text.strip()
     if not text:
         return text
@@ -91,10 +126,10 @@ def insert_game(db: Database, variant: Variant, players: list[str], rules: Mappi
     """
     found = made_by and db.execute("SELECT id FROM games WHERE made_by = ?", [made_by]).fetchone()
     if found:
-        raise AlreadyHere("this game was made already (the form was sent twice)", found[0])
+        raise AlreadyHere(Say("this game was made already (the form was sent twice)"), found[0])
     found = source and db.execute("SELECT id FROM games WHERE source = ?", [source]).fetchone()
     if found:
-        raise AlreadyHere("this game file was imported already: the game is here", found[0])
+        raise AlreadyHere(Say("this game file was imported already: the game is here"), found[0])
     stamp = now()
     edit = new_secret()
     game_id = db.execute(
@@ -116,7 +151,7 @@ def header(db: Database, game_id: int) -> dict:
     cursor = db.execute("SELECT * FROM games WHERE id = ?", [game_id])
     row = cursor.fetchone()
     if row is None:
-        raise NotFound(f"there is no game {game_id}")
+        raise NotFound(Say("there is no game %(game)s", game=game_id))
     game = dict(zip([c[0] for c in cursor.description], row))
     for name in ("players", "rules", "totals"):
         game[name] = json.loads(game[name] or "{}")
@@ -144,7 +179,7 @@ def version_of(db: Database, game_id: int) -> int:
     """The game's version, bumped by every change: a phone watching the table polls it."""
     row = db.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()
     if row is None:
-        raise NotFound(f"there is no game {game_id}")
+        raise NotFound(Say("there is no game %(game)s", game=game_id))
     return row[0]
 
 
@@ -164,7 +199,7 @@ def secrets_of(db: Database, game_id: int) -> tuple[str, str]:
     """The secrets of a game's edit link and read-only link."""
     row = db.execute("SELECT edit_token, view_token FROM games WHERE id = ?", [game_id]).fetchone()
     if row is None:
-        raise NotFound(f"there is no game {game_id}")
+        raise NotFound(Say("there is no game %(game)s", game=game_id))
     return row[0], row[1]
 
 
@@ -206,7 +241,7 @@ def once(db: Database, game_id: int, request_id: str | None) -> None:
         [game_id, str(request_id), now()],
     )
     if cursor.rowcount == 0:
-        raise Repeated("this was saved already")
+        raise Repeated(Say("this was saved already"))
 
 
 def acted_on(db: Database, game_id: int, request_id: str | None) -> bool:
@@ -257,15 +292,16 @@ def clean_name(name: str) -> str:
     hidden = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn")
                    or ch in _BLANK_LETTERS), None)
     if hidden is not None:
-        raise Refused(f"a name cannot hold an invisible character (U+{ord(hidden):04X}): type it again")
+        raise Refused(Say("a name cannot hold an invisible character (%(code)s): type it again",
+                          code=f"U+{ord(hidden):04X}"))
     if not name:
-        raise Refused("a player needs a name")
+        raise Refused(Say("a player needs a name"))
     if unicodedata.category(name[0]).startswith("M"):
-        raise Refused("a name cannot start with an accent on its own: type it again")
+        raise Refused(Say("a name cannot start with an accent on its own: type it again"))
     if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
-        raise Refused("a name needs at least one letter or digit")
+        raise Refused(Say("a name needs at least one letter or digit"))
     if len(name) > NAME_LENGTH:
-        raise Refused(f"keep names to {NAME_LENGTH} letters")
+        raise Refused(Say("keep names to %(most)s letters", most=NAME_LENGTH))
     return name
 
 

@@ -27,6 +27,7 @@ from typing import Iterable, Union
 from sqlite_utils import Database
 
 from ..games import registry
+from ..games.words import Say, joined
 from . import games, kernel
 from .db import write
 from .kernel import NotFound, Refused, Stale, key_of
@@ -51,14 +52,14 @@ class Forbidden(Refused):
     ``games``: the ids of those games, for the caller to describe as it may."""
 
     def __init__(self, games: list[int]) -> None:
-        super().__init__("it would change games that may not be changed from here")
+        super().__init__(Say("it would change games that may not be changed from here"))
         self.games = games
 
 
 class NameTaken(Refused):
     """A rename to a name another player has (``other``: that player's id and name)."""
 
-    def __init__(self, message: str, other: tuple[int, str]) -> None:
+    def __init__(self, message: Say | str, other: tuple[int, str]) -> None:
         super().__init__(message)
         self.other = other
 
@@ -99,7 +100,7 @@ def get(db: Database, player_id: int, within: Games) -> Player:
     no such player and, alike, for one who sat in none of those games."""
     rows = _players(db, within, player_id)
     if not rows:
-        raise NotFound(f"there is no player {player_id}")
+        raise NotFound(Say("there is no player %(player)s", player=player_id))
     return Player(*rows[0])
 
 
@@ -157,8 +158,19 @@ def check_name(name: str) -> str:
     return kernel.clean_name(name)
 
 
-def _describe(game: dict) -> str:
-    return f"the game of {game['created'][:10]} ({', '.join(game['players'])})"
+def _describe(game: dict) -> Say:
+    return Say("the game of %(date)s (%(players)s)", date=game["created"][:10],
+               players=joined(game["players"], ", "))
+
+
+def _games_shared(games: list[Say]) -> Say:
+    """Up to three games, said one after another: "the game of … and in the game of …"."""
+    if len(games) == 1:
+        return games[0]
+    if len(games) == 2:
+        return Say("%(first)s and in %(second)s", first=games[0], second=games[1])
+    return Say("%(first)s and in %(second)s and in %(third)s", first=games[0], second=games[1],
+               third=games[2])
 
 
 def _rename_in_game(db: Database, game_id: int, seat: int, new: str) -> None:
@@ -170,7 +182,8 @@ def _rename_in_game(db: Database, game_id: int, seat: int, new: str) -> None:
         return
     others = [p for i, p in enumerate(game["players"]) if i != seat]
     if key_of(new) in {key_of(p) for p in others}:
-        raise Refused(f"{_describe(game)} already has a player called {new}")
+        raise Refused(Say("%(game)s already has a player called %(player)s", game=_describe(game),
+                          player=new))
     players = [new if i == seat else p for i, p in enumerate(game["players"])]
     teams = ([[new if p == old else p for p in team] for team in game["teams"]]
              if game["teams"] is not None else None)
@@ -197,7 +210,7 @@ def _seats_of(conn, player_id: int) -> list[tuple[int, int]]:
 def _current(conn, player_id: int) -> tuple[str, str]:
     row = conn.execute("SELECT name, key FROM players WHERE id = ?", [player_id]).fetchone()
     if row is None:
-        raise NotFound(f"there is no player {player_id}")
+        raise NotFound(Say("there is no player %(player)s", player=player_id))
     return row
 
 
@@ -221,13 +234,14 @@ def rename(db: Database, player_id: int, new_name: str, expected: str | None = N
         if name == new_name:
             return []
         if expected is not None and expected != name:
-            raise Stale(f"this player was renamed to {name} meanwhile (on another phone): "
-                              "nothing was changed")
+            raise Stale(Say("this player was renamed to %(player)s meanwhile (on another phone): "
+                            "nothing was changed", player=name))
         other = conn.execute("SELECT id, name FROM players WHERE key = ? AND id != ?",
                              [key_of(new_name), player_id]).fetchone()
         if other is not None:
-            raise NameTaken(f"there is already a player called {other[1]}. If they are the "
-                            f"same person, merge {name} into {other[1]} instead", tuple(other))
+            raise NameTaken(Say("there is already a player called %(other)s. If they are the "
+                                "same person, merge %(player)s into %(other)s instead",
+                                other=other[1], player=name), tuple(other))
         changed = []
         for game_id, seat in _seats_of(conn, player_id):
             kernel.once(db, game_id, request_id)
@@ -246,7 +260,7 @@ def merge(db: Database, source_id: int, target_id: int, *, editable: Games,
     ``target``'s own games are not changed. ``request_id``: the form's key, kept with
     each game changed (sent twice: Repeated)."""
     if source_id == target_id:
-        raise Refused("choose two different players to merge")
+        raise Refused(Say("choose two different players to merge"))
     with write(db):
         conn = db.conn
         source, _ = _current(conn, source_id)
@@ -258,11 +272,16 @@ def merge(db: Database, source_id: int, target_id: int, *, editable: Games,
             "SELECT game FROM seats WHERE player = ? INTERSECT SELECT game FROM seats WHERE player = ?",
             [source_id, target_id]).fetchall()
         if both:
-            shared = [_describe(kernel.header(db, g)) for (g,) in both[:3]]
-            raise Refused(
-                f"{source} and {target} both played in {' and in '.join(shared)}"
-                f"{' and more' if len(both) > 3 else ''}: they are two people, so they "
-                "cannot be merged. Rename one of them instead")
+            shared = _games_shared([_describe(kernel.header(db, g)) for (g,) in both[:3]])
+            if len(both) > 3:
+                raise Refused(Say(
+                    "%(player)s and %(other)s both played in %(games)s and more: they are two "
+                    "people, so they cannot be merged. Rename one of them instead",
+                    player=source, other=target, games=shared))
+            raise Refused(Say(
+                "%(player)s and %(other)s both played in %(games)s: they are two people, so "
+                "they cannot be merged. Rename one of them instead",
+                player=source, other=target, games=shared))
         changed = []
         for game_id, seat in _seats_of(conn, source_id):
             kernel.once(db, game_id, request_id)
@@ -305,7 +324,7 @@ def records(db: Database, within: Games):
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def filter_history(games: list[dict], args) -> tuple[list[dict], dict, list[str]]:
+def filter_history(games: list[dict], args) -> tuple[list[dict], dict, list[Say]]:
     """The games the filters keep, the filters as understood, and what was not understood.
 
     ``args``: the query (``variant``, ``player``: a name in any case, ``since`` and
@@ -315,9 +334,9 @@ def filter_history(games: list[dict], args) -> tuple[list[dict], dict, list[str]
     chosen = {k: (args.get(k) or "").strip() for k in ("variant", "player", "since", "until")}
     problems = []
     if chosen["variant"] and registry.get(chosen["variant"]) is None:
-        problems.append("there is no such game type")
+        problems.append(Say("there is no such game type"))
         chosen["variant"] = ""
-    for k, word in (("since", "from"), ("until", "to")):
+    for k in ("since", "until"):
         value = chosen[k]
         if value:
             try:
@@ -325,11 +344,12 @@ def filter_history(games: list[dict], args) -> tuple[list[dict], dict, list[str]
                     raise ValueError
                 date.fromisoformat(value)
             except ValueError:
-                problems.append(f"the '{word}' date must be a date like 2026-11-22")
+                problems.append(Say("the 'from' date must be a date like 2026-11-22") if k == "since"
+                                else Say("the 'to' date must be a date like 2026-11-22"))
                 chosen[k] = ""
     if chosen["since"] and chosen["until"] and chosen["since"] > chosen["until"]:
-        problems.append(f"the 'from' date ({chosen['since']}) is after the 'to' date "
-                        f"({chosen['until']}), so no game can match: swap them")
+        problems.append(Say("the 'from' date (%(since)s) is after the 'to' date (%(until)s), so no "
+                            "game can match: swap them", since=chosen["since"], until=chosen["until"]))
     key = key_of(chosen["player"])
     kept = [
         g for g in games

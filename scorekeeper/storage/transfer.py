@@ -13,6 +13,7 @@ import io
 
 from ..gamefile import parse_json, read_header
 from ..games.errors import GameFileError, ScorekeeperError
+from ..games.words import Say
 from . import games
 from .kernel import NAME_LENGTH, Refused, clean_name, key_of
 
@@ -41,13 +42,13 @@ def sheet_csv(head: tuple[str, str], players: list[str], rows, totals) -> str:
 def read_game_file(data: bytes) -> object:
     """The JSON document in an uploaded file, or GameFileError saying why it is not one."""
     if not data.strip():
-        raise GameFileError("the file is empty: choose a game file exported from Scorekeeper")
+        raise GameFileError(Say("the file is empty: choose a game file exported from Scorekeeper"))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise GameFileError(
+        raise GameFileError(Say(
             "not a game file: it is not text (a game file is JSON, as 'Download the game "
-            "file' saves it)") from None
+            "file' saves it)")) from None
     return parse_json(text)
 
 
@@ -64,21 +65,23 @@ def check_names(doc: object) -> None:
         if not isinstance(name, str):
             continue
         if len(name) > NAME_LENGTH:
-            raise GameFileError(
-                f"players: '{name[:NAME_LENGTH]}…' is longer than {NAME_LENGTH} letters; "
-                "shorten it in the file and try again")
+            raise GameFileError(Say(
+                "players: '%(name)s…' is longer than %(most)s letters; shorten it in the file "
+                "and try again", name=name[:NAME_LENGTH], most=NAME_LENGTH))
         try:
             kept = clean_name(name)
         except Refused as e:
             shown = name[:NAME_LENGTH].encode("unicode_escape").decode("ascii")
-            raise GameFileError(f"players: '{shown}': {e.message[0].lower()}{e.message[1:-1]}; "
-                                "change it in the file and try again") from None
+            raise GameFileError(Say("players: '%(name)s': %(reason)s; change it in the file and "
+                                    "try again", name=shown, reason=e.said_reason)) from None
         if kept != name:
-            raise GameFileError(f"players: '{name.strip()}' is written with spaces around it, doubled "
-                                f"or of another kind: write it '{kept}' in the file and try again")
+            raise GameFileError(Say("players: '%(name)s' is written with spaces around it, doubled "
+                                    "or of another kind: write it '%(kept)s' in the file and try "
+                                    "again", name=name.strip(), kept=kept))
         if key_of(name) in seen:
-            raise GameFileError(f"players: '{seen[key_of(name)]}' and '{name}' are one name (names are "
-                                "compared without case): give each a different name")
+            raise GameFileError(Say("players: '%(first)s' and '%(second)s' are one name (names are "
+                                    "compared without case): give each a different name",
+                                    first=seen[key_of(name)], second=name))
         seen[key_of(name)] = name
 
 
@@ -89,4 +92,4 @@ def import_upload(db, data: bytes) -> int:
         check_names(doc)
         return games.import_document(db, doc)
     except ScorekeeperError as e:  # GameFileError and the rules' own errors
-        raise Refused(str(e)) from None
+        raise Refused(e.message) from None  # its sentence, as said

@@ -37,16 +37,68 @@ from .. import gamefile
 from ..games.cards import ACE, SUITS, Card, full_deck, parse_card, sort_key
 from ..games.errors import GameFileError, ScorekeeperError
 from ..games.variant import LogVariant
+from ..games.words import Cards, Say, SayN, Sentence, joined
 from . import kernel
 from .db import write
 from .kernel import NotFound, Refused, Repeated, Stale
 
 ACE_CARDS = tuple(Card(ACE, suit) for suit in SUITS)
-# What a play is called in a sentence ("Ann's meld (H3 H4 H5)").
-PLAY_NAMES = {"ace": "ace", "meld": "meld", "layoff": "lay-off", "out": "going out",
-              "pass": "pass", "take": "taking of the discard pile", "renege": "renege",
-              "stock": "stock running out"}
 WITH_CARDS = ("ace", "meld", "layoff", "take")  # the plays that name cards
+
+# A play in a few words ("Ann's meld (H3 H4 H5)"): one whole sentence per kind of play,
+# by its player (p) and its cards (c). The plays that name cards have four: with both,
+# with the player only, with the cards only, with neither; the others two (the player's,
+# and none's).
+PLAY_WORDS = {
+    "ace": (lambda p, c: Say("%(player)s's ace (%(cards)s)", player=p, cards=c),
+            lambda p, c: Say("%(player)s's ace", player=p),
+            lambda p, c: Say("the ace (%(cards)s)", cards=c),
+            lambda p, c: Say("the ace")),
+    "meld": (lambda p, c: Say("%(player)s's meld (%(cards)s)", player=p, cards=c),
+             lambda p, c: Say("%(player)s's meld", player=p),
+             lambda p, c: Say("the meld (%(cards)s)", cards=c),
+             lambda p, c: Say("the meld")),
+    "layoff": (lambda p, c: Say("%(player)s's lay-off (%(cards)s)", player=p, cards=c),
+               lambda p, c: Say("%(player)s's lay-off", player=p),
+               lambda p, c: Say("the lay-off (%(cards)s)", cards=c),
+               lambda p, c: Say("the lay-off")),
+    "take": (lambda p, c: Say("%(player)s's taking of the discard pile (%(cards)s)", player=p, cards=c),
+             lambda p, c: Say("%(player)s's taking of the discard pile", player=p),
+             lambda p, c: Say("the taking of the discard pile (%(cards)s)", cards=c),
+             lambda p, c: Say("the taking of the discard pile")),
+    "out": (lambda p, c: Say("%(player)s's going out", player=p),
+            lambda p, c: Say("the going out")),
+    "pass": (lambda p, c: Say("%(player)s's pass", player=p),
+             lambda p, c: Say("the pass")),
+    "renege": (lambda p, c: Say("%(player)s's renege", player=p),
+               lambda p, c: Say("the renege")),
+    "stock": (lambda p, c: Say("%(player)s's stock running out", player=p),
+              lambda p, c: Say("the stock running out")),
+}
+# A play that may only be deleted, said when it is asked to be changed.
+ONLY_DELETED = {
+    "pass": lambda: Say("a pass can only be deleted"),
+    "take": lambda: Say("a taking of the discard pile can only be deleted"),
+    "renege": lambda: Say("a renege can only be deleted"),
+    "stock": lambda: Say("a stock running out can only be deleted"),
+}
+
+
+def _cards_said(names: Iterable[str]) -> Cards:
+    """Card names as the value of a sentence (a name no card has stays as it was typed)."""
+    cards = []
+    for name in names:
+        try:
+            cards.append(parse_card(name))
+        except ScorekeeperError:
+            cards.append(name)
+    return Cards(cards)
+
+
+def _by_word(variant: LogVariant, round_said: Say, hand_said: Say) -> Say:
+    """One of two whole sentences, as this game calls a round ("round"; "hand" in Robber
+    Rummy: ``variant.round_word``)."""
+    return hand_said if variant.round_word == "hand" else round_said
 
 
 # ---------------------------------------------------------------------------------------
@@ -64,11 +116,20 @@ class PlayRow:
     target: int | None = None  # the play id of the meld a lay-off lies on
     revision: int = 0  # bumped by every change of the play
 
-    def describe(self) -> str:
-        """A few words for a play: "Ann's meld (H3 H4 H5)", "the stock running out"."""
-        cards = f" ({' '.join(self.cards)})" if self.cards else ""
-        name = PLAY_NAMES.get(self.type, self.type)
-        return f"{self.player}'s {name}{cards}" if self.player else f"the {name}{cards}"
+    def describe(self) -> Say:
+        """A few words for a play: "Ann's meld (H3 H4 H5)", "the stock running out" (a
+        sentence: PLAY_WORDS)."""
+        forms = PLAY_WORDS.get(self.type)
+        if forms is None:  # no kind of play the tables log: its name as the row has it
+            if self.player:
+                return Say("%(player)s's %(kind)s", player=self.player, kind=self.type)
+            return Say("the %(kind)s", kind=self.type)
+        cards = _cards_said(self.cards) if self.cards and len(forms) == 4 else None
+        if len(forms) == 4:
+            form = forms[(0 if self.player else 2) + (0 if cards is not None else 1)]
+        else:
+            form = forms[0 if self.player else 1]
+        return form(self.player, cards)
 
 
 @dataclass
@@ -103,7 +164,7 @@ class GameLog:
         for play in self.plays:
             if play.id == play_id:
                 return play
-        raise NotFound(f"play {play_id} is not in this game")
+        raise NotFound(Say("play %(play)s is not in this game", play=play_id))
 
     def dealer_index(self, round_no: int) -> int:
         """Each round the deal passes to the next player in seating order."""
@@ -198,30 +259,37 @@ def document(log: GameLog, extra_hands: Mapping[int, Mapping[str, Iterable[str]]
     return doc, events
 
 
-def _lost_meld(log: GameLog, row: PlayRow) -> str:
+def _lost_meld(log: GameLog, row: PlayRow) -> Say:
     target = next((p for p in log.plays if p.id == row.target and p.id is not None), None)
     if target is None or target.type != "meld":
-        return f"{row.describe()} lies on a meld that is not on the table"
-    return f"{row.describe()} lies on {target.describe()}, which would then come after it"
+        return Say("%(play)s lies on a meld that is not on the table", play=row.describe())
+    return Say("%(play)s lies on %(meld)s, which would then come after it", play=row.describe(),
+               meld=target.describe())
 
 
 def _refusal(error: GameFileError, events: list[list[PlayRow]], changed: PlayRow | None,
              log: GameLog) -> Refused:
     """The replay's complaint in plain words, saying which play it is about."""
-    reason = error.reason or str(error)
+    reason = error.said_reason if error.reason else error.message
     if error.round_no and error.event_no:
         row = events[error.round_no - 1][error.event_no - 1]
         if changed is None or row is changed:
             return Refused(reason)
-        return Refused(
-            f"that would make a later play illegal: {row.describe()} in "
-            f"{log.variant.round_word} {error.round_no} — {reason}"
-        )
+        return Refused(_by_word(
+            log.variant,
+            Say("that would make a later play illegal: %(play)s in round %(round)s — %(reason)s",
+                play=row.describe(), round=error.round_no, reason=reason),
+            Say("that would make a later play illegal: %(play)s in hand %(round)s — %(reason)s",
+                play=row.describe(), round=error.round_no, reason=reason)))
     if error.round_no and error.round_no in log.hands:
-        return Refused(f"that would clash with the hands counted at the end of "
-                       f"{log.variant.round_word} {error.round_no}: {reason}")
+        return Refused(_by_word(
+            log.variant,
+            Say("that would clash with the hands counted at the end of round %(round)s: "
+                "%(reason)s", round=error.round_no, reason=reason),
+            Say("that would clash with the hands counted at the end of hand %(round)s: "
+                "%(reason)s", round=error.round_no, reason=reason)))
     if error.round_no:  # the hands being entered: say whose
-        return Refused(str(error).removeprefix(f"round {error.round_no}, "))
+        return Refused(kernel.within_round(error) or error.message)
     return Refused(reason)
 
 
@@ -236,7 +304,7 @@ def replay(log: GameLog, changed: PlayRow | None = None,
     except GameFileError as e:
         raise _refusal(e, events, changed, log) from None
     except ScorekeeperError as e:
-        raise Refused(str(e)) from None
+        raise Refused(e.message) from None
     return LogState(log, doc, game, events)
 
 
@@ -343,18 +411,36 @@ class LogState:
     def out(self) -> str | None:
         return self.round.out
 
-    def end_reason(self) -> str:
-        """How the round being played ended ("" while it goes on)."""
+    def end_reason(self) -> Say | str:
+        """How the round being played ended, a sentence ("" while it goes on)."""
         row = self.end_row
         if row is not None:
             return ended_by(row)
         return self.round.end_reason() or ""
 
+    def said_status(self) -> Say:
+        """The game in a few words, for the history list: how the round ended while its
+        hands are to be counted ("Ann went out: hands to count"), else the game's status."""
+        if not self.ended:
+            return self.game.said_status()
+        row = self.end_row
+        if row is not None and row.type == "stock":
+            if row.player:
+                return Say("the stock ran out (%(player)s drew the last card): hands to count",
+                           player=row.player)
+            return Say("the stock ran out: hands to count")
+        if row is not None:
+            return Say("%(play)s: hands to count", play=row.describe())
+        if self.round.out:
+            return Say("%(player)s went out: hands to count", player=self.round.out)
+        last_ace = getattr(self.round, "last_ace_by", None)
+        if last_ace:  # Iceberg: "Ann exposed the last ace", without the rest of its story
+            return Say("%(player)s exposed the last ace: hands to count", player=last_ace)
+        return Say("%(how)s: hands to count", how=self.end_reason())
+
     def status(self) -> str:
-        """The game in a few words, for the history list."""
-        if self.ended:  # the reason's first clause: "Ann exposed the last ace"
-            return f"{str(self.end_reason()).partition(';')[0]}: hands to count"
-        return self.game.status()
+        """:meth:`said_status` in the game file's English: what the games row keeps."""
+        return str(self.said_status())
 
     def plays(self, round_no: int | None = None) -> list[TablePlay]:
         """Every row of the round, passes included, each with what the replay made of it."""
@@ -413,10 +499,12 @@ class LogState:
         return replay(self.log, extra_hands={self.round_no: hands})
 
 
-def ended_by(row: PlayRow) -> str:
+def ended_by(row: PlayRow) -> Say:
     """A round ended by a play the game file does not record, in words."""
     if row.type == "stock":
-        return f"the stock ran out ({row.player} drew the last card)" if row.player else "the stock ran out"
+        if row.player:
+            return Say("the stock ran out (%(player)s drew the last card)", player=row.player)
+        return Say("the stock ran out")
     return row.describe()
 
 
@@ -431,7 +519,7 @@ def read_cards(values: Iterable[str]) -> tuple[str, ...]:
         try:
             cards.append(str(parse_card(value)))
         except ScorekeeperError as e:
-            raise Refused(str(e)) from None
+            raise Refused(e.message) from None
     return tuple(cards)
 
 
@@ -453,8 +541,31 @@ def availability(round_, give_back: Iterable[str] = (), holding: Iterable[str] =
     return counts
 
 
-def _words(n: int) -> str:
-    return {1: "one", 2: "two", 3: "three"}.get(n, str(n))
+def _decks_hold(decks: int, have: int, card: Card) -> Say:
+    """How many of a card the decks hold: "one deck has one S9", "two decks have two S9s"."""
+    if have == 1:
+        return Say("one deck has one %(card)s", card=card)
+    if decks == have == 2:
+        return Say("two decks have two %(card)ss", card=card)
+    if decks == have == 3:
+        return Say("three decks have three %(card)ss", card=card)
+    return Say("%(decks)s decks have %(copies)s %(card)ss", decks=decks, copies=have, card=card)
+
+
+def _on_the_table(on_table: int, have: int, card: Card, deck: Say) -> Say:
+    """That the decks' copies of a card are on the table already: "both S9s are …"."""
+    if on_table == 1 and have == 1:
+        return Say("%(card)s is already on the table (%(decks)s)", card=card, decks=deck)
+    if on_table == 1:
+        return Say("one %(card)s is already on the table (%(decks)s)", card=card, decks=deck)
+    if on_table == 2 == have:
+        return Say("both %(card)ss are already on the table (%(decks)s)", card=card, decks=deck)
+    if on_table == 2:
+        return Say("two %(card)ss are already on the table (%(decks)s)", card=card, decks=deck)
+    if on_table == 3:
+        return Say("three %(card)ss are already on the table (%(decks)s)", card=card, decks=deck)
+    return Say("%(count)s %(card)ss are already on the table (%(decks)s)", count=on_table,
+               card=card, decks=deck)
 
 
 def check_supply(state: LogState, cards: Iterable[str]) -> None:
@@ -469,27 +580,34 @@ def check_supply(state: LogState, cards: Iterable[str]) -> None:
         have, left = supply.limit[card], supply.remaining(card)
         if not have or n <= left:
             continue
-        deck = (f"one deck has one {card}" if have == 1
-                else f"{_words(supply.decks)} decks have {_words(have)} {card}s")
+        deck = _decks_hold(supply.decks, have, card)
         on_table = have - left
         if not on_table:
-            raise Refused(f"{card} is picked {n} times, but {deck}")
-        if on_table == 1:
-            already = f"{card} is" if have == 1 else f"one {card} is"
-        else:
-            already = f"{'both' if on_table == 2 == have else _words(on_table)} {card}s are"
-        raise Refused(f"{already} already on the table ({deck})")
+            raise Refused(SayN("%(card)s is picked %(num)s time, but %(decks)s",
+                               "%(card)s is picked %(num)s times, but %(decks)s", n,
+                               card=card, decks=deck))
+        raise Refused(_on_the_table(on_table, have, card, deck))
 
 
 # ---------------------------------------------------------------------------------------
 # A new play, checked (nothing saved).
 
 
+def _game_over(status: Say) -> Say:
+    return Say("the game is over: %(status)s", status=status)
+
+
+def _round_over(state: LogState) -> Say:
+    return _by_word(state.variant,
+                    Say("the round is over (%(how)s): count the hands", how=state.end_reason()),
+                    Say("the hand is over (%(how)s): count the hands", how=state.end_reason()))
+
+
 def _playing(state: LogState) -> None:
     if state.over:
-        raise Refused(f"the game is over: {state.game.status()}")
+        raise Refused(_game_over(state.game.said_status()))
     if state.ended and not state.ending:
-        raise Refused(f"the {state.variant.round_word} is over ({state.end_reason()}): count the hands")
+        raise Refused(_round_over(state))
 
 
 def _check_order(variant: LogVariant, rows: list[PlayRow], rules: Mapping) -> None:
@@ -497,7 +615,15 @@ def _check_order(variant: LogVariant, rows: list[PlayRow], rules: Mapping) -> No
         try:
             variant.check_plays(rows, rules)
         except ScorekeeperError as e:
-            raise Refused(str(e)) from None
+            raise Refused(e.message) from None
+
+
+def _unknown_kind(kind: str) -> Say:
+    return Say("unknown kind of play %(kind)s", kind=repr(kind))
+
+
+def _not_playing(player: str) -> Say:
+    return Say("'%(player)s' is not playing in this game", player=player)
 
 
 def check_play(state: LogState, kind: str, player: str, cards: Iterable[str] = (),
@@ -507,14 +633,14 @@ def check_play(state: LogState, kind: str, player: str, cards: Iterable[str] = (
     variant = state.variant
     _playing(state)
     if kind not in variant.table_plays:
-        raise Refused(f"unknown kind of play {kind!r}")
+        raise Refused(_unknown_kind(kind))
     if player not in state.players:
-        raise Refused(f"'{player}' is not playing in this game")
+        raise Refused(_not_playing(player))
     cards = read_cards(cards) if kind in WITH_CARDS else ()
     if kind in WITH_CARDS and not cards:
-        raise Refused("pick the cards first")
+        raise Refused(Say("pick the cards first"))
     if kind == "layoff" and target not in {pid for pid, _m in state.melds()}:
-        raise Refused("tap a meld on the table to lay off on it")
+        raise Refused(Say("tap a meld on the table to lay off on it"))
     rows = state.rows()
     row = PlayRow(None, state.round_no, rows[-1].seq + 1 if rows else 1, kind, player, cards,
                   target if kind == "layoff" else None)
@@ -528,13 +654,17 @@ def check_play(state: LogState, kind: str, player: str, cards: Iterable[str] = (
 
 @dataclass
 class Preview:
-    """What a play would make and score, or why it is refused; nothing is saved."""
+    """What a play would make and score, or why it is refused; nothing is saved.
+
+    ``error``: why, in the game file's English (a sentence, as a Refused's ``message``);
+    ``said_error``: the same for a page (words.Sentence, as a Refused's ``said``)."""
 
     row: PlayRow
     play: object | None = None
     error: str | None = None
     after: LogState | None = None
     last_ace: bool = False
+    said_error: Sentence | None = None
 
     @property
     def ok(self) -> bool:
@@ -548,7 +678,7 @@ def preview(state: LogState, kind: str, player: str, cards: Iterable[str],
         row, after = check_play(state, kind, player, cards, target)
     except Refused as e:
         return Preview(PlayRow(None, state.round_no, 0, kind, player, tuple(cards), target),
-                       error=e.message)
+                       error=e.message, said_error=e.said)
     played = after.plays(row.round_no)[-1].play
     return Preview(row, played, after=after, last_ace=after.ending and not state.ending)
 
@@ -595,17 +725,19 @@ def add_play(db: Database, game_id: int, request_id: str | None, kind: str, play
         log = _changing(db, game_id, request_id)
         state = replay(log)
         if round_no is not None and round_no != state.round_no:
-            word = log.variant.round_word
-            raise Stale(f"that was made on the table of {word} {round_no}, and {word} "
-                        f"{round_no} is over: nothing was saved. This is {word} {state.round_no}")
+            raise Stale(_by_word(
+                log.variant,
+                Say("that was made on the table of round %(round)s, and round %(round)s is over: "
+                    "nothing was saved. This is round %(now)s", round=round_no, now=state.round_no),
+                Say("that was made on the table of hand %(round)s, and hand %(round)s is over: "
+                    "nothing was saved. This is hand %(now)s", round=round_no, now=state.round_no)))
         if kind == "pass":
             _playing(state)
             if state.ended:
-                raise Refused(f"the {log.variant.round_word} is over ({state.end_reason()}): "
-                              "count the hands")
+                raise Refused(_round_over(state))
             if turn is not None and turn != state.turn:
-                raise Stale(f"the turn already passed to {state.turn} (on another phone): "
-                            "nothing was changed")
+                raise Stale(Say("the turn already passed to %(player)s (on another phone): "
+                                "nothing was changed", player=state.turn))
             player = state.turn
         row, after = check_play(state, kind, player, cards, target)
         saved = replace(row, id=_insert_play(db, game_id, row))
@@ -616,7 +748,14 @@ def add_play(db: Database, game_id: int, request_id: str | None, kind: str, play
 
 def undo(db: Database, game_id: int, request_id: str | None = None,
          last: int | None = None) -> str:
-    """Take back the last play of the round; in a round with none, reopen the last round end.
+    """:func:`undo_said`, what was undone in the game file's English ("took back …")."""
+    return str(undo_said(db, game_id, request_id, last))
+
+
+def undo_said(db: Database, game_id: int, request_id: str | None = None,
+              last: int | None = None) -> Say:
+    """Take back the last play of the round; in a round with none, reopen the last round
+    end. Returns what was undone, a sentence ("took back Ann's meld (H3 H4 H5)").
 
     ``last``: the id of the last play the phone showed (0: none, the undo reopens a round
     end); if another phone logged or took back a play meanwhile, nothing is undone.
@@ -624,30 +763,34 @@ def undo(db: Database, game_id: int, request_id: str | None = None,
     with write(db):
         log = _changing(db, game_id, request_id)
         state = replay(log)
-        word = log.variant.round_word
         rows = [] if state.over else log.rows(state.round_no)
         now_last = rows[-1].id if rows else 0
         if last is not None and last != now_last:
             if last and not any(p.id == last for p in log.plays):
-                raise Stale("that play was taken back already (on another phone): "
-                            "nothing more was undone")
+                raise Stale(Say("that play was taken back already (on another phone): "
+                                "nothing more was undone"))
             if rows:
-                raise Stale(f"the last play is now {rows[-1].describe()} (the table changed on "
-                            "another phone): nothing was undone; undo again to take it back")
-            raise Stale("the table changed on another phone: nothing was undone")
+                raise Stale(Say("the last play is now %(play)s (the table changed on another "
+                                "phone): nothing was undone; undo again to take it back",
+                                play=rows[-1].describe()))
+            raise Stale(Say("the table changed on another phone: nothing was undone"))
         if rows:
             row = rows[-1]
             after = replay(log.without(row))
             db.execute("DELETE FROM plays WHERE id = ?", [row.id])
             save_summary(db, log, after)
-            return f"took back {row.describe()}"
+            return Say("took back %(play)s", play=row.describe())
         if not log.hands:
-            raise Refused("there is nothing to undo yet")
+            raise Refused(Say("there is nothing to undo yet"))
         round_no = max(log.hands)
         db.execute("UPDATE hands SET confirmed = 0 WHERE game = ? AND round_no = ?", [game_id, round_no])
         log.drafts[round_no] = log.hands.pop(round_no)
         save_summary(db, log, replay(log))
-        return f"reopened the end of {word} {round_no}: the hands can be changed"
+        return _by_word(log.variant,
+                        Say("reopened the end of round %(round)s: the hands can be changed",
+                            round=round_no),
+                        Say("reopened the end of hand %(round)s: the hands can be changed",
+                            round=round_no))
 
 
 def _same_revision(db: Database, log: GameLog, play_id: int, revision: int | None) -> None:
@@ -656,11 +799,11 @@ def _same_revision(db: Database, log: GameLog, play_id: int, revision: int | Non
         return
     now_revision = kernel.revision_of(db, log.id, play_id)
     if now_revision is None:
-        raise Stale("that play is not in the game any more (it was deleted on another "
-                    "phone): nothing was changed")
+        raise Stale(Say("that play is not in the game any more (it was deleted on another "
+                        "phone): nothing was changed"))
     if now_revision != revision:
-        raise Stale(f"this play was changed on another phone meanwhile; it is now "
-                    f"{log.play(play_id).describe()}. Nothing was saved: look at it again")
+        raise Stale(Say("this play was changed on another phone meanwhile; it is now %(play)s. "
+                        "Nothing was saved: look at it again", play=log.play(play_id).describe()))
 
 
 def _edited(log: GameLog, play_id: int, player: str, cards: Iterable[str],
@@ -668,12 +811,13 @@ def _edited(log: GameLog, play_id: int, player: str, cards: Iterable[str],
     """(the play as logged, the play as changed); the type of a play never changes."""
     old = log.play(play_id)
     if old.type not in log.variant.events:
-        raise Refused(f"a {PLAY_NAMES.get(old.type, old.type)} can only be deleted")
+        only = ONLY_DELETED.get(old.type)
+        raise Refused(only() if only else Say("a %(kind)s can only be deleted", kind=old.type))
     if player not in log.players:
-        raise Refused(f"'{player}' is not playing in this game")
+        raise Refused(_not_playing(player))
     new_cards = () if old.type == "out" else read_cards(cards)
     if old.type != "out" and not new_cards:
-        raise Refused("pick the cards first (or delete the play)")
+        raise Refused(Say("pick the cards first (or delete the play)"))
     return old, replace(old, player=player, cards=new_cards,
                         target=target if old.type == "layoff" else None)
 
@@ -685,8 +829,8 @@ def preview_edit(state: LogState, play_id: int, player: str, cards: Iterable[str
         old, row = _edited(state.log, play_id, player, cards, target)
         after = replay(state.log.replacing(old, row), row)
     except (Refused, NotFound) as e:
-        message = e.message if isinstance(e, Refused) else kernel.sentence(str(e))
-        return Preview(PlayRow(play_id, 0, 0, "meld", player, tuple(cards), target), error=message)
+        return Preview(PlayRow(play_id, 0, 0, "meld", player, tuple(cards), target),
+                       error=e.message, said_error=e.said)
     played = next(tp.play for tp in after.plays(row.round_no) if tp.row is row)
     return Preview(row, played, after=after)
 
@@ -737,9 +881,10 @@ def restore_play(db: Database, game_id: int, request_id: str | None, row: PlayRo
     with write(db):
         log = _changing(db, game_id, request_id)
         if row.type not in log.variant.table_plays:
-            raise Refused(f"unknown kind of play {row.type!r}")
+            raise Refused(_unknown_kind(row.type))
         if any(p.round_no == row.round_no and p.seq == row.seq for p in log.plays):
-            raise Refused("another play has been logged in its place since: log it again instead")
+            raise Refused(Say("another play has been logged in its place since: log it again "
+                              "instead"))
         plays = tuple(sorted(log.plays + (row,), key=lambda p: (p.round_no, p.seq)))
         after = replay(replace(log, plays=plays), row)
         _check_order(log.variant, after.log.rows(row.round_no), after.rules)
@@ -748,10 +893,12 @@ def restore_play(db: Database, game_id: int, request_id: str | None, row: PlayRo
         return saved
 
 
-def _lay_off_first(variant: LogVariant, lay_off: PlayRow) -> str:
+def _lay_off_first(variant: LogVariant, lay_off: PlayRow) -> Say:
     if variant.edits:
-        return f"{lay_off.describe()} lies on this meld: change or delete that lay-off first"
-    return f"a lay-off lies on this meld ({lay_off.describe()}): delete that lay-off first"
+        return Say("%(play)s lies on this meld: change or delete that lay-off first",
+                   play=lay_off.describe())
+    return Say("a lay-off lies on this meld (%(play)s): delete that lay-off first",
+               play=lay_off.describe())
 
 
 # ---------------------------------------------------------------------------------------
@@ -759,13 +906,20 @@ def _lay_off_first(variant: LogVariant, lay_off: PlayRow) -> str:
 
 
 def _round_end(state: LogState, round_no: int) -> None:
-    word = state.variant.round_word
     if state.over:
-        raise Refused(f"the game is over: {state.game.status()}")
+        raise Refused(_game_over(state.game.said_status()))
     if round_no != state.round_no:
-        raise Refused(f"{word} {round_no} is not the {word} being played ({word} {state.round_no} is)")
+        raise Refused(_by_word(
+            state.variant,
+            Say("round %(round)s is not the round being played (round %(playing)s is)",
+                round=round_no, playing=state.round_no),
+            Say("hand %(round)s is not the hand being played (hand %(playing)s is)",
+                round=round_no, playing=state.round_no)))
     if not state.ended:
-        raise Refused(f"the {word} is not over yet: {state.variant.how_rounds_end}")
+        raise Refused(_by_word(
+            state.variant,
+            Say("the round is not over yet: %(how)s", how=state.variant.how_rounds_end),
+            Say("the hand is not over yet: %(how)s", how=state.variant.how_rounds_end)))
 
 
 CHECKS_BEFORE_THE_LOCK = 3  # tries at a hand's scoring while other phones change the game
@@ -779,7 +933,7 @@ def _scored_before_the_lock(db: Database, game_id: int, request_id: str | None, 
     was scored at, else it is scored again on the game as it now is (a few times: then
     the phone is told to try again)."""
     if kernel.acted_on(db, game_id, request_id):
-        raise Repeated("this was saved already")
+        raise Repeated(Say("this was saved already"))
     for _try in range(CHECKS_BEFORE_THE_LOCK):
         log = load(db, game_id)
         scored = score(log)
@@ -788,8 +942,8 @@ def _scored_before_the_lock(db: Database, game_id: int, request_id: str | None, 
                 continue  # changed meanwhile: this transaction writes nothing
             kernel.once(db, game_id, request_id)
             return save(log, scored)
-    raise Stale("the game kept changing on other phones while this was checked: nothing was "
-                "saved. Try again")
+    raise Stale(Say("the game kept changing on other phones while this was checked: nothing "
+                    "was saved. Try again"))
 
 
 def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int, player: str,
@@ -804,14 +958,17 @@ def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int,
         state = replay(log)
         _round_end(state, round_no)
         if player not in log.players:
-            raise Refused(f"'{player}' is not playing in this game")
+            raise Refused(_not_playing(player))
         if player == state.out and cards:
-            raise Refused(f"{player} went out and holds no cards")
+            raise Refused(Say("%(player)s went out and holds no cards", player=player))
         holding = [c for p, hand in state.drafts.items() if p != player for c in hand]
         left = sum(n for n in availability(state.round, holding=holding).values() if n > 0)
         if len(cards) > left:
-            raise Refused(f"{player}'s hand cannot hold {len(cards)} cards: the decks leave {left} "
-                          f"once the table and the other hands entered are counted")
+            raise Refused(SayN("%(player)s's hand cannot hold %(num)s card: the decks leave "
+                               "%(left)s once the table and the other hands entered are counted",
+                               "%(player)s's hand cannot hold %(num)s cards: the decks leave "
+                               "%(left)s once the table and the other hands entered are counted",
+                               len(cards), player=player, left=left))
         log.drafts.setdefault(round_no, {})[player] = cards
         after = replay(log)
         after.counted()  # the hands entered so far must be possible: scored here
@@ -845,14 +1002,16 @@ def confirm_round(db: Database, game_id: int, request_id: str | None, round_no: 
     A round already counted (two phones confirming it) raises Repeated: nothing to do.
     """
     def score(log: GameLog) -> tuple[dict, LogState]:
-        word = log.variant.round_word
         if round_no in log.hands:
-            raise Repeated(f"{word} {round_no} was counted already")
+            raise Repeated(_by_word(log.variant,
+                                    Say("round %(round)s was counted already", round=round_no),
+                                    Say("hand %(round)s was counted already", round=round_no)))
         state = replay(log)
         _round_end(state, round_no)
         missing = state.missing_hands()
         if missing:
-            raise Refused(f"enter the cards left in {', '.join(missing)}'s hand first")
+            raise Refused(Say("enter the cards left in %(players)s's hand first",
+                              players=joined(missing, ", ")))
         hands = dict(log.drafts.pop(round_no, {}))
         if state.out:
             hands[state.out] = ()

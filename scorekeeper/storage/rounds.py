@@ -32,11 +32,14 @@ from ..games.cards import parse_card, sort_key
 from ..games.errors import GameFileError, ScorekeeperError
 from ..games.handcount import RUMMY
 from ..games.variant import CountVariant
+from ..games.words import Joined, Say, SayN, joined
 from . import kernel
 from .db import write
 from .kernel import NotFound, Refused, Stale
 
 ENDINGS = ("out", RUMMY, "knock", "stalemate")
+# The bonuses a game gives at its end (Gin's), each said by its word.
+BONUS_WORDS = {"game": Say("game"), "shutout": Say("shutout"), "lines": Say("lines")}
 
 
 @dataclass
@@ -152,12 +155,22 @@ class Scored:
         return {p: sum(points for _name, points in given)
                 for p, given in self.result.bonuses.items()}
 
-    def bonus_words(self) -> str:
-        """Which bonuses were given ("game, shutout, lines"), only those worth something."""
+    def bonus_names(self) -> list[str]:
+        """The bonuses given, by their names in the game ("game", "shutout", "lines"), only
+        those worth something."""
         names = [name for given in self.result.bonuses.values() for name, _points in given]
         order = {name: i for i, name in enumerate(dict.fromkeys(names))}
-        return ", ".join(sorted(order, key=lambda n: ("game", "shutout", "lines").index(n)
-                                if n in ("game", "shutout", "lines") else len(order) + order[n]))
+        return sorted(order, key=lambda n: ("game", "shutout", "lines").index(n)
+                      if n in ("game", "shutout", "lines") else len(order) + order[n])
+
+    def bonus_words(self) -> str:
+        """:meth:`said_bonus_words` in English: "game, shutout, lines"."""
+        return str(self.said_bonus_words())
+
+    def said_bonus_words(self) -> Joined:
+        """Which bonuses were given ("game, shutout, lines"): each bonus's word a sentence
+        (BONUS_WORDS), shown one after another."""
+        return joined([BONUS_WORDS.get(n, n) for n in self.bonus_names()], ", ")
 
     @property
     def lowest_wins(self) -> bool:
@@ -186,11 +199,19 @@ class Scored:
         round_no = round_no or self.round_no
         return self.players[(self.game.first_dealer + round_no - 1) % len(self.players)]
 
-    def status(self) -> str:
+    def said_status(self) -> Say:
+        """The game in a few words, for the history list: who won, or "in progress" (and
+        who is eliminated)."""
         if self.over:
-            return self.result.status()
+            return self.result.said_status()
         gone = self.eliminated()
-        return "in progress" + (f"; eliminated: {', '.join(gone)}" if gone else "")
+        if gone:
+            return Say("in progress; eliminated: %(players)s", players=joined(gone, ", "))
+        return Say("in progress")
+
+    def status(self) -> str:
+        """:meth:`said_status` in the game file's English: what the games row keeps."""
+        return str(self.said_status())
 
 
 # ---------------------------------------------------------------------------------------
@@ -208,7 +229,7 @@ def load(db: Database, game_id: int) -> CountedLog:
             "SELECT round_no, player, cards FROM hands WHERE game = ? AND confirmed = 1 "
             "ORDER BY round_no, id", [game_id]).fetchall()
     if not isinstance(game["variant"], CountVariant):
-        raise ValueError(f"game {game_id} is not kept by its hands counted")
+        raise ValueError(f"game {game_id} is not kept by its hands counted")  # a bug, not a refusal
     counted = CountedLog(game_id, game["variant"], game["players"], game["rules"],
                          game["first_dealer"], game["version"])
     by_round: dict[int, dict] = {}
@@ -233,22 +254,23 @@ def score(game: CountedLog, rounds: list[RecordedRound] | None = None,
     except GameFileError as e:
         raise _refusal(e, changed) from None
     except ScorekeeperError as e:
-        raise Refused(str(e)) from None
+        raise Refused(e.message) from None
     return Scored(replace(game, rounds=list(rounds)), result)
 
 
 def _refusal(error: GameFileError, changed: int | None) -> Refused:
+    """The replay's refusal, without its round where it is the round being changed."""
     round_no = error.round_no
-    text = str(error)
     if round_no is None:
-        return Refused(text)
-    here = text.removeprefix(f"round {round_no}, ").removeprefix(f"round {round_no}: ")
+        return Refused(error.message)
+    here = kernel.within_round(error) or error.said_reason or error.message
     if changed is None or round_no == changed:
         return Refused(here)
-    if "already over" in text:
-        return Refused(f"that would end the game before round {round_no}, which was "
-                       "played after it: delete the later rounds first")
-    return Refused(f"that would make round {round_no} illegal: {here}")
+    if "already over" in str(error):  # the game file's "the game was already over after …"
+        return Refused(Say("that would end the game before round %(round)s, which was played "
+                           "after it: delete the later rounds first", round=round_no))
+    return Refused(Say("that would make round %(round)s illegal: %(reason)s", round=round_no,
+                       reason=here))
 
 
 # ---------------------------------------------------------------------------------------
@@ -261,21 +283,36 @@ def new_round(variant: CountVariant, players: list[str], ended: str, player: str
     round (``variant.ender``: "out", or "knock") by ``player``; ``hands``: the cards picked
     for each player. The rules (hand sizes, the knock limit, cards the decks do not hold …)
     are checked by replaying the game with it (:func:`score`)."""
+    how, who = _say_how(variant)
     if ended not in (variant.ender, "stalemate"):
-        raise Refused(f"say how the round ended: {variant.who_ended.lower().rstrip('?')}, "
-                      "or a stalemate")
+        raise Refused(how)
     if ended != "stalemate" and player not in players:
-        raise Refused(variant.who_ended.rstrip("?").replace("Who", "say who", 1))
+        raise Refused(who)
     if rummy and not (variant.rummy_bonus and ended == "out"):
-        raise Refused("rummy means going out in one turn: say who went out")
+        raise Refused(Say("rummy means going out in one turn: say who went out"))
     try:
         picked = {p: canonical(cards) for p, cards in hands.items()}
     except ScorekeeperError as e:
-        raise Refused(str(e)) from None
+        raise Refused(e.message) from None
     kept = None
     if ended != "stalemate" and variant.counts_hands:
         kept = {p: picked.get(p, ()) for p in players if p in picked}
     return RecordedRound(RUMMY if rummy else ended, player if ended != "stalemate" else "", kept)
+
+
+def _say_how(variant: CountVariant) -> tuple[Say, Say]:
+    """A round-end form that does not say how the round ended, or who ended it: the
+    refusals, whole sentences for each game's question (``variant.who_ended``)."""
+    if variant.who_ended == "Who knocked (or went gin)?":
+        return (Say("say how the round ended: who knocked (or went gin), or a stalemate"),
+                Say("say who knocked (or went gin)"))
+    if variant.who_ended == "Who won the hand?":
+        return (Say("say how the round ended: who won the hand, or a stalemate"),
+                Say("say who won the hand"))
+    if variant.who_ended == "Who went out?":
+        return (Say("say how the round ended: who went out, or a stalemate"),
+                Say("say who went out"))
+    return Say("say how the round ended, or a stalemate"), Say("say who ended the round")
 
 
 def preview(scored: Scored, round_no: int, rnd: RecordedRound) -> Scored:
@@ -283,13 +320,13 @@ def preview(scored: Scored, round_no: int, rnd: RecordedRound) -> Scored:
     rounds = list(scored.game.rounds)
     if round_no == len(rounds) + 1:
         if scored.over:
-            raise Refused(f"the game is over: {scored.status()}")
+            raise Refused(Say("the game is over: %(status)s", status=scored.said_status()))
         rounds.append(rnd)
     elif 1 <= round_no <= len(rounds):
         rounds[round_no - 1] = replace(rnd, play_id=rounds[round_no - 1].play_id,
                                        revision=rounds[round_no - 1].revision)
     else:
-        raise NotFound(f"round {round_no} is not in this game")
+        raise NotFound(Say("round %(round)s is not in this game", round=round_no))
     return score(scored.game, rounds, changed=round_no)
 
 
@@ -325,14 +362,14 @@ def record_round(db: Database, game_id: int, request_id: str | None, round_no: i
         game = load(db, game_id)
         kernel.once(db, game_id, request_id)
         if round_no <= len(game.rounds):
-            raise Stale(f"round {round_no} was recorded already (on another phone): "
-                        "nothing was saved. Look at it on the game page")
+            raise Stale(Say("round %(round)s was recorded already (on another phone): nothing "
+                            "was saved. Look at it on the game page", round=round_no))
         before = score(game)
         if before.over:
-            raise Refused(f"the game is over: {before.status()}")
+            raise Refused(Say("the game is over: %(status)s", status=before.said_status()))
         if round_no != len(game.rounds) + 1:
-            raise Refused(f"round {round_no} is not the round being played "
-                          f"(round {len(game.rounds) + 1} is)")
+            raise Refused(Say("round %(round)s is not the round being played (round %(playing)s "
+                              "is)", round=round_no, playing=len(game.rounds) + 1))
         after = score(game, game.rounds + [rnd], changed=round_no)
         _insert_round(db, game_id, round_no, rnd)
         return save_summary(db, game, after)
@@ -340,12 +377,12 @@ def record_round(db: Database, game_id: int, request_id: str | None, round_no: i
 
 def _same_revision(game: CountedLog, round_no: int, revision: int | None) -> RecordedRound:
     if not 1 <= round_no <= len(game.rounds):
-        raise Stale(f"round {round_no} is not in the game any more (it was deleted on "
-                    "another phone): nothing was changed")
+        raise Stale(Say("round %(round)s is not in the game any more (it was deleted on "
+                        "another phone): nothing was changed", round=round_no))
     old = game.rounds[round_no - 1]
     if revision is not None and revision != old.revision:
-        raise Stale(f"round {round_no} was changed on another phone meanwhile: nothing "
-                    "was saved. Look at it again")
+        raise Stale(Say("round %(round)s was changed on another phone meanwhile: nothing "
+                        "was saved. Look at it again", round=round_no))
     return old
 
 
@@ -392,8 +429,10 @@ def restore_round(db: Database, game_id: int, request_id: str | None, round_no: 
         game = load(db, game_id)
         kernel.once(db, game_id, request_id)
         if not 1 <= round_no <= len(game.rounds) + 1:
-            raise Refused(f"the game has {len(game.rounds)} rounds now: round {round_no} "
-                          "cannot come back in its place")
+            raise Refused(SayN("the game has %(num)s round now: round %(round)s cannot come "
+                               "back in its place",
+                               "the game has %(num)s rounds now: round %(round)s cannot come "
+                               "back in its place", len(game.rounds), round=round_no))
         rounds = game.rounds[:round_no - 1] + [rnd] + game.rounds[round_no - 1:]
         after = score(game, rounds, changed=round_no)
         for table in ("plays", "hands"):

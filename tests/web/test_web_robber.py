@@ -496,7 +496,7 @@ def test_delete_a_play_and_refuse_deleting_a_meld_with_a_lay_off(three, db):
     assert stored(db, three.game_id) == before
     deleted = three.ok(three.post(f"/plays/{lay_off}/delete", revision="0"))
     notice = text(three.client.get(deleted.headers["Location"]))
-    assert "Deleted Bob&#39;s lay-off (D4)." in notice and 'data-action="bring-back"' in notice
+    assert "Deleted Bob&#39;s lay-off (4♦)." in notice and 'data-action="bring-back"' in notice
     assert three.log() == ["Ann melds S4 H4 C4 (meld 1)"]
     gone = three.post(f"/plays/{lay_off}/delete", revision="0")
     assert gone.status_code in (404, 409)

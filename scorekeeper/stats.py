@@ -18,7 +18,7 @@ from typing import Any, Hashable, Iterable, Mapping
 
 from .games import registry
 from .games.variant import COUNTED_AS, Variant
-from .games.words import Say
+from .games.words import Say, SayN
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class Line:
     """A player's figures in one game type (or all of them: ``variant`` None)."""
 
     variant: str | None
-    name: Say | str  # the game's name (words.Say), or "All games"
+    name: Say  # the game's name, or "All games"
     played: int = 0  # finished games
     won: int = 0
     unfinished: int = 0
@@ -196,7 +196,7 @@ class PlayerStats:
 def player_stats(key: Hashable, records: Iterable[GameRecord]) -> PlayerStats:
     """The figures of the player ``key`` (a player id, or a name) over these games."""
     lines: dict[str, Line] = {}
-    overall = Line(None, "All games")
+    overall = Line(None, Say("All games"))
     mine: list[tuple[GameRecord, Facts]] = []
     for record in sorted(records, key=lambda r: (r.date, r.id)):
         name = record.name_of(key)
@@ -291,28 +291,25 @@ def head_to_head(keys: list[Hashable], records: Iterable[GameRecord]) -> dict[tu
     return table
 
 
-def _count(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
-
-
-def highlights(facts_by_name: Mapping[str, Facts]) -> list[tuple[str, list[str]]]:
-    """One game's card-level records in words, per player who has any (the score sheet)."""
+def highlights(facts_by_name: Mapping[str, Facts]) -> list[tuple[str, list[Say]]]:
+    """One game's card-level records, each a sentence, per player who has any (the score
+    sheet): "biggest meld 700", "1 special meld", "2 melds stolen"."""
     notes = []
     for player, f in facts_by_name.items():
-        bits = []
+        bits: list[Say] = []
         if f.melds:
-            bits.append(f"biggest meld {max(m.points for m in f.melds)}")
+            bits.append(Say("biggest meld %(points)s", points=max(m.points for m in f.melds)))
         if f.specials:
-            bits.append(str(COUNTED_AS["specials"](len(f.specials))))
+            bits.append(COUNTED_AS["specials"](len(f.specials)))
         if f.aces:
-            bits.append(str(COUNTED_AS["aces"](f.aces)))
+            bits.append(COUNTED_AS["aces"](f.aces))
         if f.playable_penalty:
-            bits.append(f"{f.playable_penalty} paid for playable cards")
+            bits.append(Say("%(points)s paid for playable cards", points=f.playable_penalty))
         if f.steals:
-            bits.append(_count(f.steals, "meld") + " stolen")
+            bits.append(SayN("%(num)s meld stolen", "%(num)s melds stolen", f.steals))
         for record in ("gins", "undercuts"):
             if getattr(f, record):
-                bits.append(str(COUNTED_AS[record](getattr(f, record))))
+                bits.append(COUNTED_AS[record](getattr(f, record)))
         if bits:
             notes.append((player, bits))
     return notes

@@ -1,5 +1,6 @@
-"""What the games and the game file say is sentences (games/words.py), never English put
-together: read through a reader of its own, every word of it comes from a template.
+"""What the games, the game file and the stores say is sentences (games/words.py), never
+English put together: read through a reader of its own, every word of it comes from a
+template.
 
 The reader here writes each template in capitals (its placeholders untouched) and an
 ordinal as ``#3``; the players are named in capitals too. So a lower-case letter left in
@@ -16,12 +17,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from scorekeeper import gamefile
+from scorekeeper import gamefile, stats
 from scorekeeper.games import gin, registry, robber
 from scorekeeper.games.cards import parse_card
 from scorekeeper.games.errors import GameFileError, ScorekeeperError
 from scorekeeper.games.variant import COUNTED_AS
-from scorekeeper.games.words import Reader, Say
+from scorekeeper.games.words import Joined, Reader, Say, Sentence
+from scorekeeper.storage import games, kernel, logs, players, rounds, transfer
+from scorekeeper.storage.db import connect, migrate
 
 PLACEHOLDER = re.compile(r"(%\(\w+\)s)")
 NAMES = ["ANN", "BOB", "CY", "DI", "ED", "FLO"]
@@ -51,7 +54,10 @@ def english_left(said) -> list[str]:
     """The lower-case words left when ``said`` is read in capitals (none, if every word
     came from a template)."""
     assert isinstance(said, Say), f"not a sentence: {said!r}"
-    shown = CAPITALS.value(said)
+    return _lower_case_words(CAPITALS.value(said))
+
+
+def _lower_case_words(shown: str) -> list[str]:
     return [w for w in re.findall(r"[A-Za-z_]*[a-z][A-Za-z_]*", shown) if w not in FILE_WORDS]
 
 
@@ -227,3 +233,333 @@ def test_a_count_of_records_is_said_with_its_plural(record):
     assert str(COUNTED_AS[record](2)).startswith("2 ") and str(COUNTED_AS[record](2)).endswith("s")
     assert not str(COUNTED_AS[record](1)).endswith("s")
     assert_said(COUNTED_AS[record](3))
+
+
+# ---------------------------------------------------------------------------------------
+# The stores (scorekeeper/storage) and the statistics: everything they refuse or say.
+
+TOLD = (kernel.Refused, kernel.NotFound, kernel.Repeated)
+
+
+def assert_read(value) -> None:
+    """A sentence kind that is not a Say (a Sentence, sentences joined): no English left."""
+    assert isinstance(value, (Say, Sentence, Joined)), f"not a sentence: {value!r}"
+    shown = CAPITALS.value(value)
+    assert _lower_case_words(shown) == [], f"{str(value)!r} read in capitals: {shown!r}"
+
+
+def assert_told(e: kernel.Told) -> None:
+    """A refusal of the stores: its clause a sentence, its sentence for the pages too, and
+    the English of both as the command line and the web read them (``reason``, ``message``)."""
+    assert_said(e.said_reason)
+    assert isinstance(e.said, Sentence)
+    assert_read(e.said)
+    assert str(e) == e.reason == str(e.said_reason)
+    assert e.message == str(e.said) == kernel.sentence(e.reason)
+
+
+def _meld(rng: random.Random) -> list[str]:
+    n = rng.randint(1, 5)
+    if rng.random() < 0.5:
+        suit, low = rng.choice("SHDC"), rng.randint(0, 12)
+        return [suit + RANKS[(low + i) % 13] for i in range(n)]
+    if rng.random() < 0.7:
+        rank = rng.choice(RANKS)
+        return [rng.choice("SHDC") + rank for _ in range(n)]
+    return [rng.choice(DECK) if rng.random() < 0.97 else rng.choice(["JK", "X9", "S1"]) for _ in range(n)]
+
+
+class Stores:
+    """The stores driven at random on a database of their own; every refusal and every
+    sentence they give is checked as it comes (``seen`` counts them by what asked)."""
+
+    def __init__(self, path: str, seed: int) -> None:
+        self.db = connect(path)
+        migrate(self.db)
+        self.rng = random.Random(seed)
+        self.seen: dict[str, int] = {}
+        self.texts: set[str] = set()
+
+    def said(self, what: str, value) -> None:
+        self.seen[what] = self.seen.get(what, 0) + 1
+        self.texts.add(str(value))
+        if isinstance(value, Say):
+            assert_said(value)
+        else:
+            assert_read(value)
+
+    def attempt(self, what: str, fn, *args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except TOLD as e:
+            key = f"{what}: {type(e).__name__}"
+            self.seen[key] = self.seen.get(key, 0) + 1
+            self.texts.add(e.reason)
+            assert_told(e)
+            return None
+
+    def request(self) -> str:
+        return f"r{self.rng.random()}" if self.rng.random() < 0.95 else "again"
+
+    def log_game(self, key: str) -> int:
+        rng, db, v = self.rng, self.db, registry.get(key)
+        people = NAMES[:rng.randint(v.min_players, min(v.max_players, 4))]
+        teams = ([[people[0], people[2]], [people[1], people[3]]]
+                 if key == "robber" and len(people) == 4 and rng.random() < 0.5 else None)
+        rules = {"target": rng.choice([50, 150, 500])} if rng.random() < 0.7 else {}
+        game_id, _secret = games.create(db, v, people, rules, rng.randrange(len(people)), teams)
+        for _ in range(rng.randint(30, 120)):
+            state = games.state(db, game_id)
+            self.said("status", state.said_status())
+            assert state.status() == str(state.said_status())
+            if state.end_reason():
+                self.said("how the round ended", state.end_reason())
+            rows, melds = state.log.plays, [r.id for r in state.log.plays if r.type == "meld"]
+            player = rng.choice(people) if rng.random() < 0.95 else "ZED"
+            r = rng.random()
+            if r < 0.45:
+                kind = rng.choice(list(v.table_plays) + ["meld", "meld", "layoff", "BOGUS"])
+                cards = {"meld": _meld(rng), "BOGUS": _meld(rng), "layoff": [rng.choice(DECK)],
+                         "take": [rng.choice(DECK)], "ace": [rng.choice("SHDC") + "A"]}.get(kind, [])
+                target = rng.choice(melds + [999]) if melds and kind == "layoff" else None
+                preview = logs.preview(state, kind, player, cards, target)
+                if preview.error is not None:
+                    self.said("preview", preview.said_error)
+                    assert preview.error == str(preview.said_error)
+                round_no = state.round_no if rng.random() < 0.9 else state.round_no + rng.choice([-1, 1])
+                turn = state.turn if rng.random() < 0.8 else rng.choice(people)
+                self.attempt("play", logs.add_play, db, game_id, self.request(), kind, player, cards,
+                             target, turn if kind == "pass" else None, round_no)
+            elif r < 0.55:
+                last = rng.choice([None, 0, rows[-1].id if rows else 0, 12345])
+                undone = self.attempt("undo", logs.undo_said, db, game_id, self.request(), last)
+                if undone is not None:
+                    self.said("undone", undone)
+            elif r < 0.75:
+                hand = [rng.choice(DECK) for _ in range(rng.choice([0, 1, 2, 3, 8, 60]))]
+                round_no = state.round_no if rng.random() < 0.9 else state.round_no + 1
+                self.attempt("hand", logs.save_hand, db, game_id, self.request(), round_no, player, hand)
+            elif r < 0.83:
+                round_no = state.round_no if rng.random() < 0.9 else state.round_no + 1
+                self.attempt("confirm", logs.confirm_round, db, game_id, self.request(), round_no)
+            elif rows:
+                row = rng.choice(rows)
+                play_id = row.id if rng.random() < 0.9 else 99999
+                revision = rng.choice([None, row.revision, row.revision + 1])
+                k = rng.random()
+                if k < 0.4:
+                    cards = _meld(rng) if row.type != "out" else []
+                    target = rng.choice(melds + [None]) if melds else None
+                    preview = logs.preview_edit(state, play_id, player, cards, target)
+                    if preview.error is not None:
+                        self.said("preview of a change", preview.said_error)
+                        assert preview.error == str(preview.said_error)
+                    self.attempt("change", logs.edit_play, db, game_id, self.request(), play_id, player,
+                                 cards, target, revision)
+                elif k < 0.8:
+                    gone = self.attempt("delete", logs.delete_play, db, game_id, self.request(), play_id,
+                                        revision)
+                    if gone is not None and rng.random() < 0.5:
+                        self.attempt("bring back", logs.restore_play, db, game_id, self.request(), gone)
+                else:
+                    self.attempt("bring back", logs.restore_play, db, game_id, self.request(), row)
+            for row in games.state(db, game_id).log.plays:
+                self.said("a play", row.describe())
+        return game_id
+
+    def counted_game(self, key: str) -> int:
+        rng, db, v = self.rng, self.db, registry.get(key)
+        people = NAMES[:rng.randint(v.min_players, min(v.max_players, 4))]
+        rules = {"target": rng.choice([10, 50, 100])} if key == "gin" and rng.random() < 0.7 else {}
+        game_id, _secret = games.create(db, v, people, rules, rng.randrange(len(people)))
+        size = {"gin": 10, "conquian": 10}.get(key, 7)
+        for _ in range(rng.randint(20, 60)):
+            scored = games.state(db, game_id)
+            self.said("status", scored.said_status())
+            assert scored.status() == str(scored.said_status())
+            assert scored.bonus_words() == str(scored.said_bonus_words())
+            for word in scored.said_bonus_words().parts:
+                self.said("bonus", word)
+            pool = _pool(rng, key)
+            ended = rng.choice([v.ender, v.ender, v.ender, "stalemate", "BOGUS"])
+            player = rng.choice(people) if rng.random() < 0.9 else "ZED"
+            hands = {p: [pool.pop() if pool else "S2"
+                         for _ in range(size if rng.random() < 0.7 else rng.randint(0, 12))]
+                     for p in people if (p != player or rng.random() < 0.5) and rng.random() < 0.97}
+            if rng.random() < 0.02:
+                hands[people[0]] = ["XX"]
+            rnd = self.attempt("a round's form", rounds.new_round, v, people, ended, player,
+                               rng.random() < 0.1, hands)
+            if rnd is None:
+                continue
+            round_no = scored.round_no if rng.random() < 0.8 else rng.randint(0, scored.round_no + 1)
+            k = rng.random()
+            if k < 0.15:
+                self.attempt("preview", rounds.preview, scored, round_no, rnd)
+            elif k < 0.7:
+                self.attempt("record", rounds.record_round, db, game_id, self.request(), round_no, rnd)
+            elif k < 0.85:
+                self.attempt("change", rounds.edit_round, db, game_id, self.request(), round_no, rnd,
+                             rng.choice([None, 0, 1]))
+            elif k < 0.95:
+                self.attempt("delete", rounds.delete_round, db, game_id, self.request(), round_no,
+                             rng.choice([None, 0, 1]))
+            else:
+                self.attempt("bring back", rounds.restore_round, db, game_id, self.request(), round_no, rnd)
+        return game_id
+
+    def people_files_and_figures(self, ids: list[int]) -> None:
+        rng, db = self.rng, self.db
+        for _ in range(30):
+            everyone = players.everyone(db, players.EVERY_GAME)
+            one = rng.choice(everyone)
+            editable = players.EVERY_GAME if rng.random() < 0.8 else ids[:rng.randint(0, len(ids))]
+            r = rng.random()
+            if r < 0.5:
+                name = rng.choice(["", "  ", "X" * 41, "BOB", "ANN", "ZOË", "A\u200bB", "\u0301X",
+                                   "!!", f"NEW{rng.randint(0, 9)}", one.name])
+                self.attempt("rename", players.rename, db, one.id, name,
+                             rng.choice([None, one.name, "OTHER"]), editable=editable,
+                             request_id=self.request())
+            elif r < 0.9:
+                self.attempt("merge", players.merge, db, one.id, rng.choice(everyone).id, editable=editable,
+                             request_id=self.request())
+            else:
+                self.attempt("a player", players.get, db, rng.choice([one.id, 9999]), players.EVERY_GAME)
+        for game_id in ids:
+            doc = games.export_document(db, game_id)
+            files = [json.dumps(doc).encode(), b"", b"\xff\xfe\x00", b"{", b"[]",
+                     json.dumps(dict(doc, variant="POKER")).encode(),
+                     json.dumps(dict(doc, players=list(doc["players"]) + ["SS", "ß"])).encode()]
+            files += [json.dumps(dict(doc, players=[bad] + list(doc["players"][1:]))).encode()
+                      for bad in ("X" * 45, " ANN", "", "BOB")]
+            for data in files:
+                if self.attempt("import", transfer.import_upload, db, data) is not None:
+                    self.attempt("import again", transfer.import_upload, db, data)
+        for query in ({}, {"variant": "POKER"}, {"since": "YESTERDAY"}, {"until": "2026-13-40"},
+                      {"since": "2026-02-01", "until": "2026-01-01"}):
+            for problem in players.filter_history(kernel.list_games(db, ids), query)[2]:
+                self.said("filters", problem)
+        records, _unread = players.records(db, players.EVERY_GAME)
+        for record in records:
+            for _player, notes in stats.highlights(stats.facts(record)):
+                for note in notes:
+                    self.said("a record", note)
+            for player in record.players:
+                figures = stats.player_stats(player, records)
+                for line in [figures.overall, *figures.lines]:
+                    self.said("a line of figures", line.name)
+        self.attempt("a game", kernel.header, db, 9999)
+        self.attempt("new game", games.create, db, registry.get("rummy"), ["ANN", "BOB"], {}, 5)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_everything_the_stores_refuse_or_say_comes_from_templates(tmp_path, seed):
+    stores = Stores(str(tmp_path / "said.db"), seed)
+    ids = [stores.log_game(key) if registry.get(key).recording == "log" else stores.counted_game(key)
+           for key in registry.VARIANTS for _ in range(2)]
+    stores.people_files_and_figures(ids)
+    assert sum(n for what, n in stores.seen.items() if ": " in what) > 200
+    assert len(stores.texts) > 150, len(stores.texts)
+
+
+def test_the_stores_say_in_whole_sentences_what_chance_seldom_reaches(tmp_path):
+    """Changes that break a later play or a counted hand, a lay-off in the way, the last
+    ace, the stock, a game won with its bonuses: the stores' words, exactly as before."""
+    stores = Stores(str(tmp_path / "said.db"), 0)
+    db, told = stores.db, []
+
+    def refused(fn, *args, **kwargs):
+        try:
+            fn(*args, **kwargs)
+        except TOLD as e:
+            assert_told(e)
+            told.append(e.reason)
+            return e.reason
+        raise AssertionError("not refused")
+
+    ids = iter(range(10**6))
+
+    def rid():
+        return f"t{next(ids)}"
+
+    for key, word in (("iceberg", "round"), ("robber", "hand")):
+        v = registry.get(key)
+        game_id, _ = games.create(db, v, ["ANN", "BOB", "CY"], {"decks": 1} if key == "iceberg" else {}, 2)
+        meld, _ = logs.add_play(db, game_id, rid(), "meld", "ANN", ["S3", "S4", "S5"])
+        lay_off, _ = logs.add_play(db, game_id, rid(), "layoff", "BOB", ["S6"], meld.id)
+        refused(logs.delete_play, db, game_id, rid(), meld.id)
+        if v.edits:
+            assert refused(logs.edit_play, db, game_id, rid(), meld.id, "ANN", ["H3", "H4", "H5"]) == (
+                "that would make a later play illegal: BOB's lay-off (S6) in round 1 — S6 does not "
+                "fit H3 H4 H5: a run of hearts takes only hearts")
+        refused(logs.add_play, db, game_id, rid(), "meld", "CY", ["C7", "C7", "C7"])
+        logs.add_play(db, game_id, rid(), "out", "CY")
+        state = games.state(db, game_id)
+        assert state.status() == "CY went out: hands to count"
+        stores.said("status", state.said_status())
+        assert refused(logs.add_play, db, game_id, rid(), "pass", "ANN", turn=state.turn) == (
+            f"the {word} is over (CY went out): count the hands")
+        refused(logs.save_hand, db, game_id, rid(), 1, "CY", ["D9"])
+        logs.save_hand(db, game_id, rid(), 1, "ANN", ["D9"])
+        assert refused(logs.confirm_round, db, game_id, rid(), 1) == (
+            "enter the cards left in BOB's hand first")
+        logs.save_hand(db, game_id, rid(), 1, "BOB", ["S2"])
+        logs.confirm_round(db, game_id, rid(), 1)
+        assert refused(logs.confirm_round, db, game_id, rid(), 1) == f"{word} 1 was counted already"
+        if v.edits:
+            assert refused(logs.edit_play, db, game_id, rid(), lay_off.id, "BOB", ["S2"], meld.id).startswith(
+                "that would clash with the hands counted at the end of round 1: ")
+        assert refused(logs.restore_play, db, game_id, rid(),
+                       logs.PlayRow(None, 1, 9, "layoff", "BOB", ("S7",), 424242)) == (
+            "BOB's lay-off (S7) lies on a meld that is not on the table")
+        undone = logs.undo_said(db, game_id, rid())
+        assert str(undone) == f"reopened the end of {word} 1: the hands can be changed"
+        stores.said("undone", undone)
+        refused(logs.undo_said, db, game_id, rid(), 0)
+        assert refused(logs.confirm_round, db, game_id, rid(), 2) == (
+            f"{word} 2 is not the {word} being played ({word} 1 is)")
+        assert logs.undo(db, game_id, rid()) == "took back CY's going out"
+
+    v = registry.get("iceberg")  # the last ace
+    game_id, _ = games.create(db, v, ["ANN", "BOB"], {"decks": 1}, 0)
+    for player, ace in (("BOB", "SA"), ("ANN", "HA"), ("BOB", "DA"), ("ANN", "CA")):
+        logs.add_play(db, game_id, rid(), "ace", player, [ace])
+        if ace != "CA":
+            logs.add_play(db, game_id, rid(), "pass", player)
+    state = games.state(db, game_id)
+    assert state.status() == "ANN exposed the last ace: hands to count"
+    assert str(state.end_reason()) == "ANN exposed the last ace; the round ends after that turn"
+    stores.said("status", state.said_status())
+
+    v = registry.get("robber")  # the stock
+    game_id, _ = games.create(db, v, ["ANN", "BOB"], {}, 0)
+    logs.add_play(db, game_id, rid(), "stock", "ANN")
+    state = games.state(db, game_id)
+    assert state.status() == "the stock ran out (ANN drew the last card): hands to count"
+    stores.said("status", state.said_status())
+
+    v = registry.get("gin")  # won, with bonuses
+    game_id, _ = games.create(db, v, ["ANN", "BOB"], {"target": 10}, 0)
+    hands = {"ANN": ["SA", "S2", "S3", "H4", "H5", "H6", "D7", "D8", "D9", "C2"],
+             "BOB": ["SK", "HK", "DQ", "CJ", "S10", "H9", "D5", "C8", "H7", "C4"]}
+    rnd = rounds.new_round(v, ["ANN", "BOB"], "knock", "ANN", False, hands)
+    scored = rounds.record_round(db, game_id, rid(), 1, rnd)
+    assert scored.bonus_words() == "game, shutout, lines"
+    for bonus in scored.said_bonus_words().parts:
+        stores.said("bonus", bonus)
+    assert refused(rounds.preview, scored, 2, rnd) == "the game is over: ANN wins"
+
+    v = registry.get("kalooki")  # a change that breaks a later round
+    game_id, _ = games.create(db, v, ["ANN", "BOB", "CY"], {}, 0)
+    for round_no, out, hands in ((1, "ANN", {"BOB": ["S2"], "CY": ["S3"]}),
+                                 (2, "BOB", {"ANN": ["S2"], "CY": ["S3"]})):
+        rounds.record_round(db, game_id, rid(), round_no,
+                            rounds.new_round(v, ["ANN", "BOB", "CY"], "out", out, False, hands))
+    heavy = rounds.new_round(v, ["ANN", "BOB", "CY"], "out", "ANN", False, {
+        "BOB": ["SK", "HK", "DK", "CK", "SQ", "HQ", "DQ", "CQ", "JK", "JK", "SJ", "HJ", "DJ"], "CY": ["S3"]})
+    assert refused(rounds.edit_round, db, game_id, rid(), 1, heavy) == (
+        "that would make round 2 illegal: BOB was eliminated and no longer plays")
+    assert refused(rounds.restore_round, db, game_id, rid(), 7, heavy) == (
+        "the game has 2 rounds now: round 7 cannot come back in its place")
+    assert len(told) > 20

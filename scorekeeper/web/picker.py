@@ -9,10 +9,21 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from ..games.cards import ACE, COLOURS, RANK_LABELS, SUIT_NAMES, SUITS, Card
+from ..games.cards import ACE, COLOURS, RANK_LABELS, SUITS, Card
+from ..games.words import SUIT_PLURALS, Say, SayN
+from .words import said
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king", **{n: str(n) for n in range(2, 11)}}
+# A card in words for screen readers ("9 of spades"): its rank in words, and a whole
+# sentence per suit (a language may put the rank after the suit, or inflect it).
+RANK_NAMES = {1: Say("ace"), 11: Say("jack"), 12: Say("queen"), 13: Say("king"),
+              **{n: str(n) for n in range(2, 11)}}
+CARD_WORDS = {
+    "S": lambda rank: Say("%(rank)s of spades", rank=rank),
+    "H": lambda rank: Say("%(rank)s of hearts", rank=rank),
+    "D": lambda rank: Say("%(rank)s of diamonds", rank=rank),
+    "C": lambda rank: Say("%(rank)s of clubs", rank=rank),
+}
 
 
 @dataclass(frozen=True)
@@ -20,7 +31,7 @@ class Cell:
     card: str  # canonical name, the value posted: S9
     rank: str  # as printed on the card: 9, J, A
     symbol: str
-    name: str  # for screen readers: "9 of spades"
+    name: str  # for screen readers: "9 of spades" (in the phone's language)
     copies: int  # how many copies may be picked now (0: disabled)
     picked: int  # how many are picked
 
@@ -35,7 +46,8 @@ class SuitRow:
 
 
 def card_label(card: Card) -> str:
-    return f"{RANK_NAMES[card.rank]} of {SUIT_NAMES[card.suit]}"
+    """A card in words, in the phone's language: "9 of spades", "ace of hearts"."""
+    return said(CARD_WORDS[card.suit](RANK_NAMES[card.rank]))
 
 
 def grid(available: Mapping[Card, int], picked: Iterable[str] = (), aces: bool = False,
@@ -52,7 +64,7 @@ def grid(available: Mapping[Card, int], picked: Iterable[str] = (), aces: bool =
             copies = min(limit, max(available.get(card, 0), chosen[name], 0))
             cells.append(Cell(name, RANK_LABELS[rank], SYMBOLS[suit], card_label(card), copies,
                               min(chosen[name], copies)))
-        rows.append(SuitRow(suit, SUIT_NAMES[suit], SYMBOLS[suit], COLOURS[suit], tuple(cells)))
+        rows.append(SuitRow(suit, said(SUIT_PLURALS[suit]), SYMBOLS[suit], COLOURS[suit], tuple(cells)))
     return rows
 
 
@@ -68,10 +80,13 @@ def count_line(rows: Iterable[SuitRow] | None, expected: int | None = None, joke
     writes the same words as cards are tapped."""
     cards = picked_cards(rows or (), jokers)
     n = len(cards)
+    shown = " ".join(cards)
+    if expected and n:
+        return said(SayN("%(num)s of %(expected)s card: %(cards)s", "%(num)s of %(expected)s cards: %(cards)s",
+                         expected, num=n, expected=expected, cards=shown))
     if expected:
-        words = f"{n} of {expected} cards"
-    elif n:
-        words = f"{n} card{'s' if n != 1 else ''}"
-    else:
-        return ""
-    return f"{words}: {' '.join(cards)}" if n else words
+        return said(SayN("%(num)s of %(expected)s card", "%(num)s of %(expected)s cards", expected,
+                         num=n, expected=expected))
+    if n:
+        return said(SayN("%(num)s card: %(cards)s", "%(num)s cards: %(cards)s", n, cards=shown))
+    return ""

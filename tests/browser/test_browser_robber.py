@@ -108,8 +108,9 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
         re.compile(r"Cy steals meld 1 from Bob with HA H2"))
     expect(page.locator("[data-pending-take]")).to_have_count(0)
     assert owner_chip(page, 1) == ("Cy", "p0")
+    # A meld's history is the library's sentences, read as the pages read them: cards drawn.
     expect(page.locator("[data-table-melds] li[data-meld-number='1'] small")).to_contain_text(
-        "made by Ann; stolen by Bob from Ann with H6; stolen by Cy from Bob with HA H2")
+        "made by Ann; stolen by Bob from Ann with 6♥; stolen by Cy from Bob with A♥ 2♥")
     assert live_scores(page) == {"Ann & Cy": 60, "Bob & Dee": 0}
     screenshot(page, "robber-steal-back")
     assert small_targets(page) == []

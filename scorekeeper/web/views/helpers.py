@@ -197,9 +197,21 @@ BONUS_WORDS = {"game": Say("game"), "shutout": Say("shutout"), "lines": Say("lin
 
 
 @bp.app_template_global("said_bonus_words")
-def said_bonus_words(names: str):
-    """The bonuses given, named as the stores list them ("game, shutout, lines"), in words."""
+def said_bonus_words(names):
+    """The bonuses given, named as the stores list them ("game, shutout, lines"), in words
+    (what the stores already say in words, as it is)."""
+    if not isinstance(names, str):
+        return names
     return joined([BONUS_WORDS.get(name, name) for name in names.split(", ") if name], ", ")
+
+
+# A meld on Iceberg's table by its kind (iceberg_melds: pair, set, run, special).
+MELD_KINDS = {"pair": Say("pair"), "set": Say("set"), "run": Say("run"), "special": Say("special")}
+
+
+@bp.app_template_global("meld_kind")
+def meld_kind(kind: str):
+    return MELD_KINDS.get(kind, kind)
 
 
 # A player's part in a Gin hand, as the game file's detail names it.

@@ -214,3 +214,57 @@ SUIT_SINGULARS = {"S": Say("spade"), "H": Say("heart"), "D": Say("diamond"), "C"
 RANK_PLURALS = (None, Say("aces"), Say("twos"), Say("threes"), Say("fours"), Say("fives"),
                 Say("sixes"), Say("sevens"), Say("eights"), Say("nines"), Say("tens"),
                 Say("jacks"), Say("queens"), Say("kings"))
+
+
+# ---------------------------------------------------------------------------------------
+# A sentence kept as data (the history list keeps each game's status so, to show it in
+# any language later): JSON-able dicts and lists, and back.
+
+
+def to_data(value: Any) -> Any:
+    """A sentence and its values as plain data: text and whole numbers as they are."""
+    if isinstance(value, SayN):
+        return {"say": value.template, "plural": value.plural, "count": value.count,
+                "values": {k: to_data(v) for k, v in value.values.items() if k != "num"}}
+    if isinstance(value, Say):
+        return {"say": value.template, "values": {k: to_data(v) for k, v in value.values.items()}}
+    if isinstance(value, Sentence):
+        return {"sentence": to_data(value.clause)}
+    if isinstance(value, Cards):
+        return {"cards": [str(c) for c in value.cards]}
+    if isinstance(value, Signed):
+        return {"signed": value.n}
+    if isinstance(value, Ordinal):
+        return {"ordinal": value.n}
+    if isinstance(value, Joined):
+        return {"joined": [to_data(p) for p in value.parts], "separator": value.separator}
+    if getattr(value, "shown", None) is not None:  # a card (cards.Card)
+        return {"card": str(value)}
+    return value
+
+
+def from_data(data: Any, card: Any) -> Any:
+    """:func:`to_data`'s data as the sentence it was; ``card`` reads a card's name
+    (cards.parse_card)."""
+    if isinstance(data, list):
+        return [from_data(d, card) for d in data]
+    if not isinstance(data, dict):
+        return data
+    if "say" in data:
+        values = {k: from_data(v, card) for k, v in data.get("values", {}).items()}
+        if "plural" in data:
+            return SayN(data["say"], data["plural"], data["count"], **values)
+        return Say(data["say"], **values)
+    if "sentence" in data:
+        return Sentence(from_data(data["sentence"], card))
+    if "cards" in data:
+        return Cards(card(c) for c in data["cards"])
+    if "card" in data:
+        return card(data["card"])
+    if "signed" in data:
+        return Signed(data["signed"])
+    if "ordinal" in data:
+        return Ordinal(data["ordinal"])
+    if "joined" in data:
+        return Joined(tuple(from_data(p, card) for p in data["joined"]), data["separator"])
+    return data

@@ -160,6 +160,15 @@ def m005_game_origins(db: Database) -> None:
     db["games"].create_index(["source"])
 
 
+@migrations()
+def m006_games_said_status(db: Database) -> None:
+    """The history list's status as a sentence (games/words.py ``to_data``: its template
+    and values), so that each phone reads it in its own language; ``games.status`` keeps
+    the English. Games saved before have none until their next change: their English
+    status is shown meanwhile."""
+    db["games"].add_column("said_status", str)
+
+
 def connect(path: str) -> Database:
     """A connection set up the way every request and command uses it.
 

@@ -42,7 +42,7 @@ def create(db: Database, variant: Variant, players: list[str], rules: Mapping,
         raise Refused(e.message) from None  # its sentence, as the rules said it
     with write(db):
         return kernel.insert_game(db, variant, players, rules, first_dealer, teams,
-                                  status=game.status(), totals=game.totals, made_by=request_id)
+                                  status=game.said_status(), totals=game.totals, made_by=request_id)
 
 
 def state(db: Database, game_id: int):

@@ -27,7 +27,8 @@ from sqlite_utils import Database
 from ..games import registry
 from ..games.errors import GameFileError
 from ..games.variant import Variant
-from ..games.words import Say, Sentence
+from ..games.cards import parse_card
+from ..games.words import Say, Sentence, from_data, to_data
 
 
 class Told(Exception):
@@ -115,7 +116,7 @@ def new_secret() -> str:
 
 def insert_game(db: Database, variant: Variant, players: list[str], rules: Mapping,
                 first_dealer: int, teams: list[list[str]] | None = None, *,
-                status: str = "in progress", totals: Mapping[str, int] | None = None,
+                status: Say = Say("in progress"), totals: Mapping[str, int] | None = None,
                 made_by: str | None = None, source: str | None = None) -> tuple[int, str]:
     """A new game's row (version 0; the summary of a game with no rounds) and its seats,
     in the caller's write transaction; (id, the secret of its edit link).
@@ -134,11 +135,12 @@ def insert_game(db: Database, variant: Variant, players: list[str], rules: Mappi
     edit = new_secret()
     game_id = db.execute(
         "INSERT INTO games (variant, players, rules, teams, first_dealer, created, updated, "
-        "version, over, status, round_no, totals, edit_token, view_token, made_by, source) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, 1, ?, ?, ?, ?, ?)",
+        "version, over, status, said_status, round_no, totals, edit_token, view_token, made_by, "
+        "source) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, 1, ?, ?, ?, ?, ?)",
         [variant.key, json.dumps(players, ensure_ascii=False), json.dumps(dict(rules)),
          json.dumps(teams, ensure_ascii=False) if teams is not None else None, first_dealer,
-         stamp, stamp, status, json.dumps(dict(totals or {}), ensure_ascii=False), edit, new_secret(),
+         stamp, stamp, str(status), _said(status), json.dumps(dict(totals or {}), ensure_ascii=False),
+         edit, new_secret(),
          made_by or None, source],
     ).lastrowid
     seat_players(db, game_id, players)
@@ -183,16 +185,27 @@ def version_of(db: Database, game_id: int) -> int:
     return row[0]
 
 
-def save_summary(db: Database, game_id: int, version: int, *, over: bool, status: str,
+def save_summary(db: Database, game_id: int, version: int, *, over: bool, status: Say,
                  round_no: int, totals: Mapping[str, int]) -> None:
     """Bump the game's version past ``version`` (the one the change was made on) and keep
-    what the history list shows of it."""
+    what the history list shows of it: the status in English and as a sentence."""
     db.execute(
-        "UPDATE games SET updated = ?, version = ?, over = ?, status = ?, round_no = ?, "
-        "totals = ? WHERE id = ?",
-        [now(), version + 1, int(over), status, round_no,
+        "UPDATE games SET updated = ?, version = ?, over = ?, status = ?, said_status = ?, "
+        "round_no = ?, totals = ? WHERE id = ?",
+        [now(), version + 1, int(over), str(status), _said(status), round_no,
          json.dumps(dict(totals), ensure_ascii=False), game_id],
     )
+
+
+def _said(status: Say) -> str:
+    return json.dumps(to_data(status), ensure_ascii=False)
+
+
+def said_status(row: Mapping) -> Say | str:
+    """A games row's status as a sentence, to be read in any language (its English for a
+    game not changed since the sentence was kept)."""
+    kept = row.get("said_status")
+    return from_data(json.loads(kept), parse_card) if kept else row["status"]
 
 
 def secrets_of(db: Database, game_id: int) -> tuple[str, str]:
@@ -215,6 +228,7 @@ def list_games(db: Database, ids: Iterable[int]) -> list[dict]:
         row = dict(row)
         row["players"] = json.loads(row["players"])
         row["totals"] = json.loads(row["totals"] or "{}")
+        row["said_status"] = said_status(row)
         games.append(row)
     return games
 

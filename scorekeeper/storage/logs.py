@@ -698,7 +698,7 @@ def _insert_play(db: Database, game_id: int, row: PlayRow) -> int:
 
 def save_summary(db: Database, log: GameLog, state: LogState) -> LogState:
     """Bump the version and keep what the history list shows (state: the log as saved)."""
-    kernel.save_summary(db, log.id, log.version, over=state.over, status=state.status(),
+    kernel.save_summary(db, log.id, log.version, over=state.over, status=state.said_status(),
                         round_no=state.round_no, totals=state.game.totals)
     return state
 

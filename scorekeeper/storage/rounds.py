@@ -349,7 +349,7 @@ def _insert_round(db: Database, game_id: int, round_no: int, rnd: RecordedRound,
 
 def save_summary(db: Database, game: CountedLog, scored: Scored) -> Scored:
     """Bump the version and keep what the history list shows (status, round, totals)."""
-    kernel.save_summary(db, game.id, game.version, over=scored.over, status=scored.status(),
+    kernel.save_summary(db, game.id, game.version, over=scored.over, status=scored.said_status(),
                         round_no=scored.round_no, totals=scored.totals)
     return scored
 

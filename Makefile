@@ -3,9 +3,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run serve test chromium bench
+.PHONY: run serve test chromium bench translations
 
-$(BIN)/.installed: pyproject.toml
+# Installed again when a catalog changes: the install compiles them (setup.py).
+$(BIN)/.installed: pyproject.toml $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
 	python3 -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test]'
@@ -37,3 +38,10 @@ bench: $(BIN)/.installed
 	$(BIN)/pip install -q rlcard
 	$(BIN)/python benchmarks/last_turn.py
 	$(BIN)/python benchmarks/gin_deadwood.py
+
+# After changing the words of the pages: find them again (babel.cfg says where) and bring
+# every language's catalog up to date; then translate what is new (tests/test_translations.py
+# fails until every string is translated). README, "Adding a language".
+translations: $(BIN)/.installed
+	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output -o scorekeeper/translations/messages.pot .
+	$(BIN)/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching --ignore-obsolete

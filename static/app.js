@@ -3,6 +3,8 @@
 document.documentElement.classList.add("js");
 const $ = (s, r = document) => r.querySelector(s), $$ = (s, r = document) => [...r.querySelectorAll(s)];
 const body = document.body, on = (e, t, f) => e.addEventListener(t, f), ss = sessionStorage;
+/* Words with {name} marks, filled in (the page's words: the script has none of its own). */
+const fill = (t, o) => (t || "").replace(/\{(\w+)\}/g, (m, k) => k in o ? o[k] : m);
 const store = (s, k, v) => { try { if (v === undefined) return JSON.parse(s.getItem(k)); v ? s.setItem(k, JSON.stringify(v)) : s.removeItem(k); } catch (e) { return null; } };
 
 /* Keep the screen awake while a game is open. */
@@ -23,11 +25,13 @@ $$("[data-picker] input:not([data-copy])").forEach(i => {
   if (t) shown(i), on(i, "click", () => { if (!i.checked && !t.checked && !t.disabled) i.checked = t.checked = true; else if (!i.checked) t.checked = false; shown(i); });
 });
 
-/* The cards picked, in words: "7 of 10 cards: 2♠ 3♠" (as picker.count_line writes them). */
+/* The cards picked, in words: "7 of 10 cards: 2♠ 3♠" (as picker.count_line writes them),
+   in the page's language: its bar carries the words (_picker.html count_words). One card
+   or more is told by n == 1: the plural rule English, Spanish and German share. */
 const picked = (f, name = "cards") => $$(`[name=${name}]:checked`, f).map(i => i.nextElementSibling.textContent.replace("²", ""));
 const count = f => $$("[data-tally]", f).forEach(p => {
-  const c = picked(f, p.dataset.tally), n = c.length, m = p.dataset.expected;
-  p.textContent = (m ? `${n} of ${m} cards` : n ? `${n} card${n > 1 ? "s" : ""}` : "") + (n ? ": " + c.join(" ") : "");
+  const c = picked(f, p.dataset.tally), n = c.length, w = (p.closest("[data-bar]") || p).dataset;
+  p.textContent = fill(n ? (n == 1 && w.countOne) || w.countMany : w.countNone, {n, cards: c.join(" ")});
 });
 on(document, "click", e => { if (e.target.form && e.target.matches("[data-picker] input")) count(e.target.form); });
 
@@ -124,8 +128,10 @@ $$("form[data-preview-url]").forEach(form => {
     const box = $("[data-waiting]");
     if (box) box.remove();
     if (!stuck || !queue.length) return;
-    ($("[data-region=log]") || $(".links")).insertAdjacentHTML("beforebegin", "<section class=waiting data-waiting aria-live=polite><h2>Not sent yet</h2><p class=help>The server does not answer: these go, in this order, when it does.</p><ol></ol></section>");
-    queue.forEach(q => $("[data-waiting] ol").append(Object.assign(document.createElement("li"), {textContent: q.text})));
+    ($("[data-region=log]") || $(".links")).insertAdjacentHTML("beforebegin", "<section class=waiting data-waiting aria-live=polite><h2></h2><p class=help></p><ol></ol></section>");
+    const [h, p, ol] = $("[data-waiting]").children;  /* the page's words (_picker.html unsent_words) */
+    h.textContent = body.dataset.unsent || "…", p.textContent = body.dataset.unsentHelp || "";
+    queue.forEach(q => ol.append(Object.assign(document.createElement("li"), {textContent: q.text})));
   };
   const pump = () => {
     if (sending || !queue.length) return;
@@ -156,8 +162,9 @@ $$("form[data-preview-url]").forEach(form => {
     const data = new FormData(f);
     if (b.name) data.append(b.name, b.value);
     data.set("request_id", [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 256).toString(16).slice(1)).join(""));
+    const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
     const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
-      text: (f === form ? chosen("player") + ": " : "") + (confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim())};
+      text: f === form ? fill(body.dataset.queued || "{player}: {play}", {player: chosen("player"), play}) : play};
     if (confirm) {  /* sent: the picker is free for the next play */
       item.picks = 1;
       cells().forEach(i => { if (i.checked) i.checked = !(i.disabled = true); shown(i); });
@@ -199,7 +206,8 @@ $$("form[data-preview-url]").forEach(form => {
    played here before seats that player in the next empty seat. */
 const seats = $$("[data-seat]"), quick = $("[data-quick-pick]");
 seats.forEach(input => {
-  const show = () => { const r = $(`[data-dealer-seat='${input.dataset.seat}']`); if (r) r.nextElementSibling.textContent = input.value.trim() || "Seat " + (+input.dataset.seat + 1); };
+  const r = $(`[data-dealer-seat='${input.dataset.seat}']`), seat = r && r.nextElementSibling.textContent;  /* "Seat 1", in the page's words */
+  const show = () => { if (r) r.nextElementSibling.textContent = input.value.trim() || seat; };
   on(input, "input", show);
   show();
 });

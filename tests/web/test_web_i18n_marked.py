@@ -41,18 +41,18 @@ TEMPLATES = [
     "_said.html", "_aces.html", "_meld.html", "_meld_choice.html", "_turn.html",
     "_robber_turn.html", "_robber_board.html", "_robber_melds.html", "_robber_sides.html",
     "counted_knock.html", "_cards.html", "_keys.html",
-]
-LATER = [
-    "_languages.html",  # the language switch (its own engineer)
     "table.html", "robber_table.html", "_picker.html", "_preview.html", "_robber_preview.html",
     "_hand_entry.html", "counted_round.html", "robber_hand.html", "robber_end.html",
-    "round_end.html", "_robber_taken.html",
+    "round_end.html", "_robber_taken.html", "_languages.html",
 ]
+LATER: list[str] = []
 
 # Text a template may write as it is: no language has other words for these.
 SYMBOLS_ONLY = re.compile(r"[^\W\d_]")  # a letter
 ALLOWED_TEXT = {
     "A",  # the ace's rank, drawn on a card (_aces.html: A♠)
+    "²",  # a card's second copy, drawn on its cell (_picker.html: 9♠²)
+    "JK",  # a joker, drawn on its cell as the pages draw it (helpers.card_parts)
 }
 # String literals a template may print: CSS classes put into class="…".
 ALLOWED_LITERALS = {" won"}

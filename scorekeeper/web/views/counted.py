@@ -24,6 +24,7 @@ from ...games import registry
 from ...games.cards import full_deck, parse_card
 from ...games.errors import ScorekeeperError
 from ...games.handcount import RUMMY
+from ...games.words import Say, Sentence
 from ...storage import kernel, rounds as counted, transfer
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
@@ -31,6 +32,7 @@ from ..chart import chart
 from ..database import get_db
 from ..forms import Between, WriteForm
 from ..picker import grid
+from ..words import page_text, said
 from . import helpers
 from .games import export_file, sheet_response
 
@@ -40,7 +42,7 @@ bp.before_request(helpers.own_games(SCREENS))
 helpers.pages(SCREENS, game="counted.game", table="counted.new_round", end="counted.new_round",
               export="counted.export", export_csv="counted.export_csv")
 
-ALREADY_SAVED = "Already saved: that was sent twice, and counted once."
+ALREADY_SAVED = Say("Already saved: that was sent twice, and counted once.")
 STALEMATE = "stalemate"
 
 
@@ -206,7 +208,7 @@ def live(game_id: int):
 def new_round(game_id: int):
     scored = _scored(game_id)
     if scored.over:
-        flash(f"The game is over: {scored.status()}.")
+        flash(page_text("The game is over: %(status)s.", status=scored.said_status()))
         return redirect(url_for("counted.game", game_id=game_id), 303)
     if not links.can_edit():
         return redirect(url_for("counted.game", game_id=game_id), 303)
@@ -222,8 +224,8 @@ def _check_or_save(scored: counted.Scored, form: RoundForm, round_no: int, editi
     again = dict(form=form, picked=picked, ended=form.ended.data, rummy=bool(form.rummy.data),
                  editing=editing)
     if not form.validate():
-        return _round_page(scored, round_no, error="The form was incomplete: reload the page "
-                           "and try again. Nothing was saved.", status=422, **again)
+        return _round_page(scored, round_no, error=Say("The form was incomplete: reload the page "
+                           "and try again. Nothing was saved."), status=422, **again)
     try:
         rnd = _round_from_form(scored, form, in_play)
         if not form.save.data:  # Check: the scores as they would be, nothing saved
@@ -233,18 +235,22 @@ def _check_or_save(scored: counted.Scored, form: RoundForm, round_no: int, editi
         if editing:
             counted.edit_round(get_db(), game_id, form.request_id.data, round_no, rnd,
                                form.revision.data)
-            flash(f"Round {round_no} changed; every total after it is recomputed.")
+            flash(page_text("Round %(n)s changed; every total after it is recomputed.", n=round_no))
         else:
             after = counted.record_round(get_db(), game_id, form.request_id.data, round_no, rnd)
-            flash(f"Round {round_no} saved." + (f" Game over: {after.status()}."
-                                                 if after.over else ""))
+            if after.over:
+                flash(page_text("Round %(n)s saved. Game over: %(status)s.", n=round_no,
+                                status=after.said_status()))
+            else:
+                flash(page_text("Round %(n)s saved.", n=round_no))
     except Repeated:
-        flash(ALREADY_SAVED)
+        flash(said(ALREADY_SAVED))
     except NotFound:
         abort(404)
     except Refused as e:
-        said = "nothing was" in e.message.lower()  # Stale says so itself
-        return _round_page(scored, round_no, error=e.message + ("" if said else " Nothing was saved."),
+        told = "nothing was" in e.message.lower()  # Stale says so itself (read in its English)
+        error = e.said if told else Say("%(why)s Nothing was saved.", why=e.said)
+        return _round_page(scored, round_no, error=error,
                            status=409 if isinstance(e, Stale) else 422, **again)
     return redirect(url_for("counted.round_detail", game_id=game_id, round_no=round_no), 303)
 
@@ -254,18 +260,20 @@ def save_round(game_id: int):
     scored = _scored(game_id)
     form = RoundForm()
     if kernel.acted_on(get_db(), game_id, form.request_id.data):  # a double tap: done already
-        flash(ALREADY_SAVED)
+        flash(said(ALREADY_SAVED))
         return redirect(url_for("counted.game", game_id=game_id), 303)
     if scored.over:
-        flash(f"The game is over: {scored.status()}. Nothing was saved.")
+        flash(page_text("The game is over: %(status)s. Nothing was saved.", status=scored.said_status()))
         return redirect(url_for("counted.game", game_id=game_id), 303)
     next_no = len(scored.game.rounds) + 1
     round_no = form.round_no.data if isinstance(form.round_no.data, int) and form.round_no.data >= 1 else next_no
     if round_no != next_no:  # the page was for a round recorded since (another phone)
-        error = (f"Round {round_no} was recorded already (on another phone): nothing was "
-                 f"saved. Look at it on the game page; this is round {next_no}."
-                 if round_no < next_no else f"Round {round_no} is not the round being played "
-                 f"(round {next_no} is). Nothing was saved.")
+        if round_no < next_no:
+            error = Say("Round %(n)s was recorded already (on another phone): nothing was saved. "
+                        "Look at it on the game page; this is round %(next)s.", n=round_no, next=next_no)
+        else:
+            error = Say("Round %(n)s is not the round being played (round %(next)s is). Nothing was "
+                        "saved.", n=round_no, next=next_no)
         return _round_page(scored, next_no, RoundForm(formdata=None, round_no=next_no),
                            error=error, status=409)
     return _check_or_save(scored, form, round_no, None)
@@ -276,8 +284,8 @@ def round_detail(game_id: int, round_no: int):
     """A recorded round: how it ended, each hand's melds, deadwood and points, edit/delete."""
     scored = _scored(game_id)
     if not 1 <= round_no <= len(scored.game.rounds):
-        return render_template("error.html", title="Not found",
-                               message=f"Round {round_no} has not been recorded."), 404
+        return render_template("error.html", title=page_text("Not found"),
+                               message=page_text("Round %(n)s has not been recorded.", n=round_no)), 404
     return _detail_page(scored, round_no)
 
 
@@ -306,8 +314,8 @@ def edit_round(game_id: int, round_no: int):
 def save_edit(game_id: int, round_no: int):
     scored = _scored(game_id)
     if not 1 <= round_no <= len(scored.game.rounds):
-        flash(f"Round {round_no} is not in the game any more (deleted on another phone): "
-              "nothing was changed.")
+        flash(page_text("Round %(n)s is not in the game any more (deleted on another phone): "
+                        "nothing was changed.", n=round_no))
         return redirect(url_for("counted.game", game_id=game_id), 303)
     return _check_or_save(scored, RoundForm(), round_no, scored.game.rounds[round_no - 1])
 
@@ -318,27 +326,27 @@ def delete_round(game_id: int, round_no: int):
     form = DeleteRoundForm()
     game = _scored(game_id).game
     if not 1 <= round_no <= len(game.rounds):
-        flash(f"Round {round_no} is not in the game any more (deleted on another phone): "
-              "nothing was deleted.")
+        flash(page_text("Round %(n)s is not in the game any more (deleted on another phone): "
+                        "nothing was deleted.", n=round_no))
         return redirect(url_for("counted.game", game_id=game_id), 303)
     deleted = game.rounds[round_no - 1]
     try:
         counted.delete_round(get_db(), game_id, form.request_id.data, round_no,
                              form.revision.data if form.validate() else None)
     except Repeated:
-        flash(ALREADY_SAVED)
+        flash(said(ALREADY_SAVED))
     except NotFound:
         abort(404)
     except Refused as e:
-        flash(e.message + " Nothing was deleted.")
+        flash(page_text("%(why)s Nothing was deleted.", why=e.said))
         if 1 <= round_no <= len(_scored(game_id).game.rounds):
             return redirect(url_for("counted.round_detail", game_id=game_id, round_no=round_no), 303)
     else:
         what = {"round": round_no, "how": deleted.how, "player": deleted.player,
                 "hands": None if deleted.hands is None else {p: list(c) for p, c in deleted.hands.items()}}
-        token = helpers.deleted_token(
-            game_id, "counted.restore_round", what, f"Round {round_no} deleted; the rounds after it "
-            "moved up and every total is recomputed.", form.request_id.data)
+        words = page_text("Round %(n)s deleted; the rounds after it moved up and every total is "
+                          "recomputed.", n=round_no)
+        token = helpers.deleted_token(game_id, "counted.restore_round", what, words, form.request_id.data)
         return redirect(url_for("counted.game", game_id=game_id, deleted=token), 303)
     return redirect(url_for("counted.game", game_id=game_id), 303)
 
@@ -354,17 +362,18 @@ def restore_round(game_id: int):
                                                     for p, cards in data["hands"].items()}
         rnd = counted.RecordedRound(str(data["how"]), str(data["player"]), hands)
     except (TypeError, KeyError, ValueError, AttributeError):
-        flash(helpers.CANNOT_BRING_BACK)
+        flash(said(helpers.CANNOT_BRING_BACK))
         return redirect(url_for("counted.game", game_id=game_id), 303)
     try:
         counted.restore_round(get_db(), game_id, back[1], round_no, rnd)
     except Repeated:
-        flash(f"Already brought back: round {round_no}.")
+        flash(page_text("Already brought back: round %(n)s.", n=round_no))
     except Refused as e:
-        flash(f"Round {round_no} was not brought back: {kernel.sentence(e.message)} Nothing was changed.")
+        flash(page_text("Round %(n)s was not brought back: %(why)s Nothing was changed.", n=round_no,
+                        why=e.said))
         return redirect(url_for("counted.game", game_id=game_id), 303)
     else:
-        flash(f"Round {round_no} brought back; every total is recomputed.")
+        flash(page_text("Round %(n)s brought back; every total is recomputed.", n=round_no))
     return redirect(url_for("counted.round_detail", game_id=game_id, round_no=round_no), 303)
 
 
@@ -405,13 +414,13 @@ def knock(variant_key: str):
         limit = int(limit_text)
     else:  # said, never replaced silently by another number
         limit = limit_text
-        error = (f"The knock limit must be a whole number of points, 0 or more (10 in the "
-                 f"published rule): “{limit_text[:20]}” is not one. Nothing was judged.")
+        error = Say("The knock limit must be a whole number of points, 0 or more (10 in the "
+                    "published rule): “%(limit)s” is not one. Nothing was judged.", limit=limit_text[:20])
     if names and not error:
         try:
             answer = variant.knock_advice([parse_card(n) for n in names], limit)
         except ScorekeeperError as e:
-            error = kernel.sentence(str(e))
+            error = Sentence(e.message)
     back = request.args.get("game", "")  # the game page it was opened from: only that
     back = back if re.fullmatch(r"/g/[A-Za-z0-9_-]+/counted", back) else None
     deck, _limit, _jokers = _deck(variant)

@@ -223,6 +223,17 @@ def role_words(role: str):
     return ROLE_WORDS.get(role, role)
 
 
+@bp.app_template_global("page_language")
+def page_language() -> str:
+    """The language the page is in, as HTML's ``lang`` names it (pt-BR, not pt_BR)."""
+    return str(get_locale() or "en").replace("_", "-")
+
+
+# What a form sent twice is told (a double tap, a form sent again): nothing more was done.
+# A sentence, read in the phone's language where it is shown (``said`` before a flash).
+ALREADY_SAVED = Say("Already saved: that was sent twice, and counts once.")
+
+
 @bp.app_template_global("round_word")
 def round_word(key: str) -> str:
     """What a round is called in a game of this variant (its key): "round", "hand"."""
@@ -321,8 +332,8 @@ def server_error(_error):
 # and the notice that says it was deleted carries the form that puts it back where it was.
 
 BRING_BACK = "scorekeeper.bring-back"
-CANNOT_BRING_BACK = ("That cannot be brought back from here: the notice it came from is not this "
-                     "game's, or was cut short. Nothing was changed.")
+CANNOT_BRING_BACK = Say("That cannot be brought back from here: the notice it came from is not "
+                        "this game's, or was cut short. Nothing was changed.")
 
 
 def _signer() -> URLSafeSerializer:

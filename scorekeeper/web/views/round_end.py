@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
+from ...games.words import Say, SayN
 from ...storage import logs
 from ...storage.kernel import Refused, Repeated
 from ..database import get_db
 from ..forms import ConfirmRoundForm, HandForm
 from ..picker import grid
+from ..words import page_text, said
 from . import helpers
 from .games import SCREENS, load_state
-from .table import ALREADY_SAVED, screen, screen_url
+from .helpers import ALREADY_SAVED
+from .table import screen, screen_url
 
 bp = Blueprint("round_end", __name__, url_prefix="/g/<game_key>")
 bp.before_request(helpers.own_games(SCREENS))
@@ -28,7 +31,7 @@ def end_page(state: logs.LogState, *, player=None, picked=None, error=None, stat
     if not state.ended:
         if state.over:
             return redirect(url_for("games.summary", game_id=game_id), 303)
-        flash(error or "The round is not over yet: someone goes out, or the last ace is exposed.")
+        flash(said(error or Say("The round is not over yet: someone goes out, or the last ace is exposed.")))
         return redirect(url_for("table.show", game_id=game_id), 303)
     round_no = state.round_no
     drafts = state.log.drafts.get(round_no, {})
@@ -39,7 +42,7 @@ def end_page(state: logs.LogState, *, player=None, picked=None, error=None, stat
     try:
         scored = state.counted()
     except Refused as e:
-        draft_error = e.message
+        draft_error = e.said
     result = scored.round_result(round_no) if scored else None
     return render_template(
         "round_end.html",
@@ -67,6 +70,12 @@ def hand_entry(state: logs.LogState, player: str | None, picked=None):
     return entering, player, picker
 
 
+def cards_left(player: str, count: int) -> SayN:
+    """What a hand saved holds, in words: "Ann: 3 cards left in hand."."""
+    return SayN("%(player)s: %(num)s card left in hand.", "%(player)s: %(num)s cards left in hand.",
+                count, player=player)
+
+
 @bp.route("/end")
 def show(game_id: int):
     return end_page(load_state(game_id), player=request.args.get("player"))
@@ -78,18 +87,17 @@ def save_hand(game_id: int):
     form = HandForm()
     state = load_state(game_id)
     if not form.validate():
-        return end_page(state, player=form.player.data, error="Say whose hand this is.", status=422)
+        return end_page(state, player=form.player.data, error=Say("Say whose hand this is."), status=422)
     try:
         logs.save_hand(get_db(), game_id, form.request_id.data, form.round_no.data,
                        form.player.data, form.cards.data)
     except Repeated:
-        flash(ALREADY_SAVED)
+        flash(said(ALREADY_SAVED))
         return redirect(url_for("round_end.show", game_id=game_id), 303)
     except Refused as e:
-        return end_page(state, player=form.player.data, picked=form.cards.data, error=e.message,
+        return end_page(state, player=form.player.data, picked=form.cards.data, error=e.said,
                         status=422)
-    count = len(form.cards.data)
-    flash(f"{form.player.data}: {count} card{'s' if count != 1 else ''} left in hand.")
+    flash(said(cards_left(form.player.data, len(form.cards.data))))
     return redirect(url_for("round_end.show", game_id=game_id), 303)
 
 
@@ -103,19 +111,20 @@ def confirm(game_id: int):
     form = ConfirmRoundForm()
     state = load_state(game_id)
     if not form.validate():
-        return end_page(state, error="Which round is being counted?", status=422)
+        return end_page(state, error=Say("Which round is being counted?"), status=422)
     try:
         after = logs.confirm_round(get_db(), game_id, form.request_id.data, form.round_no.data)
     except Repeated:
-        flash(f"Already saved: round {form.round_no.data} is counted.")
+        flash(page_text("Already saved: round %(n)s is counted.", n=form.round_no.data))
         return redirect(screen_url(load_state(game_id)), 303)
     except Refused as e:
-        return end_page(state, error=e.message, status=422)
+        return end_page(state, error=e.said, status=422)
     if after.over:
-        flash(f"Game over: {after.result.status()}.")
+        flash(page_text("Game over: %(status)s.", status=after.result.said_status()))
         return redirect(url_for("games.summary", game_id=game_id), 303)
-    flash(f"Round {form.round_no.data} counted. Round {after.round_no}: {after.dealer()} deals, "
-          f"{after.turn} starts.")
+    flash(page_text("Round %(n)s counted. Round %(next)s: %(dealer)s deals, %(player)s starts.",
+                    n=form.round_no.data, next=after.round_no, dealer=after.dealer(), player=after.turn))
     if after.result.tied_at_target:
-        flash(f"A tie at the top at {after.rules['target']} or more: play another round.")
+        flash(page_text("A tie at the top at %(target)s or more: play another round.",
+                        target=after.rules["target"]))
     return redirect(url_for("table.show", game_id=game_id), 303)

@@ -20,7 +20,8 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from wtforms import IntegerField, StringField
 from wtforms.validators import InputRequired, Optional
 
-from ...games.cards import card_names
+from ...games.cards import parse_card
+from ...games.words import Cards, Say, SayN, Sentence
 from ...storage import kernel, logs
 from ...storage.kernel import NotFound, Refused, Repeated
 from .. import links
@@ -28,10 +29,12 @@ from ..chart import chart
 from ..database import get_db
 from ..forms import CardsField, ConfirmRoundForm, DeleteForm, HandForm, PassForm, TableForm, UndoForm
 from ..picker import grid
+from ..words import page_text, said
 from . import helpers
 from .games import export_file, log_sheet
-from .round_end import hand_entry
-from .table import ALREADY_SAVED, answer, live_json, picked_first, refusal_status, wants_json
+from .helpers import ALREADY_SAVED
+from .round_end import cards_left, hand_entry
+from .table import CONFIRM, WENT_OUT, answer, live_json, picked_first, refusal_status, wants_json
 
 SCREENS = "steals"
 bp = Blueprint(SCREENS, __name__, url_prefix="/g/<game_key>/robber")
@@ -40,7 +43,7 @@ helpers.pages(SCREENS, game="steals.game", table="steals.table", end="steals.end
               export="steals.export", export_csv="steals.export_csv")
 
 ACTIONS = ("play", "check", "take", "renege", "out", "stock")
-ENDINGS = {"out": "Went out", "stock": "Stock ran out"}  # the buttons that end the hand
+ENDINGS = {"out": WENT_OUT, "stock": Say("Stock ran out")}  # the buttons that end the hand
 
 
 class PlayForm(TableForm):
@@ -69,7 +72,7 @@ class TableMeld:
 @dataclass
 class LogLine:
     row: logs.PlayRow
-    text: str
+    text: Say  # the play in words, a sentence read in the phone's language
     steal: bool = False
 
 
@@ -141,11 +144,11 @@ class Steals:
                           round_.locked(tm.number), tm.meld.value(self.state.rules))
                 for pid, tm in self.state.melds()]
 
-    def _arranged(self, play) -> str:
+    def _arranged(self, play) -> Cards:
         """A play's cards in the order they lie in their meld on the table now (a card's
         place in a meld never changes once played)."""
         lying = self.state.round.melds[play.meld_number - 1].meld.cards
-        return card_names(sorted(play.cards, key=lying.index))
+        return Cards(sorted(play.cards, key=lying.index))
 
     def log_lines(self) -> list[LogLine]:
         """The hand so far, newest last, in words: steals say whose meld was stolen."""
@@ -153,31 +156,38 @@ class Steals:
         for tp in self.state.plays():
             row, play = tp.row, tp.play
             if row.type == "meld":
-                text = f"{row.player} melds {self._arranged(play)} (meld {play.meld_number})"
+                text = Say("%(player)s melds %(cards)s (meld %(number)s)", player=row.player,
+                           cards=self._arranged(play), number=play.meld_number)
             elif row.type == "layoff" and play.stolen_from:
-                text = (f"{row.player} steals meld {play.meld_number} from {play.stolen_from} "
-                        f"with {self._arranged(play)}")
+                text = Say("%(player)s steals meld %(number)s from %(owner)s with %(cards)s",
+                           player=row.player, number=play.meld_number, owner=play.stolen_from,
+                           cards=self._arranged(play))
             elif row.type == "layoff":
-                text = f"{row.player} adds {self._arranged(play)} to meld {play.meld_number}"
+                text = Say("%(player)s adds %(cards)s to meld %(number)s", player=row.player,
+                           cards=self._arranged(play), number=play.meld_number)
             elif row.type == "out":
-                text = f"{row.player} went out"
+                text = Say("%(player)s went out", player=row.player)
             elif row.type == "pass":
-                text = f"{row.player} discarded: {tp.passed_to}’s turn"
+                text = Say("%(player)s discarded: %(next)s’s turn", player=row.player, next=tp.passed_to)
             elif row.type == "take":
-                text = f"{row.player} took the discard pile ({row.cards[0]} on top)"
+                text = Say("%(player)s took the discard pile (%(card)s on top)", player=row.player,
+                           card=parse_card(row.cards[0]))
             elif row.type == "renege":
-                text = f"{row.player} reneged: −{self.state.rules['renege_penalty']} this hand"
+                text = Say("%(player)s reneged: −%(penalty)s this hand", player=row.player,
+                           penalty=self.state.rules["renege_penalty"])
+            elif row.player:
+                text = Say("the stock ran out: %(player)s drew the last card", player=row.player)
             else:
-                text = f"the stock ran out: {row.player} drew the last card" if row.player else "the stock ran out"
+                text = Say("the stock ran out")
             lines.append(LogLine(row, text, bool(play is not None and play.stolen_from)))
         return lines
 
-    def hand_ended(self, round_no: int) -> str:
+    def hand_ended(self, round_no: int) -> Say | str:
         """How hand ``round_no`` ended, in words: out, the stock, or the game file's word."""
         rows = self.state.log.rows(round_no)
         out = next((r for r in rows if r.type == "out"), None)
         if out is not None:
-            return f"{out.player} went out"
+            return Say("%(player)s went out", player=out.player)
         stock = next((r for r in rows if r.type == "stock"), None)
         if stock is not None:
             return logs.ended_by(stock)
@@ -202,15 +212,28 @@ def screen_url(state: Steals) -> str:
         screen(state), url_for("steals.table", game_id=game_id))
 
 
-def _sides_of(state: Steals, hand: dict | None) -> list[dict]:
-    """Each side's score for a hand (its game-file JSON), with each member's reasons."""
-    if hand is None:
+def _sides_of(state: Steals, result) -> list[dict]:
+    """Each side's score for a hand (a round result of the rules), with each member's
+    reasons: its game-file detail, where a meld's history and the member's story are the
+    rules' sentences, read in the phone's language."""
+    if result is None:
         return []
+    hand = result.as_json()
+    rules = result.round.rules
+    members = {}
+    for p, detail in hand["detail"].items():
+        held = result.players[p]
+        melds = [dict(m, history=list(tm.history)) for m, tm in zip(detail["melds"], held.melds)]
+        members[p] = {"player": p, **detail, "melds": melds, "story": held.story(rules)}
+    return _sides(state, hand["scores"], members)
+
+
+def _sides(state: Steals, scores: dict, members: dict) -> list[dict]:
     sides = []
     for index, side in enumerate(state.sides):
-        members = [p for p in state.players if state.side(p) == side]
-        sides.append({"side": side, "colour": index, "score": hand["scores"][members[0]],
-                      "members": [{"player": p, **hand["detail"][p]} for p in members]})
+        of_side = [p for p in state.players if state.side(p) == side]
+        sides.append({"side": side, "colour": index, "score": scores[of_side[0]],
+                      "members": [members[p] for p in of_side]})
     return sides
 
 
@@ -220,9 +243,9 @@ def _live_scores(state: Steals) -> list[dict]:
         return []
     current = state.current()
     if current is None:  # a hand with no play yet: every side has 0 so far
-        return _sides_of(state, {"scores": state.live(),
-                                 "detail": {p: {"story": ["no melds yet: score 0"]} for p in state.players}})
-    return _sides_of(state, current.as_json())
+        return _sides(state, state.live(), {p: {"player": p, "story": [Say("no melds yet: score 0")]}
+                                            for p in state.players})
+    return _sides_of(state, current)
 
 
 def table_context(state: Steals, *, picked=None, target=None, player=None,
@@ -279,7 +302,7 @@ def live_parts(state: Steals) -> dict:
     )
 
 
-def _refused(game_id: int, error: str, status: int = 422, state: Steals | None = None, **kwargs):
+def _refused(game_id: int, error, status: int = 422, state: Steals | None = None, **kwargs):
     """A play refused: the table with the reason and what was picked (in the background:
     the regions and the reason; the page keeps what was picked)."""
     state = state or _state(game_id)
@@ -288,12 +311,13 @@ def _refused(game_id: int, error: str, status: int = 422, state: Steals | None =
     return table_page(state, error=error, status=status, **kwargs)
 
 
-def _done(game_id: int, said: str, where: str | None = None):
-    """A play logged (or one sent twice): what it did in words, and the page to show (in
-    the background: the regions and the words; the page moves on if the screen did)."""
+def _done(game_id: int, words, where: str | None = None):
+    """A play logged (or one sent twice): what it did in words (a sentence), and the page
+    to show (in the background: the regions and the words; the page moves on if the
+    screen did)."""
     if wants_json():
-        return answer(live_parts(_state(game_id)), notices=[said])
-    flash(said)
+        return answer(live_parts(_state(game_id)), notices=[words])
+    flash(said(words))
     return redirect(where or screen_url(_state(game_id)), 303)
 
 
@@ -305,12 +329,13 @@ def robber_preview(state: Steals, player: str, cards, target: int | None) -> dic
     kind = "layoff" if target else "meld"
     twice = sorted({c for c in cards if list(cards).count(c) > 1})
     if kind == "meld" and len(cards) < 3:  # still picking: not a refusal yet
-        return {"ok": False, "hint": f"{len(cards)} picked: a new meld needs three cards or more.",
-                "twice": twice}
+        return {"ok": False, "twice": twice,
+                "hint": SayN("%(num)s picked: a new meld needs three cards or more.",
+                             "%(num)s picked: a new meld needs three cards or more.", len(cards))}
     try:
         _row, after = logs.check_play(state.state, kind, player, cards, target)
     except Refused as e:
-        return {"ok": False, "error": e.message, "cards": list(cards), "twice": twice}
+        return {"ok": False, "error": e.said, "cards": list(cards), "twice": twice}
     play = after.round.plays[-1]
     meld = after.round.melds[play.meld_number - 1]
     value = meld.meld.value(after.rules)
@@ -330,9 +355,10 @@ def preview(game_id: int):
     return render_template("_robber_preview.html", preview=shown, state=state)
 
 
-def _said(row: logs.PlayRow, after: logs.LogState) -> str:
+def _said(row: logs.PlayRow, after: logs.LogState) -> Sentence:
+    """What a play just logged did, as the hand's log says it, as a sentence."""
     line = next((ln for ln in Steals(after).log_lines() if ln.row.id == row.id), None)
-    return line.text if line else f"{row.player}: {row.type}"
+    return Sentence(line.text if line else row.describe())
 
 
 @bp.route("/play", methods=["POST"])
@@ -341,20 +367,20 @@ def play(game_id: int):
     picked = tuple(form.cards.data or ())
     kwargs = dict(picked=picked, target=form.meld.data, player=form.player.data)
     if not form.validate() or form.action.data not in ACTIONS:
-        return _refused(game_id, "Choose who plays and what they do.", **kwargs)
+        return _refused(game_id, Say("Choose who plays and what they do."), **kwargs)
     action = form.action.data
     if action in ENDINGS and picked:  # cards not logged yet would be lost with the hand
         state = _state(game_id)
         try:  # a rule that refuses the ending anyway (the discard pile's card) says it first
             logs.check_play(state.state, action, form.player.data)
         except Refused as e:
-            return _refused(game_id, e.message, refusal_status(e), state, **kwargs)
-        return _refused(game_id, picked_first(picked, "Confirm", ENDINGS[action]),
+            return _refused(game_id, e.said, refusal_status(e), state, **kwargs)
+        return _refused(game_id, picked_first(picked, CONFIRM, ENDINGS[action]),
                         state=state, **kwargs)
     if action == "check":  # without JavaScript: what the picked cards make, nothing saved
         state = _state(game_id)
         if not picked:
-            return table_page(state, error="Pick the cards first.", status=422, **kwargs)
+            return table_page(state, error=Say("Pick the cards first."), status=422, **kwargs)
         shown = robber_preview(state, form.player.data, picked, form.meld.data)
         return table_page(state, preview=shown, **kwargs)
     kind = ("layoff" if form.meld.data else "meld") if action == "play" else action
@@ -364,9 +390,8 @@ def play(game_id: int):
     except Repeated:
         return _done(game_id, ALREADY_SAVED, url_for("steals.table", game_id=game_id))
     except Refused as e:
-        return _refused(game_id, e.message, refusal_status(e), **kwargs)
-    text = _said(row, after)
-    return _done(game_id, text[0].upper() + text[1:] + ".", screen_url(Steals(after)))
+        return _refused(game_id, e.said, refusal_status(e), **kwargs)
+    return _done(game_id, _said(row, after), screen_url(Steals(after)))
 
 
 @bp.route("/pass", methods=["POST"])
@@ -377,12 +402,12 @@ def pass_turn(game_id: int):
         _row, after = logs.add_play(get_db(), game_id, form.request_id.data, "pass", "",
                                     turn=form.turn.data or None, round_no=form.round_no.data)
     except Repeated:
-        said = ALREADY_SAVED
+        words = ALREADY_SAVED
     except Refused as e:
-        return _refused(game_id, e.message, refusal_status(e))
+        return _refused(game_id, e.said, refusal_status(e))
     else:
-        said = f"{after.turn}’s turn."
-    return _done(game_id, said, url_for("steals.table", game_id=game_id))
+        words = Say("%(player)s’s turn.", player=after.turn)
+    return _done(game_id, words, url_for("steals.table", game_id=game_id))
 
 
 @bp.route("/undo", methods=["POST"])
@@ -390,14 +415,12 @@ def undo(game_id: int):
     form = UndoForm()
     form.validate()
     try:
-        said = logs.undo(get_db(), game_id, form.request_id.data, form.last.data)
+        words = Sentence(logs.undo_said(get_db(), game_id, form.request_id.data, form.last.data))
     except Repeated:
-        said = ALREADY_SAVED
+        words = ALREADY_SAVED
     except Refused as e:
-        return _refused(game_id, e.message, refusal_status(e))
-    else:
-        said = kernel.sentence(said[0].upper() + said[1:])
-    return _done(game_id, said)
+        return _refused(game_id, e.said, refusal_status(e))
+    return _done(game_id, words)
 
 
 @bp.route("/plays/<id:play_id>/delete", methods=["POST"])
@@ -408,11 +431,11 @@ def delete(game_id: int, play_id: int):
     try:
         row = logs.delete_play(get_db(), game_id, form.request_id.data, play_id, form.revision.data)
     except Repeated:
-        flash(ALREADY_SAVED)
+        flash(said(ALREADY_SAVED))
     except NotFound:
         abort(404)
     except Refused as e:
-        return table_page(_state(game_id), error=e.message, status=refusal_status(e))
+        return table_page(_state(game_id), error=e.said, status=refusal_status(e))
     else:
         words = kernel.sentence(helpers.page_text("Deleted %(play)s", play=row.describe()))
         token = helpers.deleted_token(game_id, "steals.restore", helpers.deleted_row(row), words,
@@ -434,7 +457,7 @@ def restore(game_id: int):
         flash(helpers.page_text("Already brought back: %(play)s.", play=row.describe()))
     except Refused as e:
         return table_page(_state(game_id), status=refusal_status(e), error=helpers.page_text(
-            "%(play)s was not brought back: %(why)s", play=row.describe(), why=e.message))
+            "%(play)s was not brought back: %(why)s", play=row.describe(), why=e.said))
     else:
         flash(kernel.sentence(helpers.page_text("Brought back %(play)s", play=row.describe())))
     return redirect(screen_url(_state(game_id)), 303)
@@ -449,7 +472,7 @@ def end_page(state: Steals, *, player=None, picked=None, error=None, status=200)
     if not state.ended:
         if state.over:
             return redirect(url_for("steals.game", game_id=game_id), 303)
-        flash(error or "The hand is not over yet: someone goes out, or the stock runs out.")
+        flash(said(error or Say("The hand is not over yet: someone goes out, or the stock runs out.")))
         return redirect(url_for("steals.table", game_id=game_id), 303)
     drafts = state.drafts
     missing = state.missing_hands()
@@ -457,14 +480,15 @@ def end_page(state: Steals, *, player=None, picked=None, error=None, status=200)
     try:
         counted = state.counted()
     except Refused as e:
-        counted, error = None, error or e.message
-    hand = counted.round_result(state.round_no).as_json() if counted else None
+        counted, error = None, error or e.said
+    result = counted.round_result(state.round_no) if counted else None
+    hand = result.as_json() if result else None
     return render_template(
         "robber_end.html", state=state, game_id=game_id, round_no=state.round_no, drafts=drafts,
         missing=missing, entering=entering, player=player, picker=picker, error=error,
         hand=hand, preview=counted.game if counted else None, version=state.log.version,
         earned=hand["scores"] if hand else state.live(),  # with the hands entered so far
-        screen=screen(state), sides=_sides_of(state, hand),
+        screen=screen(state), sides=_sides_of(state, result),
     ), status
 
 
@@ -478,18 +502,17 @@ def save_hand(game_id: int):
     form = HandForm()
     if not form.validate():
         return end_page(_state(game_id), player=form.player.data,
-                        error="Say whose hand this is.", status=422)
+                        error=Say("Say whose hand this is."), status=422)
     try:
         logs.save_hand(get_db(), game_id, form.request_id.data, form.round_no.data,
                        form.player.data, form.cards.data)
     except Repeated:
-        flash(ALREADY_SAVED)
+        flash(said(ALREADY_SAVED))
         return redirect(url_for("steals.end", game_id=game_id), 303)
     except Refused as e:
         return end_page(_state(game_id), player=form.player.data, picked=form.cards.data,
-                        error=e.message, status=refusal_status(e))
-    count = len(form.cards.data)
-    flash(f"{form.player.data}: {count} card{'s' if count != 1 else ''} left in hand.")
+                        error=e.said, status=refusal_status(e))
+    flash(said(cards_left(form.player.data, len(form.cards.data))))
     return redirect(url_for("steals.end", game_id=game_id), 303)
 
 
@@ -497,21 +520,22 @@ def save_hand(game_id: int):
 def confirm(game_id: int):
     form = ConfirmRoundForm()
     if not form.validate():
-        return end_page(_state(game_id), error="Which hand is being counted?", status=422)
+        return end_page(_state(game_id), error=Say("Which hand is being counted?"), status=422)
     try:
         after = Steals(logs.confirm_round(get_db(), game_id, form.request_id.data, form.round_no.data))
     except Repeated:
-        flash(f"Already saved: hand {form.round_no.data} is counted.")
+        flash(page_text("Already saved: hand %(n)s is counted.", n=form.round_no.data))
         return redirect(screen_url(_state(game_id)), 303)
     except Refused as e:
-        return end_page(_state(game_id), error=e.message, status=refusal_status(e))
+        return end_page(_state(game_id), error=e.said, status=refusal_status(e))
     if after.over:
-        flash(f"Game over: {after.status()}.")
+        flash(page_text("Game over: %(status)s.", status=after.said_status()))
         return redirect(url_for("steals.game", game_id=game_id), 303)
-    flash(f"Hand {form.round_no.data} counted. Hand {after.round_no}: {after.dealer()} deals, "
-          f"{after.turn} starts.")
+    flash(page_text("Hand %(n)s counted. Hand %(next)s: %(dealer)s deals, %(player)s starts.",
+                    n=form.round_no.data, next=after.round_no, dealer=after.dealer(), player=after.turn))
     if after.tied:
-        flash(f"A tie at the top at {after.rules['target']} or more: play another hand.")
+        flash(page_text("A tie at the top at %(target)s or more: play another hand.",
+                        target=after.rules["target"]))
     return redirect(url_for("steals.table", game_id=game_id), 303)
 
 
@@ -534,11 +558,10 @@ def hand(game_id: int, round_no: int):
     state = _state(game_id)
     result = state.round_result(round_no)
     if result is None:
-        return render_template("error.html", title="Not found",
-                               message=f"Hand {round_no} has not been played yet."), 404
-    shown = result.as_json()
+        return render_template("error.html", title=page_text("Not found"),
+                               message=page_text("Hand %(n)s has not been played yet.", n=round_no)), 404
     return render_template("robber_hand.html", state=state, game_id=game_id, round_no=round_no,
-                           hand=shown, sides=_sides_of(state, shown))
+                           hand=result.as_json(), sides=_sides_of(state, result))
 
 
 @bp.route("/export")

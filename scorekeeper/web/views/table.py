@@ -23,15 +23,17 @@ import json
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from ...games.errors import ScorekeeperError
-from ...storage import kernel, logs
+from ...games.words import Say, SayN, Sentence
+from ...storage import logs
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from ..database import get_db
 from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
 from ..picker import count_line, grid
+from ..words import page_text, said
 from . import helpers
-from .games import ALREADY_SAVED, SCREENS, load_state
-from .helpers import card_parts
+from .games import SCREENS, load_state
+from .helpers import ALREADY_SAVED, card_parts
 
 bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
 bp.add_app_template_global(new_request_id, "request_id")
@@ -53,12 +55,14 @@ def live_json(data: dict, status: int = 200) -> Response:
                     mimetype="application/json")
 
 
-def answer(parts: dict, *, notices=(), error: str | None = None, status: int = 200):
+def answer(parts: dict, *, notices=(), error=None, status: int = 200):
     """A background play's answer: the live regions (``parts``, as ``/live`` sends them)
-    and what the play did (``notices``), or why it was refused (``error``), in words and
-    as the page shows them (``said``)."""
-    said = render_template("_said.html", notices=notices, error=error)
-    return live_json(dict(notices=list(notices), error=error, said=said, **parts), status)
+    and what the play did (``notices``), or why it was refused (``error``), in words (the
+    sentences read in the phone's language) and as the page shows them (``said``)."""
+    notices = [said(n) for n in notices]
+    error = said(error) if error is not None else None
+    shown = render_template("_said.html", notices=notices, error=error)
+    return live_json(dict(notices=notices, error=error, said=shown, **parts), status)
 
 
 def _back(game_id: int, saved: int | None = None):
@@ -74,11 +78,11 @@ def _already_saved(game_id: int, url: str | None = None):
     """A repeated form: nothing more to do, so go where it went the first time."""
     if wants_json():
         return answer(live_parts(load_state(game_id)), notices=[ALREADY_SAVED])
-    flash(ALREADY_SAVED)
+    flash(said(ALREADY_SAVED))
     return redirect(url or url_for("table.show", game_id=game_id), 303)
 
 
-def _refused(game_id: int, error: str, status: int = 422, state=None, **kwargs):
+def _refused(game_id: int, error, status: int = 422, state=None, **kwargs):
     """A play refused: the table as it is now with the reason and what was picked (in the
     background: the regions and the reason; the page keeps what was picked)."""
     state = state or load_state(game_id)
@@ -110,8 +114,8 @@ def screen_url(state: logs.LogState) -> str:
     }.get(screen(state), url_for("table.show", game_id=game_id))
 
 
-def saved_words(state: logs.LogState, play_id: int | None) -> list[str]:
-    """What a play this phone has just logged did, in words, read from the log.
+def saved_words(state: logs.LogState, play_id: int | None) -> list[Say]:
+    """What a play this phone has just logged did, in words (sentences), read from the log.
 
     A logged play, ace or pass sends the phone back to the table with ``?saved=<play id>``
     and the page says what it did, as a flash message would, but nothing travels in the
@@ -127,14 +131,17 @@ def saved_words(state: logs.LogState, play_id: int | None) -> list[str]:
     tp = state.plays(state.round_no)[-1]
     row = tp.row
     if row.type == "pass":
-        return [f"{tp.passed_to}'s turn."]
+        return [Say("%(player)s's turn.", player=tp.passed_to)]
     if row.type == "ace":
-        words = [f"{row.player}: the {card_parts(row.cards[0])['label']} face up."]
+        words = [Say("%(player)s: the %(card)s face up.", player=row.player,
+                     card=card_parts(row.cards[0])["label"])]
         if state.ending:  # this ace was the last: no other play followed it
-            words.append(f"That was the last ace: the round ends after {row.player}'s turn.")
+            words.append(Say("That was the last ace: the round ends after %(player)s's turn.",
+                             player=row.player))
         return words
     if tp.play is not None and row.type in ("meld", "layoff"):
-        return [f"{row.player}: {tp.play.describe(points=False)}, {tp.play.points} points."]
+        return [SayN("%(player)s: %(play)s, %(num)s point.", "%(player)s: %(play)s, %(num)s points.",
+                     tp.play.points, player=row.player, play=tp.play.describe(points=False))]
     return []
 
 
@@ -233,7 +240,7 @@ def play(game_id: int):
         return _refused(game_id, _form_error(form), **kwargs)
     kind = "layoff" if form.meld.data else "meld"
     if not picked:
-        return _refused(game_id, "Pick the cards first.", **kwargs)
+        return _refused(game_id, Say("Pick the cards first."), **kwargs)
     if form.check.data and not form.confirm.data:
         state = load_state(game_id)
         shown = logs.preview(state, kind, form.player.data, picked, form.meld.data)
@@ -246,7 +253,7 @@ def play(game_id: int):
         return _already_saved(game_id)
     except Refused as e:
         # Drawn from the log as it is now: another phone's play may be why.
-        return _refused(game_id, e.message, refusal_status(e), **kwargs)
+        return _refused(game_id, e.said, refusal_status(e), **kwargs)
     return _back(game_id, saved=row.id)
 
 
@@ -262,17 +269,21 @@ def ace(game_id: int):
     except Repeated:
         return _already_saved(game_id)
     except Refused as e:
-        return _refused(game_id, e.message, refusal_status(e), player=form.player.data)
+        return _refused(game_id, e.said, refusal_status(e), player=form.player.data)
     return _back(game_id, saved=row.id)
 
 
-def picked_first(cards, log_button: str, button: str = "Went out") -> str | None:
+# The buttons a refusal names, by their words on the page.
+CONFIRM, WENT_OUT = Say("Confirm"), Say("Went out")
+
+
+def picked_first(cards, log_button: Say = CONFIRM, button: Say = WENT_OUT) -> Say | None:
     """Ending the round with cards still picked would drop them unlogged (their points
     lost): the refusal that says so, or None when nothing is picked."""
     if not cards:
         return None
-    return (f"You picked {shown_cards(cards)}: log them first ({log_button}), then tap "
-            f"{button}. Nothing was saved.")
+    return Say("You picked %(cards)s: log them first (%(log)s), then tap %(end)s. Nothing was saved.",
+               cards=shown_cards(cards), log=log_button, end=button)
 
 
 def shown_cards(cards) -> str:
@@ -299,7 +310,7 @@ def out(game_id: int):
     if picked:
         state = load_state(game_id)
         ruled = logs.preview(state, "out", form.player.data, ())  # the rules' refusal first
-        return _refused(game_id, ruled.error or picked_first(picked, "Confirm"), state=state,
+        return _refused(game_id, ruled.said_error or picked_first(picked), state=state,
                         picked=picked, target=request.form.get("meld", type=int),
                         player=form.player.data)
     try:
@@ -308,11 +319,11 @@ def out(game_id: int):
     except Repeated:
         return _already_saved(game_id, end)
     except Refused as e:
-        return _refused(game_id, e.message, refusal_status(e), player=form.player.data)
-    said = f"{form.player.data} went out. Enter the cards left in the other hands."
+        return _refused(game_id, e.said, refusal_status(e), player=form.player.data)
+    words = Say("%(player)s went out. Enter the cards left in the other hands.", player=form.player.data)
     if wants_json():
-        return answer(live_parts(load_state(game_id)), notices=[said])
-    flash(said)
+        return answer(live_parts(load_state(game_id)), notices=[words])
+    flash(said(words))
     return redirect(end, 303)
 
 
@@ -327,7 +338,7 @@ def pass_turn(game_id: int):
     except Repeated:
         return _already_saved(game_id)
     except Refused as e:
-        return _refused(game_id, e.message, refusal_status(e))
+        return _refused(game_id, e.said, refusal_status(e))
     return _back(game_id, saved=row.id)
 
 
@@ -337,15 +348,15 @@ def undo(game_id: int):
     form = UndoForm()
     form.validate()
     try:
-        message = logs.undo(get_db(), game_id, form.request_id.data, form.last.data)
+        undone = logs.undo_said(get_db(), game_id, form.request_id.data, form.last.data)
     except Repeated:
         return _already_saved(game_id, screen_url(load_state(game_id)))
     except Refused as e:
-        return _refused(game_id, e.message, refusal_status(e))
-    said = kernel.sentence(f"Undone: {message}")
+        return _refused(game_id, e.said, refusal_status(e))
+    words = Sentence(Say("Undone: %(what)s", what=undone))
     if wants_json():
-        return answer(live_parts(load_state(game_id)), notices=[said])
-    flash(said)
+        return answer(live_parts(load_state(game_id)), notices=[words])
+    flash(said(words))
     if load_state(game_id).ended:
         return redirect(url_for("round_end.show", game_id=game_id), 303)
     return _back(game_id)
@@ -360,8 +371,8 @@ def edit_page(state: logs.LogState, play_id: int, *, player=None, picked=None, t
     try:
         row = state.log.play(play_id)
     except NotFound:
-        return render_template("error.html", title="Not found",
-                               message="That play is not in this game."), 404
+        return render_template("error.html", title=page_text("Not found"),
+                               message=page_text("That play is not in this game.")), 404
     # The table as it was just before this play: the melds it could lie on, as they were.
     before = _just_before(state, row)
     melds = before.melds(row.round_no) if row.type == "layoff" else []
@@ -404,8 +415,8 @@ def _stale_play(game_id: int, play_id: int, refusal: Stale):
     """Someone else changed or deleted the play meanwhile: show it as it is now."""
     state = load_state(game_id)
     if any(p.id == play_id for p in state.log.plays):
-        return edit_page(state, play_id, error=refusal.message, status=409)
-    return table_page(state, error=refusal.message, status=409)
+        return edit_page(state, play_id, error=refusal.said, status=409)
+    return table_page(state, error=refusal.said, status=409)
 
 
 @bp.route("/plays/<id:play_id>/edit")
@@ -432,15 +443,16 @@ def save_edit(game_id: int, play_id: int):
         row = logs.edit_play(get_db(), game_id, form.request_id.data, play_id, form.player.data,
                              picked, form.meld.data, revision=form.revision.data)
     except Repeated:
-        flash(ALREADY_SAVED)
+        flash(said(ALREADY_SAVED))
         return redirect(url_for("table.show", game_id=game_id), 303)
     except Stale as e:
         return _stale_play(game_id, play_id, e)
     except Refused as e:
-        return edit_page(state, play_id, error=e.message, status=422, **kwargs)
+        return edit_page(state, play_id, error=e.said, status=422, **kwargs)
     except NotFound:
         return edit_page(state, play_id)
-    flash(f"Changed {row.describe()} in round {row.round_no}: every score is recomputed.")
+    flash(page_text("Changed %(play)s in round %(round)s: every score is recomputed.",
+                    play=row.describe(), round=row.round_no))
     return redirect(round_url(load_state(game_id), row.round_no), 303)
 
 
@@ -453,14 +465,14 @@ def delete(game_id: int, play_id: int):
         row = logs.delete_play(get_db(), game_id, form.request_id.data, play_id,
                                revision=form.revision.data)
     except Repeated:
-        flash(ALREADY_SAVED)
+        flash(said(ALREADY_SAVED))
         return redirect(url_for("table.show", game_id=game_id), 303)
     except NotFound:
         return edit_page(load_state(game_id), play_id)
     except Stale as e:
         return _stale_play(game_id, play_id, e)
     except Refused as e:
-        return edit_page(load_state(game_id), play_id, error=e.message, status=422)
+        return edit_page(load_state(game_id), play_id, error=e.said, status=422)
     words = helpers.page_text("Deleted %(play)s from round %(round)s: every score is recomputed.",
                               play=row.describe(), round=row.round_no)
     token = helpers.deleted_token(game_id, "table.restore", helpers.deleted_row(row), words,
@@ -481,16 +493,17 @@ def restore(game_id: int):
         flash(helpers.page_text("Already brought back: %(play)s.", play=row.describe()))
     except Refused as e:
         return table_page(load_state(game_id), status=refusal_status(e), error=helpers.page_text(
-            "%(play)s was not brought back: %(why)s", play=row.describe(), why=e.message))
+            "%(play)s was not brought back: %(why)s", play=row.describe(), why=e.said))
     else:
         flash(helpers.page_text("Brought back %(play)s in round %(round)s: every score is recomputed.",
                                 play=row.describe(), round=row.round_no))
     return redirect(round_url(load_state(game_id), row.round_no), 303)
 
 
-def _form_error(form) -> str:
+def _form_error(form) -> Sentence | Say:
+    """What is wrong in a form: its first field refused, by its label, and why."""
     for name, errors in form.errors.items():
         if errors:
             label = getattr(form, name).label.text if hasattr(form, name) else name
-            return kernel.sentence(f"{label}: {errors[0]}")
-    return "Something in the form is missing."
+            return Sentence(Say("%(field)s: %(error)s", field=label, error=errors[0]))
+    return Say("Something in the form is missing.")

@@ -130,9 +130,11 @@ class CountVariant(Variant):
     # How many cards each hand holds when the round ends, where the rules fix it (Gin: 10),
     # by the number of players: the hand entry counts "7 of 10 cards". None: any number.
     hand_size: Callable[[int], int] | None = None
-    # Words for the round-end screen. ``who_ended`` is plain text: the stores still make
-    # their own refusals of it ("say who went out").
-    who_ended: str = "Who went out?"
+    # Words for the round-end screen: its question, and what a form that does not answer
+    # it is told (how the round ended; who ended it).
+    who_ended: Say = Say("Who went out?")
+    say_how: Say = Say("say how the round ended: who went out, or a stalemate")
+    say_who: Say = Say("say who went out")
     how_to_enter: Say = Say("say who went out and pick the cards left in the other hands")
     stalemate_choice: Say = Say("Stalemate: no one went out (no score)")
     goal: Callable[[Mapping], Say | None] = _unsaid  # how the game is won, with its numbers

@@ -283,7 +283,7 @@ def new_round(variant: CountVariant, players: list[str], ended: str, player: str
     round (``variant.ender``: "out", or "knock") by ``player``; ``hands``: the cards picked
     for each player. The rules (hand sizes, the knock limit, cards the decks do not hold …)
     are checked by replaying the game with it (:func:`score`)."""
-    how, who = _say_how(variant)
+    how, who = variant.say_how, variant.say_who
     if ended not in (variant.ender, "stalemate"):
         raise Refused(how)
     if ended != "stalemate" and player not in players:
@@ -298,21 +298,6 @@ def new_round(variant: CountVariant, players: list[str], ended: str, player: str
     if ended != "stalemate" and variant.counts_hands:
         kept = {p: picked.get(p, ()) for p in players if p in picked}
     return RecordedRound(RUMMY if rummy else ended, player if ended != "stalemate" else "", kept)
-
-
-def _say_how(variant: CountVariant) -> tuple[Say, Say]:
-    """A round-end form that does not say how the round ended, or who ended it: the
-    refusals, whole sentences for each game's question (``variant.who_ended``)."""
-    if variant.who_ended == "Who knocked (or went gin)?":
-        return (Say("say how the round ended: who knocked (or went gin), or a stalemate"),
-                Say("say who knocked (or went gin)"))
-    if variant.who_ended == "Who won the hand?":
-        return (Say("say how the round ended: who won the hand, or a stalemate"),
-                Say("say who won the hand"))
-    if variant.who_ended == "Who went out?":
-        return (Say("say how the round ended: who went out, or a stalemate"),
-                Say("say who went out"))
-    return Say("say how the round ended, or a stalemate"), Say("say who ended the round")
 
 
 def preview(scored: Scored, round_no: int, rnd: RecordedRound) -> Scored:

@@ -428,9 +428,8 @@ def verdicts(args, results: dict) -> int:
                            f"{TARGET_CPU_RATIO:g}", f"{ratio:.2f}", ratio <= TARGET_CPU_RATIO))
     if "closed" in results:
         ratio, totals = results["closed"]
-        if ratio is not None:
-            checks.append((f"closed loop: server CPU per play, app ÷ floor, at most "
-                           f"{TARGET_CPU_RATIO:g}", f"{ratio:.2f}", ratio <= TARGET_CPU_RATIO))
+        if ratio is not None:  # the maximum: reported, not a target (the ratio's is the realistic load's)
+            reported.append(f"closed loop: server CPU per play, app ÷ floor: {ratio:.2f}")
         for name, seg in totals.items():
             reported.append(f"closed loop, {name}: {seg.answered() / (seg.window or 1):.0f} plays/s, "
                             f"p99 {seg.p99() * 1000:.1f} ms (the former targets: "

@@ -17,6 +17,7 @@ import re
 from collections import Counter
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext
 from wtforms import BooleanField, IntegerField, StringField, SubmitField
 from wtforms.validators import InputRequired, Optional
 
@@ -50,16 +51,17 @@ class RoundForm(WriteForm):
     """A round as it ended: ``ended`` is "p<seat>" (went out / knocked) or "stalemate";
     each player's cards come as ``hand_<seat>`` (one value per card picked)."""
 
-    round_no = IntegerField("Round", [InputRequired(), Between(1, links.LARGEST_ID, "no such round")])
-    revision = IntegerField("Revision", [Optional()])
-    ended = StringField("How the round ended", [Optional()])
-    rummy = BooleanField("Rummy: went out in one turn, nothing melded or laid off before")
-    check = SubmitField("Check the scores")
-    save = SubmitField("Save the round")
+    round_no = IntegerField(lazy_gettext("Round"),
+                            [InputRequired(), Between(1, links.LARGEST_ID, lazy_gettext("no such round"))])
+    revision = IntegerField(lazy_gettext("Revision"), [Optional()])
+    ended = StringField(lazy_gettext("How the round ended"), [Optional()])
+    rummy = BooleanField(lazy_gettext("Rummy: went out in one turn, nothing melded or laid off before"))
+    check = SubmitField(lazy_gettext("Check the scores"))
+    save = SubmitField(lazy_gettext("Save the round"))
 
 
 class DeleteRoundForm(WriteForm):
-    revision = IntegerField("Revision", [Optional()])
+    revision = IntegerField(lazy_gettext("Revision"), [Optional()])
 
 
 def _scored(game_id: int) -> counted.Scored:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext
 from wtforms import IntegerField, StringField
 from wtforms.validators import InputRequired, Optional
 
@@ -50,10 +51,10 @@ class PlayForm(TableForm):
     """One play: ``action`` play (a meld, or a lay-off on the meld chosen), take (the
     discard pile: its top card picked), renege, out or stock (the last card drawn)."""
 
-    player = StringField("Who plays", [InputRequired()])
-    action = StringField("What", [InputRequired()])
-    cards = CardsField("Cards")
-    meld = IntegerField("Lay off on", [Optional()])
+    player = StringField(lazy_gettext("Who plays"), [InputRequired()])
+    action = StringField(lazy_gettext("What"), [InputRequired()])
+    cards = CardsField(lazy_gettext("Cards"))
+    meld = IntegerField(lazy_gettext("Lay off on"), [Optional()])
 
 
 @dataclass

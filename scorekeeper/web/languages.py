@@ -18,7 +18,7 @@ from flask_babel import Babel, get_locale
 
 from .words import page_text
 
-LANGUAGES = ("en",)  # English first: the language of the code, and the fallback
+LANGUAGES = ("en", "es", "de")  # English first: the language of the code, and the fallback
 
 bp = Blueprint("languages", __name__)
 

@@ -19,7 +19,7 @@ from .iceberg_melds import Meld, lay_off, lay_off_points, make_meld, ordinal
 from .options import LARGEST, Option, RuleBook, Rules
 from .standings import highest_wins
 from .variant import LogVariant
-from .words import Cards, Say, SayN, Signed, joined
+from .words import THEN, Cards, Say, SayN, Signed, joined
 
 NAME = Say("Iceberg Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -143,7 +143,7 @@ class Play:
             return Say("new %(meld)s: %(cards)s (meld %(number)s)", **values)
         steps = joined((Say("%(card)s as %(nth)s card %(points)s", card=card,
                             nth=ordinal(self.before.size + i + 1), points=pts)
-                        for i, (card, pts) in enumerate(zip(self.cards, self.card_points))), ", then ")
+                        for i, (card, pts) in enumerate(zip(self.cards, self.card_points))), THEN)
         return Say("on meld %(number)s (%(meld)s): %(steps)s", number=self.meld_number,
                    meld=Cards(self.before.cards), steps=steps)
 

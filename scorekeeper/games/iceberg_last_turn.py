@@ -55,10 +55,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from .cards import SUITS, Card, card_names, sort_key
-from .iceberg_melds import PAIR, RUN, SET, SPECIAL, SPECIALS, Meld, fits, lay_off_points, meld_points, ordinal
+from .cards import SUITS, Card, sort_key
+from .iceberg_melds import (KIND_WORDS, PAIR, RUN, SET, SPECIAL, SPECIALS, Meld, fits, lay_off_points, meld_points,
+                            ordinal)
 from .iceberg_rank_pass import HIGH, LOW, best_by_ranks, best_sets, cards_of_rank
 from .iceberg_rank_pass import score as _score
+from .words import THEN, Cards, Say, joined
 
 _SMALL_HAND = 16  # up to this many cards (and no special meld in reach), combining the suits' run plans
 
@@ -74,28 +76,35 @@ class PlannedPlay:
     card_points: tuple[int, ...]  # lay-offs: each card's points in order
     points: int
 
-    def describe(self) -> str:
+    def describe(self) -> Say:
+        """The play in words: ``S5 S6 S7: new run, 30``, or each card laid on a table meld
+        (``on meld 1 (S7 S8 S9): S10 as 4th card 40, then SJ as 5th card 50``)."""
         if self.meld_number is None:
-            return f"{card_names(self.cards)}: new {self.after.kind}" + (
-                f" ({self.after.special.title})" if self.after.kind == SPECIAL else ""
-            ) + f", {self.points}"
-        parts = [
-            f"{card} as {ordinal(self.before.size + i + 1)} card {pts}"
-            for i, (card, pts) in enumerate(zip(self.cards, self.card_points))
-        ]
-        return f"on meld {self.meld_number} ({self.before}): " + ", then ".join(parts)
+            return Say("%(cards)s: new %(meld)s, %(points)s", cards=Cards(self.cards),
+                       meld=self._new_meld(), points=self.points)
+        steps = joined((Say("%(card)s as %(nth)s card %(points)s", card=card,
+                            nth=ordinal(self.before.size + i + 1), points=pts)
+                        for i, (card, pts) in enumerate(zip(self.cards, self.card_points))), THEN)
+        return Say("on meld %(number)s (%(meld)s): %(steps)s", number=self.meld_number,
+                   meld=Cards(self.before.cards), steps=steps)
 
-    def card_lines(self) -> list[tuple[tuple[Card, ...], str, int]]:
+    def card_lines(self) -> list[tuple[tuple[Card, ...], Say, int]]:
         """(cards, why, points) per card for lay-offs, or one line for a new meld."""
         if self.meld_number is None:
-            what = self.after.special.title if self.after.kind == SPECIAL else self.after.kind
-            return [(self.cards, f"new {what} from hand", self.points)]
+            return [(self.cards, Say("new %(meld)s from hand", meld=self._new_meld()), self.points)]
         lines = []
         for i, (card, pts) in enumerate(zip(self.cards, self.card_points)):
-            after = f", after {card_names(self.cards[:i])}" if i else ""
-            why = f"{ordinal(self.before.size + i + 1)} card on meld {self.meld_number} ({self.before}){after}"
+            values = dict(nth=ordinal(self.before.size + i + 1), number=self.meld_number,
+                          meld=Cards(self.before.cards))
+            why = (Say("%(nth)s card on meld %(number)s (%(meld)s), after %(cards)s",
+                       cards=Cards(self.cards[:i]), **values) if i
+                   else Say("%(nth)s card on meld %(number)s (%(meld)s)", **values))
             lines.append(((card,), why, pts))
         return lines
+
+    def _new_meld(self) -> Say:
+        """A new meld's kind ("run"), or a special meld's name."""
+        return self.after.special.title if self.after.kind == SPECIAL else KIND_WORDS[self.after.kind]
 
 
 @dataclass(frozen=True)

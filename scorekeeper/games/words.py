@@ -150,18 +150,22 @@ class SayN(Say):
         return reader.ngettext(self.template, self.plural, self.count)
 
 
-def joined(parts: Iterable[Any], separator: str = "; ") -> "Joined":
-    """Sentences (or values) shown one after another, as one value."""
+def joined(parts: Iterable[Any], separator: Any = "; ") -> "Joined":
+    """Sentences (or values) shown one after another, as one value; a separator of words
+    is a sentence too (:data:`THEN`)."""
     return Joined(tuple(parts), separator)
+
+
+THEN = Say(", then ")  # steps one after another: "S10 as 4th card 40, then SJ as 5th card 50"
 
 
 @dataclass(frozen=True)
 class Joined:
     parts: tuple[Any, ...]
-    separator: str
+    separator: Any
 
     def shown(self, reader: "Reader") -> str:
-        return self.separator.join(reader.value(part) for part in self.parts)
+        return reader.value(self.separator).join(reader.value(part) for part in self.parts)
 
     def __str__(self) -> str:
         return self.shown(ENGLISH)

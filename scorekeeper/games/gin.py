@@ -380,9 +380,9 @@ class Game(CountedGame):
         defender = next(p for p in self.players if p != knocker)
         for p in self.players:
             if len(rnd.hand(p)) != HAND_SIZE:
-                # Always "cards" ("1 cards" too), as the game file has said it: not a SayN.
-                raise IllegalPlay(Say("%(player)s's hand has %(count)s cards; a Gin hand has %(size)s",
-                                      player=p, count=len(rnd.hand(p)), size=HAND_SIZE))
+                raise IllegalPlay(SayN("%(player)s's hand has %(num)s card; a Gin hand has %(size)s",
+                                       "%(player)s's hand has %(num)s cards; a Gin hand has %(size)s",
+                                       len(rnd.hand(p)), player=p, size=HAND_SIZE))
         result = score_hand(knocker, defender, rnd.hand(knocker), rnd.hand(defender), self.rules)
         scores[result.winner] = result.points
         self.add(scores)

@@ -204,11 +204,11 @@ def lay_off(meld: Meld, cards: list[Card], rules: Mapping) -> Meld:
     if meld.kind in (PAIR, SET):
         wrong = [c for c in cards if c.rank != meld.rank]
         if wrong:
-            template = ("%(cards)s does not fit %(meld)s: a pair of %(ranks)s takes only %(ranks)s"
-                        if meld.kind == PAIR else
-                        "%(cards)s does not fit %(meld)s: a set of %(ranks)s takes only %(ranks)s")
-            raise IllegalPlay(Say(template, cards=Cards(wrong), meld=Cards(meld.cards),
-                                  ranks=rank_plural(meld.rank)))
+            values = dict(cards=Cards(wrong), meld=Cards(meld.cards), ranks=rank_plural(meld.rank))
+            raise IllegalPlay(
+                Say("%(cards)s does not fit %(meld)s: a pair of %(ranks)s takes only %(ranks)s", **values)
+                if meld.kind == PAIR else
+                Say("%(cards)s does not fit %(meld)s: a set of %(ranks)s takes only %(ranks)s", **values))
         _check_set_suits(meld.cards + tuple(cards), rules)
         return Meld(SET, _sorted(meld.cards + tuple(cards)))
     wrong = [c for c in cards if c.suit != meld.suit]

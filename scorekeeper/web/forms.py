@@ -288,7 +288,7 @@ class NewGameBase(PageForm):
                 kernel.clean_name(name)
             except kernel.Refused as e:
                 raise ValidationError(page_text("Player %(n)s: %(problem)s", n=seat + 1,
-                                                problem=e.message)) from None
+                                                problem=e.said)) from None
             if kernel.key_of(name) in seen:
                 raise ValidationError(page_text(
                     "Two players are called %(name)s: give each a different name.", name=name))

@@ -85,7 +85,7 @@ def create():
             flash(page_text("Already saved: that was sent twice, and counts once."))
             return redirect(helpers.page_url(variant, "table", e.game_id), 303)
         except Refused as e:
-            error = e.message
+            error = e.said
         else:
             links.remember(game_id, links.make_key(game_id, secret), links.EDIT)
             flash(page_text("New game. %(dealer)s deals; %(first)s starts.", dealer=players[dealer],
@@ -252,14 +252,14 @@ def import_game():
         if links.held().get(e.game_id) != links.EDIT:
             _edit, view = kernel.secrets_of(get_db(), e.game_id)
             links.remember(e.game_id, links.make_key(e.game_id, view), links.VIEW)
-        flash(page_text("%(reason)s Nothing was added.", reason=kernel.sentence(e.message)))
+        flash(page_text("%(reason)s Nothing was added.", reason=e.said))
         return redirect(url_for("games.summary", game_id=e.game_id), 303)
     except Refused as e:
-        return _import_refused(form, e.message)
+        return _import_refused(form, e.said_reason)
     header = kernel.header(get_db(), game_id)
     links.remember(game_id, links.make_key(game_id, header["edit_token"]), links.EDIT)
     flash(page_text("Imported: %(players)s — %(status)s. This phone has the game's edit link.",
-                    players=", ".join(header["players"]), status=header["status"]))
+                    players=", ".join(header["players"]), status=kernel.said_status(header)))
     return redirect(url_for("games.summary", game_id=game_id), 303)  # the game's own address
 
 

@@ -78,7 +78,7 @@ def load_state(game_id: int, screens: str):
         abort(404)
     except Refused as e:
         abort(Response(render_template("error.html", title=page_text("This game cannot be read"),
-                                       message=e.message), 500))
+                                       message=e.said), 500))
 
 
 def own_games(screens: str):
@@ -297,6 +297,18 @@ def forbidden(_error):
                           "link (its QR code is on the game page of a phone that has it). "
                           "Nothing was saved."),
     ), 403
+
+
+@bp.app_errorhandler(405)
+def method_not_allowed(error):
+    """A page asked for in a way it does not answer (a form's address opened as a page):
+    said in words, with the methods it does answer (``Allow``)."""
+    return render_template(
+        "error.html", title=page_text("Not a page to open"),
+        message=page_text("This address takes a form sent from the app's pages, not a page "
+                          "opened on its own: go back and use the page's buttons. Nothing was "
+                          "saved."),
+    ), 405, dict(error.get_headers())
 
 
 @bp.app_errorhandler(413)

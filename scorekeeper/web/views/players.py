@@ -122,16 +122,16 @@ def rename(player_id: int):
     except players.Forbidden as e:  # a game of theirs started meanwhile, on a phone not this one
         return _forbidden(player_id, NOT_RENAMED, True, player.name, e.games)
     except Stale as e:
-        return _player_page(player_id, error=_sorry(NOT_RENAMED, e.message), status=409)
+        return _player_page(player_id, error=_sorry(NOT_RENAMED, e.said_reason), status=409)
     except players.NameTaken as e:
-        message = e.message
+        message = e.said_reason
         if e.other[0] not in {p.id for p in players.everyone(get_db(), links.seen_games())}:
             # Someone this phone does not see: their name is taken, and that is all it learns.
             message = Say("that name is taken on this server: choose another")
         return _player_page(player_id, rename_form=form, error=_sorry(NOT_RENAMED, message),
                             status=422)
     except Refused as e:
-        return _player_page(player_id, rename_form=form, error=_sorry(NOT_RENAMED, e.message),
+        return _player_page(player_id, rename_form=form, error=_sorry(NOT_RENAMED, e.said_reason),
                             status=422)
     name = _player(player_id).name
     if changed:
@@ -175,7 +175,7 @@ def merge(player_id: int):
     except players.Forbidden as e:
         return _forbidden(player_id, NOT_MERGED, False, source.name, e.games)
     except Refused as e:
-        return _player_page(player_id, merge_form=form, error=_sorry(NOT_MERGED, e.message),
+        return _player_page(player_id, merge_form=form, error=_sorry(NOT_MERGED, e.said_reason),
                             status=422)
     if changed:
         flash(said(SayN("%(source)s and %(target)s are one player now: %(target)s, in %(num)s game more.",
@@ -256,6 +256,7 @@ def sheet(game_id: int):
         ended=[getattr(r, "said_words", None) or r.words for r in game.rounds],
         chart=chart(record.players, [r.scores for r in counted], target),
         view_url=view_url, qr=links.qr_svg(view_url, page_text("Read-only link to this score sheet")),
+        switch_back=url_for("players.sheet", game_key=links.make_key(game_id, header["view_token"])),
         low_wins=record.low_wins, bonuses=bonuses if any(bonuses.values()) else None,
     )
 

@@ -338,8 +338,9 @@ class PlayerRound:
                 cost = next((c for c in pool if c.cards == (card,)), None)
                 if cost:
                     pool.remove(cost)
-                    parts.append(Say("playable: %(why)s %(points)s" if playable else "%(why)s %(points)s",
-                                     why=cost.why, points=Signed(cost.points)))
+                    values = dict(why=cost.why, points=Signed(cost.points))
+                    parts.append(Say("playable: %(why)s %(points)s", **values) if playable
+                                 else Say("%(why)s %(points)s", **values))
             if any(card in g.cards for g in groups):
                 parts.append(Say("playable in a new meld (below)"))
             lines.append(Say("%(card)s: %(costs)s", card=card,

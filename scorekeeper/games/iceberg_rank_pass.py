@@ -77,6 +77,19 @@ pass suit by suit:
   at most once, so the sum stays a bound for any μ. μ is the average worth of a card in
   the hand's bound without specials (the tightest prices are near a card's worth).
 
+That bound is loose where runs and sets compete (each suit is paid for its set cards as
+if every other suit's went to the sets too) and where colour specials are worth about
+what their cards earn elsewhere (μ then barely tells one split from another). So each
+colour also has a *joint* bound (``joint``): the pass itself over the colour's two suits
+alone, with the specials' moves exact (each rank's c cards split between the two suits),
+start caps and the mixed rule left out, and the set cards paid their colour's share of
+what all the rank's cards would score (Jensen's inequality again, over two colours
+instead of four suits). It is a branch and bound: at each rank the ways are followed
+best first while what they score there and the two suits' bounds after them beat the
+best found so far; memoised. Like the pass's own pruning, that keeps it a bound of every
+turn the suits' bounds allow (they also score long lanes at once, ``_cash``), among
+them a best turn. A position's bound takes, per colour, the lower of the two.
+
 Floors under the bound of the whole hand, lower and lower (1.5 %, 3 %, 5 %, 8 % … of
 it), are tried until a pass finds a turn above its floor: that turn is the best. A pass
 whose floor is above the best turn is cheap (few positions beat it). After four floors
@@ -269,6 +282,10 @@ class RankPass:
         self.sell_memo: dict = {}
         self.free_left: dict = {}
         self.removal_memo: dict = {}
+        self.ways_memo: dict = {}
+        self.colour_memo: dict = {}
+        self.joint_memo: dict = {}
+        self._slots = [(COLOUR_OF[s], COLOUR_SUITS[COLOUR_OF[s]].index(s)) for s in range(4)]
         self.explored = 0  # (position, choice) pairs looked at: the measure of work
         self.marginal = self._set_prices()
         self._locks(self.marginal)
@@ -281,6 +298,7 @@ class RankPass:
         """``sell[r][s][y]``: what y cards of suit s sent to rank r's sets can be worth at
         most (what the bound pays for them). Returns the most one card adds to a set."""
         self.sell: dict[int, list[list[float]]] = {}
+        self.set_values: dict[int, list[int]] = {}
         marginal: dict[int, int] = {}
         for r in range(LOW, HIGH + 1):
             n = sum(self.count[s][r] for s in range(4))
@@ -290,6 +308,7 @@ class RankPass:
                 # most the sum over suits of (n_s / n) v(n y_s / n_s) (Jensen), n_s being
                 # the suit's cards of this rank: each suit is paid for its own cards.
                 values = [self._count_value(k, biggest) for k in range(n + 1)]
+                self.set_values[r] = values
 
                 def convex(x: float, values=values, n=n) -> float:
                     k = min(int(x), n - 1)
@@ -740,10 +759,88 @@ class RankPass:
             total += self.bound(s, r, suits[s][0], self.suit_spec(s, state))
         return total
 
+    def colour_sell(self, r: int, ci: int, y_a: int, y_b: int) -> float:
+        """What y_a + y_b cards of colour ci sent to rank r's sets can be worth at most: as
+        ``sell`` does for one suit, the colour's share of what all the rank's cards would
+        score there (Jensen's inequality over the two colours: tighter than per suit)."""
+        a, b = COLOUR_SUITS[ci]
+        if not self.duplicates:
+            return self.sell[r][a][y_a] + self.sell[r][b][y_b]
+        y = y_a + y_b
+        if not y:
+            return 0
+        values = self.set_values[r]
+        n = len(values) - 1
+        m = self.count[a][r] + self.count[b][r]
+        x = n * y / m
+        k = min(int(x), n - 1)
+        return (m / n) * (values[k] + (values[k + 1] - values[k]) * (x - k))
+
+    @staticmethod
+    def _untallied(state: tuple) -> tuple:
+        """A colour's special state without the tallies of its mixed specials (as if both
+        suits had already given c cards): the joint bound leaves that rule out."""
+        return tuple(here[:3] + (here[2], here[2]) if here else here for here in state)
+
+    def joint(self, ci: int, r: int, lanes_a: tuple, lanes_b: tuple, state: tuple, need: float = NONE) -> float:
+        """A bound of what colour ci's two suits can still score from rank r on (``lanes_a``,
+        ``lanes_b``: their (lanes, held); ``state``: their specials, ``_untallied``); NONE if
+        they cannot finish.
+
+        The pass itself over the two suits alone (module docstring): the specials' moves
+        exact, no start cap, no mixed rule, the set cards paid their colour's share
+        (``colour_sell``). A branch and bound: the ways at rank r, best first, are
+        followed while what they score at rank r and the two suits' ``bound`` from r + 1
+        on beat both the best found so far and ``need``, what the caller needs beaten.
+        So the value returned is always a bound, and the exact best whenever it is above
+        ``need`` (memoised with the ``need`` it answered).
+        """
+        key = (ci, r, lanes_a, lanes_b, state)
+        found = self.joint_memo.get(key)
+        if found is not None:
+            value, asked = found
+            if value > asked or value <= need:
+                return value
+        a, b = COLOUR_SUITS[ci]
+        suit_a, suit_b = (lanes_a, NO_CAP), (lanes_b, NO_CAP)
+        if r > HIGH:
+            ways_a, ways_b = self._ways(a, r, suit_a, 0, ()), self._ways(b, r, suit_b, 0, ())
+            value = ways_a[0][0] + ways_b[0][0] if ways_a and ways_b else NONE
+            self.joint_memo[key] = (value, NONE)
+            return value
+        sell_a, sell_b = self.sell[r][a], self.sell[r][b]
+        followed = []
+        for _best, const, credit, move_state, _move, _za, _zb, ways_a, ways_b in self._colour_ways(
+                ci, r, suit_a, suit_b, state):
+            move_state = self._untallied(move_state)
+            for gain_a, after_a, y_a, closed_a, _lost in ways_a:
+                for gain_b, after_b, y_b, closed_b, _lost in ways_b:
+                    paid = self.colour_sell(r, ci, y_a, y_b)
+                    now = credit + closed_a + closed_b + paid
+                    followed.append((const + gain_a + gain_b - sell_a[y_a] - sell_b[y_b] + paid,
+                                     now, after_a, after_b, move_state))
+        followed.sort(key=lambda way: way[0], reverse=True)
+        # Each way followed scores now + its rest: exactly, or (its rest at most what it
+        # needed) no more than what was to be beaten then; a way not followed scores at
+        # most its bound, ``cut`` for the first.
+        best = cut = NONE
+        for bound, now, after_a, after_b, move_state in followed:
+            beat = max(best, need)
+            if bound <= beat:
+                cut = bound
+                break
+            rest = self.joint(ci, r + 1, after_a, after_b, move_state, beat - now)
+            if now + rest > best:
+                best = now + rest
+        value = max(best, cut)
+        self.joint_memo[key] = (value, need)
+        return value
+
     def top(self) -> float:
         """The bound of the whole hand."""
         start = ((), ())
-        return sum(self.colour_bound(ci, LOW, ((start, NO_CAP),) * 4, self.start_specials[ci])
+        return sum(min(self.colour_bound(ci, LOW, ((start, NO_CAP),) * 4, self.start_specials[ci]),
+                       self.joint(ci, LOW, start, start, self._untallied(self.start_specials[ci])))
                    for ci in range(len(COLOUR_SUITS)))
 
     # -- the pass -----------------------------------------------------------------------
@@ -793,98 +890,132 @@ class RankPass:
 
     def _step(self, r: int, position: tuple, value: float, floor: float, reached: dict, came: dict) -> None:
         """Every way on from one position through rank r, kept in ``reached`` if its bound
-        beats the floor (``came`` says how each position was reached, for the plan)."""
+        beats the floor (``came`` says how each position was reached, for the plan).
+
+        Each colour's ways (``_colour_ways``) come best bound first, so every loop stops at
+        the first way that cannot beat the floor; the second colour's ways are tried on
+        top of each partial position the first colour's leave."""
         suits, specials = position
         last = r > HIGH
-        colours = range(len(COLOUR_SUITS))
-        rest_of = [0.0 if last else self.colour_bound(ci, r, suits, specials[ci]) for ci in colours]
-        # partial: (value, lanes after per suit, cards to sets, losses, cards to specials,
-        # bound of the suits done, their colours' special states, the specials' moves)
-        partial = [(value, {}, {}, {}, {}, 0.0, (), ())]
-        for ci in colours:
-            a, b = COLOUR_SUITS[ci]
-            rest = sum(rest_of[ci + 1:])
-            moves = [(specials[ci], 0, 0, 0, None)] if last else self.special_moves(ci, r, specials[ci])
+        halves = [self._colour_ways(ci, r, suits[a], suits[b], specials[ci])
+                  for ci, (a, b) in enumerate(COLOUR_SUITS)]
+        # partial: (value, bound of the colours done, their picks: (special state after,
+        # move, cards to specials of a and of b, way of a, way of b, the colour's bound
+        # from rank r + 1 on with what its set cards are paid at rank r))
+        partial = [(value, 0.0, ())]
+        for ci, moves in enumerate(halves):
+            rest = sum(half[0][0] if half else NONE for half in halves[ci + 1:])
             grown = []
-            for move_state, za, zb, credit, move in moves:
-                spec_a, spec_b = self.suit_spec(a, move_state), self.suit_spec(b, move_state)
-                if last:
-                    rest_b, taken_back, sells = 0.0, 0.0, (None, None)
-                else:
-                    removal_a, removal_b = self._removal(a, spec_a, False), self._removal(b, spec_b, False)
-                    next_a, next_b = (self._after_rank(r, spec) for spec in (spec_a, spec_b))
-                    # b's bound at rank r, less μ for the free colour-special cards it would
-                    # be paid for there (they are placed now), and the later ranks' μ
-                    taken_back = self.correction(ci, move_state, r + 1)
-                    spec_now, mu_now = spec_b, 0.0
-                    if move and move[2]:  # (at a parity's last rank, spec_b is already past it)
-                        ka, kb, c, x = move
-                        p = r % 2
-                        spec_now = spec_b[:p] + ((kb, c, ka, 2),) + spec_b[p + 1:]
-                        mu_now = self.mu[p][ci][r] * (c - x - self._forced(b, r, c, ka))
-                    rest_b = self.bound(b, r, suits[b][0], spec_now) - mu_now
-                    sells = (self.sell[r][a], self.sell[r][b])
-                for entry in partial:
-                    v0, lanes, ys, losses, zs, future, states, made = entry
-                    v0 += credit
-                    for after_a, y_a, closed_a, lost_a in self.options(
-                            a, r, (suits[a][0][0], suits[a][0][1], suits[a][1]), za,
-                            None if last else removal_a):
+            for v0, future, picks in partial:
+                base = v0 + future + rest
+                for best, const, credit, move_state, move, za, zb, ways_a, ways_b in moves:
+                    self.explored += 1
+                    if base + best <= floor:
+                        break
+                    best_b = ways_b[0][0]
+                    for way_a in ways_a:
                         self.explored += 1
-                        if last:
-                            if after_a[0]:
-                                continue
-                            f_a = paid_a = 0
-                        else:
-                            f_a = self.bound(a, r + 1, after_a, next_a)
-                            if f_a == NONE:
-                                continue
-                            paid_a = sells[0][y_a]
-                            if v0 + closed_a + paid_a + f_a + rest_b - taken_back + future + rest <= floor:
-                                continue
-                        for after_b, y_b, closed_b, lost_b in self.options(
-                                b, r, (suits[b][0][0], suits[b][0][1], suits[b][1]), zb,
-                                None if last else removal_b):
+                        if base + const + way_a[0] + best_b <= floor:
+                            break
+                        for way_b in ways_b:
                             self.explored += 1
-                            if last:
-                                if after_b[0]:
-                                    continue
-                                f_b = paid_b = 0
-                            else:
-                                f_b = self.bound(b, r + 1, after_b, next_b)
-                                if f_b == NONE:
-                                    continue
-                                paid_b = sells[1][y_b]
-                                if (v0 + closed_a + paid_a + f_a + closed_b + paid_b + f_b - taken_back
-                                        + future + rest <= floor):
-                                    continue
+                            if base + const + way_a[0] + way_b[0] <= floor:
+                                break
+                            closed = way_a[3] + way_b[3]
+                            own = const - credit + way_a[0] + way_b[0] - closed
                             grown.append((
-                                v0 + closed_a + closed_b,
-                                {**lanes, a: after_a, b: after_b},
-                                {**ys, a: y_a, b: y_b},
-                                {**losses, a: lost_a, b: lost_b},
-                                {**zs, a: za, b: zb},
-                                future + f_a + paid_a + f_b + paid_b - taken_back,
-                                states + (move_state,),
-                                made + (move,),
+                                v0 + credit + closed,
+                                future + own,
+                                picks + ((move_state, move, za, zb, way_a, way_b, own),),
                             ))
             partial = grown
-        for v, lanes, ys, losses, zs, future, states, made in partial:
-            to_sets = tuple(ys[s] for s in range(4))
+        slots = self._slots
+        for v, future, picks in partial:
+            ways = [picks[ci][4 + side] for ci, side in slots]
+            to_sets = tuple(way[2] for way in ways)
+            states = tuple(pick[0] for pick in picks)
             if last:
                 key = ((((), ()), NO_CAP),) * 4, states
             else:
                 in_sets = self.sets(r, to_sets)
                 v += in_sets
-                if v + future - sum(self.sell[r][s][ys[s]] for s in range(4)) <= floor:
+                # the bound again, with the rank's sets as they are: per colour, the lower
+                # of its suits' bounds from rank r + 1 on and (unless there is no floor to
+                # beat) the joint bound, which needs to beat only the floor less the rest
+                owns = []
+                for ci, (a, b) in enumerate(COLOUR_SUITS):
+                    way_a, way_b, own = picks[ci][4:]
+                    owns.append(own - self.sell[r][a][way_a[2]] - self.sell[r][b][way_b[2]])
+                if floor != NONE:
+                    for ci in range(len(COLOUR_SUITS)):
+                        way_a, way_b = picks[ci][4:6]
+                        others = sum(owns) - owns[ci]
+                        owns[ci] = min(owns[ci], self.joint(ci, r + 1, way_a[1], way_b[1],
+                                                            self._untallied(states[ci]), floor - v - others))
+                if v + sum(owns) <= floor:
                     continue
-                caps = self._caps(r, to_sets, in_sets, tuple(losses[s] for s in range(4)))
+                caps = self._caps(r, to_sets, in_sets, tuple(way[4] for way in ways))
                 if caps is None:
                     continue
-                key = tuple((lanes[s], caps[s]) for s in range(4)), states
+                key = tuple((way[1], cap) for way, cap in zip(ways, caps)), states
             if reached.get(key, NONE) < v:
                 reached[key] = v
-                came[key] = (position, to_sets, tuple(zs[s] for s in range(4)), made)
+                came[key] = (position, to_sets, tuple(picks[ci][2 + side] for ci, side in slots),
+                             tuple(pick[1] for pick in picks))
+
+    def _colour_ways(self, ci: int, r: int, suit_a: tuple, suit_b: tuple, state: tuple) -> list:
+        """Everything colour ci can do at rank r: per move of its specials
+        (``special_moves``), the ways of its two suits (``_ways``). Returns [(the best bound
+        of the move, what it adds to every way's bound: its credit less what the bound takes
+        back for the specials' later cards, its credit, the special state after, the move,
+        cards to specials of a and of b, ways of a, ways of b)], best bound first; the bound of
+        a way is what it scores at rank r and the bound of its suit from rank r + 1 on."""
+        key = (ci, r, suit_a, suit_b, state)
+        found = self.colour_memo.get(key)
+        if found is not None:
+            return found
+        a, b = COLOUR_SUITS[ci]
+        last = r > HIGH
+        found = []
+        for move_state, za, zb, credit, move in (
+                [(state, 0, 0, 0, None)] if last else self.special_moves(ci, r, state)):
+            ways_a = self._ways(a, r, suit_a, za, self.suit_spec(a, move_state))
+            ways_b = self._ways(b, r, suit_b, zb, self.suit_spec(b, move_state))
+            if ways_a and ways_b:
+                const = credit - (0.0 if last else self.correction(ci, move_state, r + 1))
+                found.append((const + ways_a[0][0] + ways_b[0][0], const, credit, move_state, move, za, zb,
+                              ways_a, ways_b))
+        found.sort(key=lambda way: way[0], reverse=True)
+        self.colour_memo[key] = found
+        return found
+
+    def _ways(self, s: int, r: int, lanes_cap: tuple, z: int, spec: tuple) -> list:
+        """What suit s can do at rank r (``options``) when the specials take z of its cards
+        there and are as ``spec`` says, each with its bound: [(closed + what its set cards
+        are paid + the suit's bound from rank r + 1 on, lanes after, cards to sets, score
+        of lanes closed, loss)], best bound first; at the end of the ranks, only the ways
+        that close every lane."""
+        key = (s, r, lanes_cap, z, spec)
+        found = self.ways_memo.get(key)
+        if found is not None:
+            return found
+        (lanes, held), cap = lanes_cap
+        found = []
+        if r > HIGH:
+            for after, y, closed, lost in self.options(s, r, (lanes, held, cap), z, None):
+                if not after[0]:
+                    found.append((closed, after, y, closed, lost))
+            found.sort(key=lambda way: way[0], reverse=True)
+        else:
+            sell = self.sell[r][s]
+            next_spec = self._after_rank(r, spec)
+            for after, y, closed, lost in self.options(s, r, (lanes, held, cap), z, self._removal(s, spec, False)):
+                f = self.bound(s, r + 1, after, next_spec)
+                if f != NONE:
+                    found.append((closed + sell[y] + f, after, y, closed, lost))
+            found.sort(key=lambda way: way[0], reverse=True)
+        self.ways_memo[key] = found
+        return found
 
     @staticmethod
     def _after_rank(r: int, spec: tuple) -> tuple:

@@ -892,76 +892,91 @@ class RankPass:
         """Every way on from one position through rank r, kept in ``reached`` if its bound
         beats the floor (``came`` says how each position was reached, for the plan).
 
-        Each colour's ways (``_colour_ways``) come best bound first, so every loop stops at
-        the first way that cannot beat the floor; the second colour's ways are tried on
-        top of each partial position the first colour's leave."""
+        Each colour's picks (``_picks``: a move of its specials and a way of each suit) come
+        with their bounds, best first, so the loops over the two colours' picks stop at
+        the first pair that cannot beat the floor."""
         suits, specials = position
         last = r > HIGH
         halves = [self._colour_ways(ci, r, suits[a], suits[b], specials[ci])
                   for ci, (a, b) in enumerate(COLOUR_SUITS)]
-        # partial: (value, bound of the colours done, their picks: (special state after,
-        # move, cards to specials of a and of b, way of a, way of b, the colour's bound
-        # from rank r + 1 on with what its set cards are paid at rank r))
-        partial = [(value, 0.0, ())]
-        for ci, moves in enumerate(halves):
-            rest = sum(half[0][0] if half else NONE for half in halves[ci + 1:])
-            grown = []
-            for v0, future, picks in partial:
-                base = v0 + future + rest
-                for best, const, credit, move_state, move, za, zb, ways_a, ways_b in moves:
-                    self.explored += 1
-                    if base + best <= floor:
-                        break
-                    best_b = ways_b[0][0]
-                    for way_a in ways_a:
-                        self.explored += 1
-                        if base + const + way_a[0] + best_b <= floor:
-                            break
-                        for way_b in ways_b:
-                            self.explored += 1
-                            if base + const + way_a[0] + way_b[0] <= floor:
-                                break
-                            closed = way_a[3] + way_b[3]
-                            own = const - credit + way_a[0] + way_b[0] - closed
-                            grown.append((
-                                v0 + credit + closed,
-                                future + own,
-                                picks + ((move_state, move, za, zb, way_a, way_b, own),),
-                            ))
-            partial = grown
+        if not all(halves):
+            return
+        second = self._picks(1, r, halves[1], value + halves[0][0][0], floor)
+        if not second:
+            return
+        first = self._picks(0, r, halves[0], value + second[0][0], floor)
         slots = self._slots
-        for v, future, picks in partial:
-            ways = [picks[ci][4 + side] for ci, side in slots]
-            to_sets = tuple(way[2] for way in ways)
-            states = tuple(pick[0] for pick in picks)
-            if last:
-                key = ((((), ()), NO_CAP),) * 4, states
-            else:
-                in_sets = self.sets(r, to_sets)
-                v += in_sets
-                # the bound again, with the rank's sets as they are: per colour, the lower
-                # of its suits' bounds from rank r + 1 on and (unless there is no floor to
-                # beat) the joint bound, which needs to beat only the floor less the rest
-                owns = []
-                for ci, (a, b) in enumerate(COLOUR_SUITS):
-                    way_a, way_b, own = picks[ci][4:]
-                    owns.append(own - self.sell[r][a][way_a[2]] - self.sell[r][b][way_b[2]])
-                if floor != NONE:
-                    for ci in range(len(COLOUR_SUITS)):
-                        way_a, way_b = picks[ci][4:6]
-                        others = sum(owns) - owns[ci]
-                        owns[ci] = min(owns[ci], self.joint(ci, r + 1, way_a[1], way_b[1],
-                                                            self._untallied(states[ci]), floor - v - others))
-                if v + sum(owns) <= floor:
-                    continue
-                caps = self._caps(r, to_sets, in_sets, tuple(way[4] for way in ways))
-                if caps is None:
-                    continue
-                key = tuple((way[1], cap) for way, cap in zip(ways, caps)), states
-            if reached.get(key, NONE) < v:
-                reached[key] = v
-                came[key] = (position, to_sets, tuple(picks[ci][2 + side] for ci, side in slots),
-                             tuple(pick[1] for pick in picks))
+        for pick_0 in first:
+            self.explored += 1
+            if value + pick_0[0] + second[0][0] <= floor:
+                break
+            for pick_1 in second:
+                self.explored += 1
+                if value + pick_0[0] + pick_1[0] <= floor:
+                    break
+                picks = (pick_0, pick_1)
+                ways = [picks[ci][7 + side] for ci, side in slots]
+                to_sets = tuple(way[2] for way in ways)
+                states = (pick_0[3], pick_1[3])
+                v = value + pick_0[1] + pick_1[1]
+                if last:
+                    key = ((((), ()), NO_CAP),) * 4, states
+                else:
+                    in_sets = self.sets(r, to_sets)
+                    v += in_sets
+                    if v + pick_0[2] + pick_1[2] <= floor:  # the bound with the rank's sets as they are
+                        continue
+                    caps = self._caps(r, to_sets, in_sets, tuple(way[4] for way in ways))
+                    if caps is None:
+                        continue
+                    key = tuple((way[1], cap) for way, cap in zip(ways, caps)), states
+                if reached.get(key, NONE) < v:
+                    reached[key] = v
+                    came[key] = (position, to_sets, tuple(picks[ci][5 + side] for ci, side in slots),
+                                 (pick_0[4], pick_1[4]))
+
+    def _picks(self, ci: int, r: int, moves: list, base: float, floor: float) -> list:
+        """Colour ci's picks at rank r that may beat the floor when the rest of the position
+        (its value and the other colour) is worth at most ``base``: [(bound, what the pick
+        scores at rank r but for its set cards, its bound after rank r, special state after,
+        move, cards to specials of a and of b, way of a, way of b)], best bound first.
+
+        ``moves`` is the colour's ``_colour_ways``, whose bounds (the two suits' own) prune
+        first; a pick's bound then pays its set cards the colour's share (``colour_sell``)
+        and takes the lower of the suits' bounds after rank r and the joint bound, asked
+        to beat only what the floor needs (none without a floor)."""
+        last = r > HIGH
+        a, b = COLOUR_SUITS[ci]
+        found = []
+        for best, const, credit, move_state, move, za, zb, ways_a, ways_b in moves:
+            self.explored += 1
+            if base + best <= floor:
+                break
+            best_b = ways_b[0][0]
+            untallied = self._untallied(move_state)
+            for way_a in ways_a:
+                self.explored += 1
+                if base + const + way_a[0] + best_b <= floor:
+                    break
+                for way_b in ways_b:
+                    self.explored += 1
+                    own = const + way_a[0] + way_b[0]
+                    if base + own <= floor:
+                        break
+                    now = credit + way_a[3] + way_b[3]
+                    if last:
+                        paid = after = 0.0
+                    else:
+                        paid = self.colour_sell(r, ci, way_a[2], way_b[2])
+                        after = own - now - self.sell[r][a][way_a[2]] - self.sell[r][b][way_b[2]]
+                        if floor != NONE:
+                            after = min(after, self.joint(ci, r + 1, way_a[1], way_b[1], untallied,
+                                                          floor - base - now - paid))
+                    if base + now + paid + after <= floor:
+                        continue
+                    found.append((now + paid + after, now, after, move_state, move, za, zb, way_a, way_b))
+        found.sort(key=lambda pick: pick[0], reverse=True)
+        return found
 
     def _colour_ways(self, ci: int, r: int, suit_a: tuple, suit_b: tuple, state: tuple) -> list:
         """Everything colour ci can do at rank r: per move of its specials

@@ -170,7 +170,7 @@ def test_the_same_card_from_two_phones_one_deck_one_is_accepted(phones, db):
         "request_id": hidden(theirs, "/plays", "request_id")})
     assert accepted.status_code == 303 and refused.status_code == 422
     html = text(refused)
-    assert '<p class="error" role="alert" data-error>S9 is already on the table (one deck has one S9).</p>' in html
+    assert '<p class="error" role="alert" data-error>9♠ is already on the table (one deck has one 9♠).</p>' in html
     # Nothing half-saved: one play, one request recorded, and B's cards still picked.
     assert count(db, "plays", table.game_id) == 1 and count(db, "requests", table.game_id) == 1
     for card in ("S9", "H9", "C9"):
@@ -183,12 +183,12 @@ def test_the_preview_says_why_a_card_is_refused(phones):
     table, other = phones
     table.meld("A", "S7", "S8", "S9")
     html = text(other.get(f"{table.url}/preview?player=B&cards=S9&cards=H9&cards=C9"))
-    assert "Not allowed: S9 is already on the table (one deck has one S9)." in html
+    assert "Not allowed: 9♠ is already on the table (one deck has one 9♠)." in html
 
 
 @pytest.mark.parametrize("first, second, message", [
-    (("S9", "S9", "H9"), ("S9", "D9", "C9"), "Both S9s are already on the table (two decks have two S9s)."),
-    (("S9", "H9", "D9"), ("S9", "S9", "C9"), "One S9 is already on the table (two decks have two S9s)."),
+    (("S9", "S9", "H9"), ("S9", "D9", "C9"), "Both 9♠s are already on the table (two decks have two 9♠s)."),
+    (("S9", "H9", "D9"), ("S9", "S9", "C9"), "One 9♠ is already on the table (two decks have two 9♠s)."),
 ])
 def test_two_decks_say_how_many_copies_are_gone(table, db, first, second, message):
     table.new_game(["A", "B", "C", "D"])  # two decks
@@ -202,7 +202,7 @@ def test_an_ace_tapped_on_two_phones_is_logged_once(phones, db):
     table.ace("A", "SA")
     refused = other.post(f"{table.url}/aces", data={"player": "B", "card": "SA"})
     assert refused.status_code == 422
-    assert "SA is already on the table (one deck has one SA)." in text(refused)
+    assert "A♠ is already on the table (one deck has one A♠)." in text(refused)
     assert count(db, "plays", table.game_id) == 1
 
 
@@ -245,7 +245,7 @@ def test_an_undo_after_another_play_was_logged_is_refused(phones, db):
     response = other.post(f"{table.url}/undo", data={
         "last": seen, "request_id": hidden(theirs, "/undo", "request_id")})
     assert response.status_code == 409
-    assert ("The last play is now A's meld (H7 H8 H9) (the table changed on another phone): "
+    assert ("The last play is now A's meld (7♥ 8♥ 9♥) (the table changed on another phone): "
             "nothing was undone; undo again to take it back.") in text(response)
     assert count(db, "plays", table.game_id) == 2
 
@@ -275,7 +275,7 @@ def test_an_edit_of_a_play_changed_meanwhile_is_refused(phones, db):
         "revision": hidden(theirs, f"/plays/{play}", "revision"),
         "request_id": hidden(theirs, f"/plays/{play}", "request_id")})
     assert response.status_code == 409
-    assert ("This play was changed on another phone meanwhile; it is now A's meld (H7 H8 H9). "
+    assert ("This play was changed on another phone meanwhile; it is now A's meld (7♥ 8♥ 9♥). "
             "Nothing was saved: look at it again.") in text(response)
     assert db.execute("SELECT player, cards, revision FROM plays WHERE id = ?", [play]).fetchone() == \
         ("A", '["H7", "H8", "H9"]', 1)
@@ -298,7 +298,8 @@ def test_a_delete_of_a_play_changed_meanwhile_is_refused(phones, db):
         "revision": hidden(theirs, "/delete", "revision"),
         "request_id": hidden(theirs, "/delete", "request_id")})
     assert response.status_code == 409
-    assert "This play was changed on another phone meanwhile; it is now B's meld (S7 S8 S9)." in text(response)
+    assert ("This play was changed on another phone meanwhile; it is now B's meld (7♠ 8♠ 9♠). "
+            "Nothing was saved: look at it again.") in text(response)
     assert count(db, "plays", table.game_id) == 1
 
 
@@ -397,5 +398,5 @@ def test_the_same_meld_from_many_phones_at_once_is_accepted_once(table, client, 
     assert sorted(status for status, _t in answers) == [303] + [422] * (THREADS - 1)
     for status, html in answers:
         if status == 422:
-            assert "S7 is already on the table (one deck has one S7)." in html
+            assert "7♠ is already on the table (one deck has one 7♠)." in html
     assert count(db, "plays", table.game_id) == 1 and count(db, "requests", table.game_id) == 1

@@ -330,13 +330,13 @@ REFUSALS = [
      "Bob&#39;s hand has 9 cards; a Gin hand has 10"),
     ("gin-no-hands", "gin", ["Ann", "Bob"], ("Ann", {}), "Ann&#39;s hand has 0 cards"),
     ("rummy-out-still-holds", "rummy", ["Ann", "Bob"], ("Ann", {"Ann": "S2", "Bob": "S3"}),
-     "Ann went out, so cannot still hold S2"),
+     "Ann went out, so cannot still hold 2♠."),
     ("rummy-a-card-twice", "rummy", ["Ann", "Bob", "Cy"], ("Ann", {"Bob": "S9", "Cy": "S9"}),
-     "Hands of Cy: S9 appears 2 times in this round, but one deck holds only one"),
+     "Hands of Cy: 9♠ appears 2 times in this round, but one deck holds only one."),
     ("manipulation-three-copies", "manipulation", ["Ann", "Bob", "Cy"], ("Ann", {"Bob": "S9 S9", "Cy": "S9"}),
-     "S9 appears 3 times in this round, but 2 decks hold only 2"),
+     "Hands of Cy: 9♠ appears 3 times in this round, but 2 decks hold only 2."),
     ("kalooki-five-jokers", "kalooki", ["Ann", "Bob", "Cy"], ("Ann", {"Bob": "JK JK JK", "Cy": "JK JK"}),
-     "JK appears 5 times"),
+     "Hands of Cy: joker appears 5 times in this round, but 2 decks hold only 4."),
     ("rummy-hand-bigger-than-dealt", "rummy", ["Ann", "Bob", "Cy"], ("Ann", {"Bob": "H2 H3 H4 H5 H6 H7 H8 H9"}),
      "Bob&#39;s hand has 8 cards, but Rummy with 3 players deals 7 each"),
     ("kalooki-hand-bigger-than-dealt", "kalooki", ["Ann", "Bob"],
@@ -626,7 +626,7 @@ def test_can_i_knock(client, cards, params, may, deadwood, words):
 
 @pytest.mark.parametrize("cards,words", [
     ("S2 S3 S4", "pick the 10 cards"),
-    ("S2 S2 S3 S4 H9 D9 C9 SK HK DK", "S2 is picked twice"),
+    ("S2 S2 S3 S4 H9 D9 C9 SK HK DK", "2♠ is picked twice, but one deck has one 2♠."),
     ("Z2 S3", "is not a card"),
 ])
 def test_can_i_knock_refuses_a_hand_it_cannot_judge(client, cards, words):

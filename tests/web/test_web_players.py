@@ -166,9 +166,13 @@ def test_a_phone_with_no_link_sees_no_player(app, db, two_games):
     assert listed_players(html) == [] and "No players yet" in html
     nobody = stranger.get("/players/9999")
     for name in ("A", "B", "C", "Zed"):
-        response = stranger.get(f"/players/{pid(db, name)}")
-        # The same page as no such player: nothing says that this one exists.
-        assert (response.status_code, text(response)) == (404, text(nobody))
+        asked = f"/players/{pid(db, name)}"
+        response = stranger.get(asked)
+        # The same page as no such player: nothing says that this one exists (only the
+        # language switch's way back names the address asked for, as on every page).
+        assert f'name="next" value="{asked}">' in text(response)
+        assert (response.status_code, text(response).replace(f'value="{asked}"', 'value="/players/9999"')) \
+            == (404, text(nobody))
     h2h = text(stranger.get("/players/head-to-head"))
     assert "data-head-to-head" not in h2h and "data-cell" not in h2h
     assert not any(f">{name}<" in h2h for name in ("A", "B", "C", "Zed"))

@@ -204,19 +204,19 @@ def test_the_seed_numbers_on_the_table(three):
 def test_a_steal_and_a_steal_back(three):
     three.ok(three.meld("Ann", "H3 H4 H5"))
     three.ok(three.lay_off("Bob", 1, "H6"))
-    assert three.log()[-1] == "Bob steals meld 1 from Ann with H6"
+    assert three.log()[-1] == "Bob steals meld 1 from Ann with 6♥"
     assert three.live_scores() == {"Ann": 0, "Bob": 40, "Cy": 0}
     html = three.page()
     assert re.search(r'data-meld-number="1" data-owner="Bob"', html)
     three.ok(three.lay_off("Ann", 1, "H2"))
-    assert three.log()[-1] == "Ann steals meld 1 from Bob with H2"
+    assert three.log()[-1] == "Ann steals meld 1 from Bob with 2♥"
     assert three.live_scores() == {"Ann": 50, "Bob": 0, "Cy": 0}
     three.ok(three.lay_off("Ann", 1, "H7"))
-    assert three.log()[-1] == "Ann adds H7 to meld 1"
+    assert three.log()[-1] == "Ann adds 7♥ to meld 1"
     three.ok(three.act("Cy", "out"))
     three.ok(three.end_hand({"Ann": "", "Bob": "SK"}))
     hand = three.page("/hands/1")
-    assert "made by Ann; stolen by Bob from Ann with H6; stolen by Ann from Bob with H2; Ann added H7" in hand
+    assert "made by Ann; stolen by Bob from Ann with 6♥; stolen by Ann from Bob with 2♥; Ann added 7♥" in hand
     assert three.totals() == {"Ann": 60, "Bob": -10, "Cy": 0}
 
 
@@ -225,7 +225,7 @@ def test_the_game_file_keeps_the_cards_in_the_order_given_and_the_log_arranges_t
     # (docs/game-file.md: any order), the log and the board show the meld as it lies.
     three.ok(three.meld("Bob", "HA H9 H10 HJ HQ HK"))
     three.ok(three.lay_off("Ann", 1, "H8 H7"))
-    assert three.log() == ["Bob melds H9 H10 HJ HQ HK HA (meld 1)", "Ann steals meld 1 from Bob with H7 H8"]
+    assert three.log() == ["Bob melds 9♥ 10♥ J♥ Q♥ K♥ A♥ (meld 1)", "Ann steals meld 1 from Bob with 7♥ 8♥"]
     assert [e["cards"] for e in three.export()["rounds"][0]["events"]] == [
         ["HA", "H9", "H10", "HJ", "HQ", "HK"], ["H8", "H7"]]
     board = re.search(r'data-meld-number="1".*?</li>', three.page(), re.S).group(0)
@@ -235,7 +235,7 @@ def test_the_game_file_keeps_the_cards_in_the_order_given_and_the_log_arranges_t
 def test_a_sequence_from_the_low_ace_grows_to_the_king_on_the_table(three):
     three.ok(three.meld("Ann", "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ"))
     three.ok(three.lay_off("Bob", 1, "SK"))
-    assert three.log()[-1] == "Bob steals meld 1 from Ann with SK"
+    assert three.log()[-1] == "Bob steals meld 1 from Ann with K♠"
     assert three.live_scores() == {"Ann": 0, "Bob": 170, "Cy": 0}  # the ace stays low: 2 × (5 + 40 + 40)
     three.ok(three.lay_off("Cy", 1, "SA"))  # and a second ace goes high: 2 × (5 + 40 + 40 + 15)
     assert three.live_scores() == {"Ann": 0, "Bob": 0, "Cy": 200}
@@ -299,18 +299,26 @@ def test_the_discard_pile_top_card_must_go_into_a_meld_at_once(three, db):
     assert 'data-pending-take="SK"' in three.page()
     assert 'value="SK" checked' in three.page()  # picked for Bob already
     before = stored(db, three.game_id)
-    for refused in (three.meld("Bob", "D5 D6 D7"),          # a meld without the top card
-                    three.meld("Cy", "D5 D6 D7"),           # someone else plays first
-                    three.act("Bob", "out"),
-                    three.act("Bob", "stock"),
-                    three.act("Bob", "take", "S9"),
-                    three.post("/pass", turn="Bob")):
+    rule = "Bob took the discard pile: its top card K♠ must go into a meld or lay-off by Bob first (or Bob reneges)"
+    for refused, why in ((three.meld("Bob", "D5 D6 D7"), ": 5♦ 6♦ 7♦ does not include K♠."),  # without the top card
+                         (three.meld("Cy", "D5 D6 D7"), "."),  # someone else plays first
+                         (three.act("Bob", "out"), "."),
+                         (three.act("Bob", "stock"), "."),
+                         (three.act("Bob", "take", "S9"), "."),
+                         (three.post("/pass", turn="Bob"), ".")):
         assert refused.status_code == 422, error(refused)
-        assert "SK must go into a meld or lay-off by Bob" in error(refused)
+        assert error(refused) == rule + why
     assert stored(db, three.game_id) == before
     three.ok(three.meld("Bob", "SK SQ SJ"))
     assert "data-pending-take" not in three.page()
-    assert three.log() == ["Bob took the discard pile (SK on top)", "Bob melds SJ SQ SK (meld 1)"]
+    assert three.log() == ["Bob took the discard pile (K♠ on top)", "Bob melds J♠ Q♠ K♠ (meld 1)"]
+
+
+def test_the_note_of_the_taken_card_draws_the_card(three):
+    three.ok(three.act("Bob", "take", "SK"))
+    note = re.search(r'<p class="note" role="status" data-pending-take="SK">(.*?)</p>', three.page(), re.S)
+    assert re.sub(r"<[^>]+>", "", note.group(1)) == (
+        "Bob took the discard pile: K♠ must go into a meld or lay-off by Bob now.")
 
 
 @pytest.mark.parametrize("action, button", [("out", "Went out"), ("stock", "Stock ran out")])
@@ -335,7 +343,8 @@ def test_going_out_with_the_taken_card_still_picked_says_the_rule_first(three, d
     before = stored(db, three.game_id)
     refused = three.act("Bob", "out", "SK")
     assert refused.status_code == 422
-    assert "SK must go into a meld or lay-off by Bob" in error(refused)
+    assert error(refused) == ("Bob took the discard pile: its top card K♠ must go into a meld or lay-off by Bob "
+                              "first (or Bob reneges).")
     assert stored(db, three.game_id) == before
 
 
@@ -385,7 +394,7 @@ def test_a_lay_off_of_the_top_card_counts_too_and_can_steal(three):
     three.ok(three.meld("Ann", "D5 D6 D7"))
     three.ok(three.act("Bob", "take", "D8"))
     three.ok(three.lay_off("Bob", 1, "D8"))
-    assert three.log()[-1] == "Bob steals meld 1 from Ann with D8"
+    assert three.log()[-1] == "Bob steals meld 1 from Ann with 8♦"
 
 
 def test_renege_scores_minus_the_penalty_and_frees_the_table(three):
@@ -475,7 +484,7 @@ def test_undo_takes_back_the_last_play_and_refuses_a_stale_one(three, db):
     assert stored(db, three.game_id) == before
     last = re.findall(r'data-play="(\d+)"', three.page())[-1]
     three.ok(three.post("/undo", last=last))
-    assert three.log() == ["Ann melds S4 H4 C4 (meld 1)"]
+    assert three.log() == ["Ann melds 4♠ 4♥ 4♣ (meld 1)"]
     assert three.live_scores()["Ann"] == 15
 
 
@@ -497,14 +506,14 @@ def test_delete_a_play_and_refuse_deleting_a_meld_with_a_lay_off(three, db):
     deleted = three.ok(three.post(f"/plays/{lay_off}/delete", revision="0"))
     notice = text(three.client.get(deleted.headers["Location"]))
     assert "Deleted Bob&#39;s lay-off (4♦)." in notice and 'data-action="bring-back"' in notice
-    assert three.log() == ["Ann melds S4 H4 C4 (meld 1)"]
+    assert three.log() == ["Ann melds 4♠ 4♥ 4♣ (meld 1)"]
     gone = three.post(f"/plays/{lay_off}/delete", revision="0")
     assert gone.status_code in (404, 409)
     # The notice brings it back, as it was (once, however often it is sent).
     token = re.search(r'name="deleted" value="([^"]+)"', notice).group(1)
     for _ in range(2):
         three.ok(three.post("/plays/restore", deleted=token))
-    assert len(three.log()) == 2 and "D4" in three.log()[-1]
+    assert three.log() == ["Ann melds 4♠ 4♥ 4♣ (meld 1)", "Bob steals meld 1 from Ann with 4♦"]
 
 
 def test_deleting_the_meld_that_took_the_top_card_is_refused(three, db):
@@ -513,7 +522,8 @@ def test_deleting_the_meld_that_took_the_top_card_is_refused(three, db):
     three.ok(three.post("/pass", turn="Bob"))
     meld = int(re.findall(r'data-play="(\d+)"', three.page())[1])
     refused = three.post(f"/plays/{meld}/delete", revision="0")
-    assert refused.status_code == 422 and "SK must go into a meld" in error(refused)
+    assert refused.status_code == 422 and error(refused) == (
+        "Bob took the discard pile: its top card K♠ must go into a meld or lay-off by Bob first (or Bob reneges).")
 
 
 # ---------------------------------------------------------------------------------------
@@ -524,9 +534,9 @@ def test_partners_own_melds_together_and_add_their_scores(client):
     game = Robber(client, ["Ann", "Bob", "Cy", "Dee"], partnerships="13")
     game.ok(game.meld("Ann", "H4 S4 C4"))
     game.ok(game.lay_off("Cy", 1, "D4"))
-    assert game.log()[-1] == "Cy adds D4 to meld 1"  # a partner's meld: no steal
+    assert game.log()[-1] == "Cy adds 4♦ to meld 1"  # a partner's meld: no steal
     game.ok(game.lay_off("Bob", 1, "D4"))
-    assert game.log()[-1] == "Bob steals meld 1 from Ann with D4"
+    assert game.log()[-1] == "Bob steals meld 1 from Ann with 4♦"
     assert game.live_scores() == {"Ann & Cy": 0, "Bob & Dee": 25}
     assert re.search(r'data-owner="Bob" data-side="Bob &amp; Dee"', game.page())
     game.ok(game.meld("Cy", "H9 H10 HJ"))
@@ -540,7 +550,7 @@ def test_a_partner_reneges_and_the_partnerships_melds_still_count(client):
     game = Robber(client, ["Ann", "Bob", "Cy", "Dee"], partnerships="13")  # Ann & Cy, Bob & Dee
     game.ok(game.meld("Cy", "S7 H7 C7"))
     game.ok(game.lay_off("Ann", 1, "D7"))
-    assert game.log()[-1] == "Ann adds D7 to meld 1"
+    assert game.log()[-1] == "Ann adds 7♦ to meld 1"
     game.ok(game.act("Cy", "renege"))
     assert game.live_scores() == {"Ann & Cy": 20 - 100, "Bob & Dee": 0}
     game.ok(game.act("Bob", "out"))
@@ -586,7 +596,7 @@ def test_live_answers_204_until_the_game_changes(three, client):
     data = client.get(three.url + f"/live?since={version}").get_json()
     assert data["screen"] == "play" and data["version"] == version + 1
     assert set(data["regions"]) == {"scores", "turn", "board", "log", "melds", "taken"}
-    assert "Ann melds S4 H4 C4" in data["regions"]["log"]
+    assert "Ann melds 4♠ 4♥ 4♣" in data["regions"]["log"]
     three.ok(three.act("Bob", "out"))
     data = client.get(three.url + f"/live?since={version}").get_json()
     assert data["screen"] == "end" and data["url"].endswith("/robber/end")
@@ -621,7 +631,7 @@ def test_the_export_scores_like_the_command_line_and_imports_back(three, client)
     key = re.search(r"/g/([^/]+)$", upload.headers["Location"]).group(1)
     copy = client.get(f"/g/{key}/robber/export")
     assert json.loads(text(copy)) == doc
-    assert "Cy melds D5 D6 D7" in text(client.get(f"/g/{key}/robber"))
+    assert "Cy melds 5♦ 6♦ 7♦" in text(client.get(f"/g/{key}/robber"))
 
 
 def test_an_imported_stock_run_out_hand_reads_back(client):
@@ -654,7 +664,7 @@ def test_the_read_only_link_sees_everything_and_changes_nothing(three, client, d
     viewer = client.application.test_client()
     view = f"/g/{three.view_key()}/robber"
     html = text(viewer.get(view))
-    assert "data-read-only" in html and "Ann melds S4 H4 C4" in html and 'id="play"' not in html
+    assert "data-read-only" in html and "Ann melds 4♠ 4♥ 4♣" in html and 'id="play"' not in html
     assert "data-action=\"delete\"" not in html and "data-action=\"undo\"" not in html
     for path in ("/game", "/hands/1", "/export", "/export.csv", "/live?since=0"):
         assert viewer.get(view + path).status_code == 200, path
@@ -679,7 +689,7 @@ def test_every_post_needs_a_csrf_token(tmp_path):
     assert "No plays yet" in text(client.get(game))
     good = re.search(r'name="csrf_token" value="([^"]+)"', text(client.get(game))).group(1)
     assert client.post(game + "/play", data={**form, "csrf_token": good}).status_code == 303
-    assert "A melds S2 S3 S4" in text(client.get(game))
+    assert "A melds 2♠ 3♠ 4♠" in text(client.get(game))
 
 
 def test_the_game_page_says_who_won_in_one_sentence(client):

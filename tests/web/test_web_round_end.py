@@ -28,7 +28,7 @@ def test_a_hand_holding_a_card_on_the_table_is_refused(table, db):
     table.meld("A", "S7", "S8", "S9")
     table.out("A")
     html = table.hand("B", "S8", expect=422).get_data(as_text=True)
-    assert "S8 appears 2 times in this round, but one deck holds only one" in html
+    assert "Hands of B: 8♠ appears 2 times in this round, but one deck holds only one." in html
     assert db.execute("SELECT count(*) FROM hands").fetchone()[0] == 0
 
 
@@ -51,10 +51,10 @@ def test_dispute_view_explains_every_card(table):
     seed_round(table)
     html = table.page("/end")
     b = re.search(r'<details class="player" data-breakdown="B">.*?\n</details>', html, re.S).group(0)
-    assert "J♠</span>: 4th card on meld 2 (HJ DJ CJ): −40" in b
-    assert "3♠</span>: 3rd card on meld 3 (H3 C3): −20" in b
-    assert "Q♥</span>: 3rd card on meld 4 (SQ DQ): −20" in b
-    assert "on meld 3 (H3 C3): S3 as 3rd card 20" in b
+    assert "J♠</span>: 4th card on meld 2 (J♥ J♦ J♣): −40" in b
+    assert "3♠</span>: 3rd card on meld 3 (3♥ 3♣): −20" in b
+    assert "Q♥</span>: 3rd card on meld 4 (Q♠ Q♦): −20" in b
+    assert "on meld 3 (3♥ 3♣): 3♠ as 3rd card 20" in b
     assert b.count("left in hand: −10") == 5
     c = re.search(r'<details class="player" data-breakdown="C">.*?\n</details>', html, re.S).group(0)
     assert "1 ace: × 2" in c and "<strong>−20</strong>" in c

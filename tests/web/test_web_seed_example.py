@@ -13,7 +13,7 @@ def test_seed_example_end_screen_explains_the_s3(table):
     seed_round(table)
     html = table.page("/end")
     # Both seed pages forgot that S3 is playable: the dispute view shows it.
-    assert "3rd card on meld 3 (H3 C3)" in html
+    assert "3♠</span>: 3rd card on meld 3 (3♥ 3♣): −20" in html
     assert "2 aces: × 3" not in html and "1 ace: × 2" in html
 
 

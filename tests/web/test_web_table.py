@@ -57,7 +57,7 @@ def test_a_lay_off_that_does_not_fit_is_refused(table, db):
     table.meld("B", "S7", "S8", "S9")
     before = play_count(db, table.game_id)
     response = table.lay_off("A", 1, "H10", expect=422)
-    assert "H10 does not fit S7 S8 S9: a run of spades takes only spades" in response.get_data(as_text=True)
+    assert "10♥ does not fit 7♠ 8♠ 9♠: a run of spades takes only spades." in response.get_data(as_text=True)
     assert play_count(db, table.game_id) == before
 
 
@@ -66,7 +66,7 @@ def test_a_card_the_deck_no_longer_has_is_refused_and_disabled(table):
     table.meld("B", "S7", "S8", "S9")
     assert re.search(r'value="S8" disabled', table.page())
     response = table.meld("A", "S8", "H8", expect=422)
-    assert "S8 is already on the table (one deck has one S8)." in response.get_data(as_text=True)
+    assert "8♠ is already on the table (one deck has one 8♠)." in response.get_data(as_text=True)
 
 
 def test_lay_offs_score_each_card_and_anyone_may_lay_off(table):
@@ -198,8 +198,8 @@ def test_an_edit_that_breaks_a_later_play_is_refused_with_the_reason(table):
     response = table.post(f"/plays/{first}", {"player": "A", "cards": ["H7", "H8", "H9"], "save": "1"},
                           expect=422)
     html = response.get_data(as_text=True)
-    assert "That would make a later play illegal: B’s lay-off (S10)" in html.replace("&#39;", "’").replace("'", "’")
-    assert "S10 does not fit H7 H8 H9" in html
+    assert ("That would make a later play illegal: B’s lay-off (10♠) in round 1 — 10♠ does not fit 7♥ 8♥ 9♥: "
+            "a run of hearts takes only hearts.") in html.replace("&#39;", "’").replace("'", "’")
     assert table.round_scores() == {"A": 30, "B": 40}
 
 
@@ -323,8 +323,8 @@ def test_each_play_is_told_on_the_page_it_leads_to_and_sets_no_cookie(table):
         assert re.fullmatch(rf"{table.url}/table\?saved=\d+", response.headers["Location"]), what
         told[what] = _told(table.client, response)
     assert told == {
-        "meld": ["A: new run of spades: S7 S8 S9 (meld 1), 30 points."],
-        "lay-off": ["A: on meld 1 (S7 S8 S9): S10 as 4th card 40, 40 points."],
+        "meld": ["A: new run of spades: 7♠ 8♠ 9♠ (meld 1), 30 points."],
+        "lay-off": ["A: on meld 1 (7♠ 8♠ 9♠): 10♠ as 4th card 40, 40 points."],
         "ace": ["A: the ace of spades face up."],
         "pass": ["B's turn."],
     }

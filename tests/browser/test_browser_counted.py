@@ -95,7 +95,7 @@ def test_a_rummy_hand(page, screenshot):
     tap_hand(page, "Bob", ["S3"])
     tap_and_wait(page, page.locator("[data-action=save-round]"))
     expect(page.locator("[data-error]")).to_have_text(
-        "Bob went out, so cannot still hold S3. Nothing was saved.")
+        "Bob went out, so cannot still hold 3♠. Nothing was saved.")
     screenshot(page, "counted-rummy-refused")
     assert_accessible(page, "rummy round, refused")
     page.goto(page.url.replace("/counted/round", "/counted"))

@@ -56,7 +56,7 @@ def test_an_illegal_meld_shows_the_reason_and_saves_nothing(page):
     phone.tap_cards("S9", "H8")
     phone.confirm()
     expect(page.locator("[data-error][role=alert]")).to_have_text(
-        "S9 H8 is not a meld: two cards make a pair only if they are one rank.")
+        "9♠ 8♥ is not a meld: two cards make a pair only if they are one rank.")
     expect(phone.card_input("S9")).to_be_checked()  # kept, to correct
     page.goto(phone.url + "/table")
     expect(page.locator("ol[data-log]")).to_have_count(0)

@@ -70,7 +70,7 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
     who_plays(page, "Ann")
     tap_cards(page, "H3", "H4", "H5")
     send(page, page.locator("[data-action=confirm]"))
-    expect(page.locator("[data-log] li").last).to_have_text(re.compile(r"Ann melds H3 H4 H5 \(meld 1\)"))
+    expect(page.locator("[data-log] li").last).to_have_text(re.compile(r"Ann melds 3♥ 4♥ 5♥ \(meld 1\)"))
     assert owner_chip(page, 1) == ("Ann", "p0")
     assert live_scores(page) == {"Ann & Cy": 30, "Bob & Dee": 0}
 
@@ -81,8 +81,8 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
     send(page, page.locator("[data-action=confirm]"))
     steal = page.locator("[data-log] li[data-steal]")
     expect(steal).to_have_count(1)
-    expect(steal.locator("strong")).to_have_text("Bob steals meld 1 from Ann with H6")
-    expect(page.locator("[data-flash]")).to_contain_text("Bob steals meld 1 from Ann with H6.")
+    expect(steal.locator("strong")).to_have_text("Bob steals meld 1 from Ann with 6♥")
+    expect(page.locator("[data-flash]")).to_contain_text("Bob steals meld 1 from Ann with 6♥.")
     assert owner_chip(page, 1) == ("Bob", "p1")
     assert live_scores(page) == {"Ann & Cy": 0, "Bob & Dee": 40}
     expect(page.locator("[data-round-score='Dee']")).to_have_text("40")  # each member: the team's
@@ -96,7 +96,8 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
     expect(page.locator("[data-action=pass]")).to_have_count(0)
     expect(page.locator("input[value='HA']:not([data-copy])")).to_be_checked()  # picked for Cy
     send(page, page.locator("[data-action=out]"))
-    expect(page.locator("[data-error]")).to_contain_text("HA must go into a meld or lay-off by Cy")
+    expect(page.locator("[data-error]")).to_have_text(
+        "Cy took the discard pile: its top card A♥ must go into a meld or lay-off by Cy first (or Cy reneges).")
     expect(page.locator("[data-log] li")).to_have_count(3)  # nothing was saved
 
     # Cy steals it back with A♥ 2♥: the chip is blue again, 60 for Ann & Cy.
@@ -105,7 +106,7 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
     tap_cards(page, "H2")
     send(page, page.locator("[data-action=confirm]"))
     expect(page.locator("[data-log] li[data-steal]").last).to_have_text(
-        re.compile(r"Cy steals meld 1 from Bob with HA H2"))
+        re.compile(r"Cy steals meld 1 from Bob with A♥ 2♥"))
     expect(page.locator("[data-pending-take]")).to_have_count(0)
     assert owner_chip(page, 1) == ("Cy", "p0")
     # A meld's history is the library's sentences, read as the pages read them: cards drawn.
@@ -146,7 +147,7 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
     assert small_targets(page) == []
     assert_accessible(page, "robber game page")
     tap_and_wait(page, page.locator("[data-round='1'] th a"))
-    expect(page.locator("[data-owned-meld='1']")).to_contain_text("stolen by Cy from Bob with HA H2")
+    expect(page.locator("[data-owned-meld='1']")).to_contain_text("stolen by Cy from Bob with A♥ 2♥")
     assert small_targets(page) == []
     assert_accessible(page, "robber hand page")
 
@@ -175,7 +176,7 @@ def test_a_steal_on_one_phone_shows_on_the_other_live(page, browser, server):
         send(page, page.locator("[data-action=confirm]"))
 
         expect(two.locator("[data-log] li[data-steal]")).to_have_text(
-            re.compile("Bob steals meld 1 from Ann with SQ"), timeout=2_000)
+            re.compile("Bob steals meld 1 from Ann with Q♠"), timeout=2_000)
         assert owner_chip(two, 1) == ("Bob", "p1")
         assert live_scores(two) == {"Ann": 0, "Bob": 70, "Cy": 0}  # (5 + 10 + 10 + 10) × 2
         expect(two.locator("label:has(input[data-meld-number='1'])")).to_contain_text("Bob’s")

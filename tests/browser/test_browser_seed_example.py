@@ -34,7 +34,7 @@ def test_seed_example_round_tapped_through_the_screens(page, screenshot):
     playable = b.locator("[data-playable] li")
     s3 = playable.filter(has_text="3♠")
     expect(s3).to_have_count(1)
-    expect(s3).to_contain_text("3rd card on meld 3 (H3 C3)")
+    expect(s3).to_contain_text("3rd card on meld 3 (3♥ 3♣)")
     expect(s3).to_contain_text(f"{MINUS}20")
     expect(playable.filter(has_text="J♠")).to_contain_text(f"{MINUS}40")
     expect(playable.filter(has_text="Q♥")).to_contain_text(f"{MINUS}20")
@@ -66,7 +66,7 @@ def test_seed_example_round_tapped_through_the_screens(page, screenshot):
     phone.tap_and_wait(row.get_by_role("link"))
     b = phone.open_breakdown("B")
     expect(b.locator("[data-playable] li").filter(has_text="3♠")).to_contain_text(
-        "3rd card on meld 3 (H3 C3)")
+        "3rd card on meld 3 (3♥ 3♣)")
 
 
 def test_no_request_leaves_the_server_origin(page, server):

@@ -117,4 +117,4 @@ def test_robber_a_taken_card_tapped_again_shows_picked_twice(page):
     assert small_targets(page) == []
     assert_accessible(page, "robber preview")
     send(page, page.locator("[data-action=confirm]"))
-    expect(page.locator("[data-log] li").last).to_contain_text("Val melds SQ HQ DQ")
+    expect(page.locator("[data-log] li").last).to_contain_text("Val melds Q♠ Q♥ Q♦")

@@ -93,7 +93,7 @@ def test_a_card_the_other_phone_logged_is_refused_with_the_reason(phones):
 
     # The live update keeps S9 picked; the preview says why it cannot be logged.
     refused = two.page.locator("[data-preview] [data-ok='0'][role=alert]")
-    expect(refused).to_have_text("Not allowed: S9 is already on the table (one deck has one S9).",
+    expect(refused).to_have_text("Not allowed: 9♠ is already on the table (one deck has one 9♠).",
                                  timeout=LIVE)
     expect(two.card_input("S9")).to_be_checked()
     expect(two.page.locator("[data-action=confirm]")).to_be_disabled()
@@ -106,7 +106,7 @@ def test_a_card_the_other_phone_logged_is_refused_with_the_reason(phones):
     two.page.wait_for_timeout(1_200)  # a poll or two, that do not arrive
     two.confirm()
     error = two.page.locator("[data-error][role=alert]")
-    expect(error).to_have_text("H9 is already on the table (one deck has one H9).")
+    expect(error).to_have_text("9♥ is already on the table (one deck has one 9♥).")
     expect(two.log_item(type="meld", player="B")).to_have_count(0)
     expect(two.log_item(type="meld", player="A")).to_have_count(2)
     expect(two.card_input("H9")).to_be_checked()  # still picked, to change

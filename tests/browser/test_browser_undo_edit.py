@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from browser_table import Phone
 
-NOT_A_MELD = "S9 H8 is not a meld: two cards make a pair only if they are one rank."
+NOT_A_MELD = "9♠ 8♥ is not a meld: two cards make a pair only if they are one rank."
 
 
 def test_undo_edit_and_delete_keep_the_scores_right(page):
@@ -65,7 +65,7 @@ def test_undo_edit_and_delete_keep_the_scores_right(page):
     phone.tap_and_wait(phone.log_item(type="meld", player="B").get_by_role("link", name="Edit"))
     phone.tap_and_wait(page.locator("[data-action=delete]"))
     expect(page.locator("[data-error][role=alert]")).to_have_text(
-        "C's lay-off (HJ) lies on this meld: change or delete that lay-off first.")
+        "C's lay-off (J♥) lies on this meld: change or delete that lay-off first.")
     phone.tap_and_wait(page.get_by_role("link", name="Back to the table"))
     expect(phone.log_item(type="meld", player="B")).to_have_count(1)
 

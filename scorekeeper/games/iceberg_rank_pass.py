@@ -837,10 +837,10 @@ class RankPass:
         return value
 
     def top(self) -> float:
-        """The bound of the whole hand."""
+        """The bound of the whole hand: its colours' joint bounds (never above the suits'
+        own bounds in practice, and each a bound by itself)."""
         start = ((), ())
-        return sum(min(self.colour_bound(ci, LOW, ((start, NO_CAP),) * 4, self.start_specials[ci]),
-                       self.joint(ci, LOW, start, start, self._untallied(self.start_specials[ci])))
+        return sum(self.joint(ci, LOW, start, start, self._untallied(self.start_specials[ci]))
                    for ci in range(len(COLOUR_SUITS)))
 
     # -- the pass -----------------------------------------------------------------------

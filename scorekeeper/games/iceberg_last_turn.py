@@ -44,10 +44,10 @@ a floor (just under a bound of the best turn) drops most positions: see the docs
 ``iceberg_rank_pass`` for the bound. The first search sees at most 16 cards.
 
 What it costs (``benchmarks/last_turn_worst.py``, ``benchmarks/README.md``): a few
-milliseconds for hands of a real game, tens of milliseconds for most huge hands; the
-slowest are gappy two-deck hands of 80–93 cards, where the bound is loosest, and worst
-of all those with colour specials worth about what six cards earn in runs and sets,
-where many numbers of colour specials stay in play.
+milliseconds for hands of a real game, tens of milliseconds at most for the largest
+legal hands; the slowest are gappy two-deck hands of 44–52 cards with specials worth
+about what their cards earn in runs and sets, where runs, sets and specials compete
+everywhere.
 """
 from __future__ import annotations
 

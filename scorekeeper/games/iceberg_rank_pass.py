@@ -90,14 +90,14 @@ best found so far; memoised. Like the pass's own pruning, that keeps it a bound 
 turn the suits' bounds allow (they also score long lanes at once, ``_cash``), among
 them a best turn. A position's bound takes, per colour, the lower of the two.
 
-Floors under the bound of the whole hand, lower and lower (1.5 %, 3 %, 5 %, 8 % … of
-it), are tried until a pass finds a turn above its floor: that turn is the best. A pass
-whose floor is above the best turn is cheap (few positions beat it). After four floors
-a quick pass keeping twelve positions per rank finds a good turn; lower floors are
-tried only while above it, and last the exact pass keeps what can beat it.
-The exact pass returns, per rank, which cards went
-to sets and to specials; each suit's runs are rebuilt from what is left by a small
-search of that suit alone (``runs_for``).
+Floors under the bound of the whole hand (its colours' joint bounds), lower and lower
+(1.5 %, 3 %, 5 %, 8 % … of it), are tried until a pass finds a turn above its floor:
+that turn is the best. A pass whose floor is above the best turn is cheap (few positions
+beat it). After four floors a quick pass keeping twelve positions per rank finds a good
+turn; lower floors are tried only while above it, and last the exact pass keeps what can
+beat it. The exact pass returns, per rank, which cards went to sets and to specials;
+each suit's runs are rebuilt from what is left by a small search of that suit alone
+(``runs_for``).
 
 Why the work is bounded, and what it costs
 ------------------------------------------
@@ -105,11 +105,12 @@ A suit holds at most two lanes (two copies of a card), each shorter than 13; a c
 special state is at most 3 × 3 × 5 × 5 × 5 values per parity, fixed after rank 3. So the
 positions per rank and the choices per position are bounded by constants that do not
 depend on the number of cards: at most 12 ranks × (positions × choices) steps for any
-hand. In practice the floors keep them few (``explored`` counts the (position, choice)
-pairs looked at), except where the bound is loose: gappy two-deck hands of 80–93 cards,
-and above all, on those, colour specials worth about what their six cards would score
-in runs and sets (the Lagrange price then barely tells one number of colour specials
-from another); ``benchmarks/last_turn_worst.py`` measures these hands.
+hand; the joint bound's states are those of one colour, bounded alike. In practice the
+floors keep them few (``explored`` counts the (position, choice) pairs looked at). The
+slowest hands are gappy two-deck hands of 44–52 cards with specials worth about what
+their cards earn in runs and sets (runs, sets and specials compete everywhere, and the
+best turn lies a few per cent under the bound); ``benchmarks/last_turn_worst.py``
+measures these hands.
 """
 from __future__ import annotations
 

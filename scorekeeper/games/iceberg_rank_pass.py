@@ -863,6 +863,8 @@ class RankPass:
             came: dict = {}
             for position, value in states.items():
                 self._step(r, position, value, floor, reached, came)
+            if r <= HIGH:
+                reached = self._undominated(reached)
             if beam and len(reached) > beam and r <= HIGH:
                 def promise(p):
                     return reached[p] + sum(self.colour_bound(ci, r + 1, p[0], p[1][ci])
@@ -888,6 +890,33 @@ class RankPass:
                         specials.setdefault((ci, r % 2), (ka, kb, c, {}))[3][r] = x
             position = previous
         return states[final], to_sets, to_specials, specials
+
+    @staticmethod
+    def _undominated(reached: dict) -> dict:
+        """The positions no other position dominates: one with the same lanes and numbers
+        of specials, a value at least as high, and every start cap and special tally at
+        least as high (a higher cap or tally only allows more, so it can finish every way
+        the other can, for as much)."""
+        groups: dict = {}
+        for position, value in reached.items():
+            suits, specials = position
+            fixed = (tuple(lanes for lanes, _cap in suits),
+                     tuple(tuple(here[:3] if here else here for here in colour) for colour in specials))
+            loose = tuple(cap for _lanes, cap in suits) + tuple(
+                t for colour in specials for here in colour if here for t in here[3:])
+            groups.setdefault(fixed, []).append((value, loose, position))
+        kept = {}
+        for group in groups.values():
+            if len(group) == 1:
+                kept[group[0][2]] = group[0][0]
+                continue
+            group.sort(key=lambda item: item[0], reverse=True)
+            best: list = []
+            for value, loose, position in group:
+                if not any(all(x >= y for x, y in zip(other, loose)) for other in best):
+                    best.append(loose)
+                    kept[position] = value
+        return kept
 
     def _step(self, r: int, position: tuple, value: float, floor: float, reached: dict, came: dict) -> None:
         """Every way on from one position through rank r, kept in ``reached`` if its bound

@@ -55,7 +55,10 @@ Each is an exchange that would otherwise score more, so some best turn obeys the
 - *break*: a lane stops below a card that goes to a set only if the set values that
   card at least as much as the lane would; a lane starting just above such a card may
   not grow past the length at which the card would be worth more at its bottom;
-- a run never closes right below a new run of its suit (one longer run is worth more).
+- a run never closes right below a new run of its suit (one longer run is worth more);
+- *dominance*: of two positions with the same lanes and numbers of specials, one whose
+  value, start caps and tallies are all at least the other's can finish every way the
+  other can, for as much: the other is dropped.
 
 Bounds and floors
 -----------------

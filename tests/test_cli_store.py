@@ -53,7 +53,7 @@ def test_import_reads_standard_input(database):
      "round 1, event 1: S2 H3 is not a meld"),
     ({"variant": "iceberg", "players": ["A", "B"], "rules": {"decks": 3}}, "decks"),
     ({"variant": "gin", "players": ["A", "B"], "rounds": [{"knocker": "A", "hands": {"A": ["S2"]}}]},
-     "round 1: A's hand has 1 cards; a Gin hand has 10"),
+     "round 1: A's hand has 1 card; a Gin hand has 10"),
     ("not json", "invalid JSON"),
 ])
 def test_a_bad_file_is_refused_in_one_line_and_changes_nothing(database, document, words):

@@ -1053,7 +1053,6 @@ class RankPass:
             for after, y, closed, lost in self.options(s, r, (lanes, held, cap), z, None):
                 if not after[0]:
                     found.append((closed, after, y, closed, lost))
-            found.sort(key=lambda way: way[0], reverse=True)
         else:
             sell = self.sell[r][s]
             next_spec = self._after_rank(r, spec)
@@ -1061,7 +1060,7 @@ class RankPass:
                 f = self.bound(s, r + 1, after, next_spec)
                 if f != NONE:
                     found.append((closed + sell[y] + f, after, y, closed, lost))
-            found.sort(key=lambda way: way[0], reverse=True)
+        found.sort(key=lambda way: way[0], reverse=True)
         self.ways_memo[key] = found
         return found
 

@@ -901,13 +901,16 @@ class RankPass:
         least as high (a higher cap or tally only allows more, so it can finish every way
         the other can, for as much)."""
         groups: dict = {}
+        split: dict = {}  # specials: (numbers, tallies)
         for position, value in reached.items():
-            suits, specials = position
-            fixed = (tuple(lanes for lanes, _cap in suits),
-                     tuple(tuple(here[:3] if here else here for here in colour) for colour in specials))
-            loose = tuple(cap for _lanes, cap in suits) + tuple(
-                t for colour in specials for here in colour if here for t in here[3:])
-            groups.setdefault(fixed, []).append((value, loose, position))
+            (s0, c0), (s1, c1), (s2, c2), (s3, c3) = position[0]
+            specials = position[1]
+            parts = split.get(specials)
+            if parts is None:
+                parts = split[specials] = (
+                    tuple(tuple(here[:3] if here else here for here in colour) for colour in specials),
+                    tuple(t for colour in specials for here in colour if here for t in here[3:]))
+            groups.setdefault((s0, s1, s2, s3, parts[0]), []).append((value, (c0, c1, c2, c3) + parts[1], position))
         kept = {}
         for group in groups.values():
             if len(group) == 1:

@@ -2,8 +2,9 @@
 
 Run from the repository root:
 
-    .venv/bin/python benchmarks/last_turn_worst.py           # about a minute
-    .venv/bin/python benchmarks/last_turn_worst.py --quick   # a smoke run
+    .venv/bin/python benchmarks/last_turn_worst.py              # about ten seconds
+    .venv/bin/python benchmarks/last_turn_worst.py --quick      # a smoke run
+    .venv/bin/python benchmarks/last_turn_worst.py --random 1500  # and a wider search, about 45 s
 
 Adversarial two-deck positions (rules ``resolve_rules({}, 4)``, and the same without
 duplicates in sets), built from the 104-card supply: a table of 0–20 melds (pairs, sets,
@@ -25,7 +26,10 @@ special values of ``SPECIAL_VALUES`` (the defaults, values about what six cards 
 runs and sets, colour specials only, cheap ones), on special-rich hands: ``all odd`` and
 ``all even`` (both copies of six ranks of one parity, 48 cards), ``odd + runs`` (a suit
 whole, the odd cards of a red and a black suit: 48), ``odd + 4`` (all odd cards and four evens)
-and ``gappy`` ones of up to 52 cards.
+and ``gappy`` ones of up to 52 cards. ``--random N`` adds N positions with random special
+values (among them every mix of the four rules), duplicates in sets or not, one deck or
+two, a random table and 17–52 cards of what it leaves: each timed once, the slowest ten
+again, to find hands the kinds above miss.
 
 Each hand is timed as the fastest of ``--repeat`` calls, with the garbage collector off
 during a call. The script reports the slowest hand per size band and overall, in
@@ -155,6 +159,35 @@ def special_positions(rng: random.Random, gappy: int):
         yield "gappy", rng.sample(every, LEGAL - rng.randint(0, 8)), []
 
 
+SPECIAL_RULES = ("special_odds_suit", "special_evens_suit", "special_odds_colour", "special_evens_colour")
+RANDOM_VALUES = [(700, 700, 350, 350), (250, 250, 200, 200), (0, 0, 300, 300), (30, 30, 30, 30),
+                 (0, 0, 200, 250), (1, 1, 1, 1), (100, 50, 150, 400), (0, 0, 150, 150), (300, 0, 250, 0),
+                 (0, 700, 0, 30)]
+
+
+def random_special_positions(rng: random.Random, count: int):
+    """(description, hand, table, rules): random special values, rules, table and hand."""
+    for _ in range(count):
+        if rng.random() < 0.7:
+            values = rng.choice(RANDOM_VALUES)
+        else:
+            values = tuple(rng.choice([0, 1, 30, 100, 150, 200, 250, 300, 400, 700]) for _ in range(4))
+        duplicates = rng.random() < 0.75
+        decks = 2 if rng.random() < 0.85 else 1
+        rules = resolve_rules(dict(zip(SPECIAL_RULES, values), set_duplicates=duplicates, decks=decks),
+                              4 if decks == 2 else 3)
+        pool = Counter({Card(r, s): decks for s in SUITS for r in range(2, 14)})
+        table = random_table(rng, pool, rules, rng.choice([0, 0, 0, 1, 3, 6]))
+        left = list(pool.elements())
+        size = rng.randint(min(17, len(left)), min(LEGAL, len(left)))
+        if rng.random() < 0.5:
+            size = min(len(left), LEGAL) - rng.randint(0, 8)
+        hand = rng.sample(left, size)
+        what = (f"values {'/'.join(map(str, values))}, {decks} deck{'s' if decks == 2 else ''}"
+                f"{'' if duplicates else ', no duplicates'}, {len(table)} table melds")
+        yield what, hand, table, rules
+
+
 def explored(hand, table, rules) -> int:
     info: dict = {}
     _best_plan(Counter(hand), table, rules, info)
@@ -168,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="random positions per rule set (default 150, 20 with --quick)")
     parser.add_argument("--specials", type=int, default=None,
                         help="gappy special-rich hands per special values (default 4, 1 with --quick)")
+    parser.add_argument("--random", type=int, default=0,
+                        help="random special-rich positions to add (default 0)")
     parser.add_argument("--repeat", type=int, default=None,
                         help="calls per position, the fastest counts (default 2, 1 with --quick)")
     args = parser.parse_args(argv)
@@ -233,6 +268,22 @@ def main(argv: list[str] | None = None) -> int:
           f"({worst[1]}, {worst[2]}, {worst[3]} cards, {worst[4]} explored)")
     met = worst[0] * 1000 < TARGET_MS
     print(f"Target: every special-rich hand under {TARGET_MS:g} ms: {'met' if met else 'NOT MET'}")
+
+    if args.random:
+        print(f"\nRandom special-rich positions ({args.random}, seed {SEED}): each timed once, "
+              f"the slowest ten again (fastest of {repeat})")
+        rng = random.Random(SEED)
+        once = sorted(((timed(1, best_last_turn, hand, table, rules), what, hand, table, rules)
+                       for what, hand, table, rules in random_special_positions(rng, args.random)),
+                      key=lambda row: row[0], reverse=True)
+        again = sorted(((timed(repeat, best_last_turn, hand, table, rules), what, hand, table, rules)
+                        for _s, what, hand, table, rules in once[:10]), key=lambda row: row[0], reverse=True)
+        print(f"median {statistics.median(row[0] for row in once) * 1000:.1f} ms; the slowest:")
+        for seconds, what, hand, table, rules in again[:5]:
+            print(f"{seconds * 1000:>9.1f} ms {seconds / base:>5.0f} × base {explored(hand, table, rules):>7} explored"
+                  f"  {len(hand)} cards, {what}")
+        met = again[0][0] * 1000 < TARGET_MS
+        print(f"Target: every random special-rich hand under {TARGET_MS:g} ms: {'met' if met else 'NOT MET'}")
     print(f"\nTotal run time {time.perf_counter() - started:.1f} s")
     return 0
 

@@ -87,7 +87,8 @@ colour also has a *joint* bound (``joint``): the pass itself over the colour's t
 alone, with the specials' moves exact (each rank's c cards split between the two suits),
 start caps and the mixed rule left out, and the set cards paid their colour's share of
 what all the rank's cards would score (Jensen's inequality again, over two colours
-instead of four suits). It is a branch and bound: at each rank the ways are followed
+instead of four suits; without duplicates in sets, the first colour's cards are paid
+what the sets score with them at most, less what the second colour's are paid). It is a branch and bound: at each rank the ways are followed
 best first while what they score there and the two suits' bounds after them beat the
 best found so far; memoised. Like the pass's own pruning, that keeps it a bound of every
 turn the suits' bounds allow (they also score long lanes at once, ``_cash``), among
@@ -289,6 +290,7 @@ class RankPass:
         self.ways_memo: dict = {}
         self.colour_memo: dict = {}
         self.joint_memo: dict = {}
+        self.first_colour_sell: dict = {}
         self._slots = [(COLOUR_OF[s], COLOUR_SUITS[COLOUR_OF[s]].index(s)) for s in range(4)]
         self.explored = 0  # (position, choice) pairs looked at: the measure of work
         self.marginal = self._set_prices()
@@ -766,10 +768,24 @@ class RankPass:
     def colour_sell(self, r: int, ci: int, y_a: int, y_b: int) -> float:
         """What y_a + y_b cards of colour ci sent to rank r's sets can be worth at most: as
         ``sell`` does for one suit, the colour's share of what all the rank's cards would
-        score there (Jensen's inequality over the two colours: tighter than per suit)."""
+        score there (Jensen's inequality over the two colours: tighter than per suit).
+
+        Without duplicates a set's score is not one of its size, and there is no such
+        share: the second colour's cards are paid ``sell`` (a price per card), and the
+        first colour's what the sets score with them at most, less that price."""
         a, b = COLOUR_SUITS[ci]
         if not self.duplicates:
-            return self.sell[r][a][y_a] + self.sell[r][b][y_b]
+            if ci:
+                return self.sell[r][a][y_a] + self.sell[r][b][y_b]
+            key = (r, y_a, y_b)
+            found = self.first_colour_sell.get(key)
+            if found is None:
+                c, d = COLOUR_SUITS[1]
+                found = self.first_colour_sell[key] = max(
+                    self.sets(r, tuple(y for _s, y in sorted(((a, y_a), (b, y_b), (c, y_c), (d, y_d)))))
+                    - self.sell[r][c][y_c] - self.sell[r][d][y_d]
+                    for y_c in range(self.count[c][r] + 1) for y_d in range(self.count[d][r] + 1))
+            return found
         y = y_a + y_b
         if not y:
             return 0

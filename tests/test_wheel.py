@@ -88,5 +88,7 @@ def test_a_wheel_installed_in_a_fresh_virtualenv_serves_every_page(tmp_path):
                 assert time.monotonic() < deadline and serving.poll() is None, "scorekeeper serve did not answer"
                 time.sleep(0.2)
     finally:
+        # A graceful stop, as a table's server is stopped: gunicorn gives its workers up to
+        # their graceful timeout (30 s) to finish; on a busy machine a stop has taken over 10.
         os.killpg(serving.pid, 15)
-        serving.wait(timeout=10)
+        serving.wait(timeout=45)

@@ -62,7 +62,9 @@ def test_the_answer_is_what_live_sends(table, client):
     table.new_game(["A", "B", "C"], dealer=2)
     data = post(table, "/aces", {"player": "A", "card": "DA"})
     live = client.get(f"{table.url}/live?since=0").get_json()
-    fresh_ids = re.compile(r'name="request_id" value="[^"]*"')  # each form drawn has its own
+    # Each form drawn has its own request id, and a CSRF token signed with the second it
+    # was drawn in (two answers a second apart differ there only).
+    fresh_ids = re.compile(r'name="(request_id|csrf_token)" value="[^"]*"')
 
     def drawn(answer):
         regions = {k: fresh_ids.sub("", v) for k, v in answer["regions"].items()}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from babel import Locale
-from flask import has_request_context
+from flask import g, has_request_context
 from jinja2 import Environment, Undefined, pass_context
 from flask_babel import get_locale, get_translations, lazy_gettext
 
@@ -34,14 +34,27 @@ ORDINALS = {
 }
 
 
+def translations():
+    """This request's catalog, as Flask-Babel chooses it, asked of Flask-Babel once a
+    request: a page reads a hundred sentences or more, and each of Flask-Babel's own
+    lookups goes through the app's and the request's contexts (benchmarks/README.md,
+    "One catalog a request")."""
+    if not has_request_context():
+        return get_translations()
+    found = g.get("translations")
+    if found is None:
+        found = g.translations = get_translations()
+    return found
+
+
 class PageReader(Reader):
     """The pages' reader: Flask-Babel's translations of the phone's language."""
 
     def gettext(self, template: str) -> str:
-        return get_translations().gettext(template)
+        return translations().ugettext(template)
 
     def ngettext(self, singular: str, plural: str, count: int) -> str:
-        return get_translations().ngettext(singular, plural, count)
+        return translations().ungettext(singular, plural, count)
 
     def card(self, card) -> str:
         if card.is_joker:
@@ -108,7 +121,11 @@ def page_text(template: str, **values: Any) -> str:
 
 def install(env: Environment) -> None:
     """The templates' gettext and ngettext (and ``_``) show the values they are given as
-    the pages show them (after Flask-Babel has set up Jinja's i18n extension)."""
+    the pages show them (after Flask-Babel has set up Jinja's i18n extension), read from
+    the request's catalog (:func:`translations`)."""
+    env.install_gettext_callables(lambda string: translations().ugettext(string),
+                                  lambda singular, plural, n: translations().ungettext(singular, plural, n),
+                                  newstyle=True)
     jinja_gettext, jinja_ngettext = env.globals["gettext"], env.globals["ngettext"]
 
     @pass_context

@@ -16,7 +16,6 @@ from wtforms import HiddenField, SelectField, StringField
 from wtforms.validators import InputRequired, Length
 
 from ... import stats
-from ...games.variant import COUNTED_AS
 from ...games.words import Joined, Say, SayN, joined
 from ...storage import games, kernel, players
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
@@ -263,26 +262,8 @@ def sheet(game_id: int):
 
 def sheet_notes(facts_by_name) -> list[tuple[str, Joined]]:
     """One game's card-level records in words, per player who has any (the score sheet):
-    stats.highlights as sentences."""
-    notes = []
-    for player, f in facts_by_name.items():
-        bits = []
-        if f.melds:
-            bits.append(Say("biggest meld %(points)s", points=max(m.points for m in f.melds)))
-        if f.specials:
-            bits.append(COUNTED_AS["specials"](len(f.specials)))
-        if f.aces:
-            bits.append(COUNTED_AS["aces"](f.aces))
-        if f.playable_penalty:
-            bits.append(Say("%(points)s paid for playable cards", points=f.playable_penalty))
-        if f.steals:
-            bits.append(SayN("%(num)s meld stolen", "%(num)s melds stolen", f.steals))
-        for record in ("gins", "undercuts"):
-            if getattr(f, record):
-                bits.append(COUNTED_AS[record](getattr(f, record)))
-        if bits:
-            notes.append((player, joined(bits, ", ")))
-    return notes
+    stats.highlights, each player's joined in one line."""
+    return [(player, joined(bits, ", ")) for player, bits in stats.highlights(facts_by_name)]
 
 
 def _listed(items: list) -> Say:

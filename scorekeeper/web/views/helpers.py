@@ -16,7 +16,8 @@ from datetime import date
 from types import MappingProxyType
 from typing import Mapping
 
-from flask import Blueprint, Response, abort, current_app, g, jsonify, redirect, render_template, request, url_for
+from flask import (Blueprint, Response, abort, current_app, flash, g, jsonify, redirect, render_template, request,
+                   url_for)
 from flask_babel import format_date, get_locale
 from flask_wtf.csrf import CSRFError
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -25,8 +26,8 @@ from ...games import registry
 from ...games.cards import CardError, parse_card
 from ...games.iceberg import signed
 from ...games.words import Ordinal, Say, SayN, joined
-from ...storage import games, kernel
-from ...storage.kernel import NotFound, Refused
+from ...storage import games, kernel, logs
+from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from ...storage.logs import PlayRow
 from .. import links
 from ..database import get_db
@@ -394,6 +395,39 @@ def row_deleted(data: dict) -> PlayRow | None:
                             None if data["target"] is None else int(data["target"]))
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def refusal_status(refusal: Refused) -> int:
+    """422 for a play the rules refuse; 409 when another phone changed the table first."""
+    return 409 if isinstance(refusal, Stale) else 422
+
+
+class NotBroughtBack(Exception):
+    """A "bring it back" form that brought nothing back: ``words`` why, for the page."""
+
+    def __init__(self, words, status: int) -> None:
+        super().__init__(str(words))
+        self.words, self.status = words, status
+
+
+def restore_deleted(game_id: int, endpoint: str) -> tuple[PlayRow, bool]:
+    """Bring back the play a deleted-notice names (this family's ``endpoint``), where it was:
+    the play, and whether this form brought it back (False: an earlier tap did, and the
+    phone is told so). NotBroughtBack: a notice not of this game, or a play the log no
+    longer takes (why, and the status to answer with)."""
+    back = bring_back_form(game_id, endpoint)
+    row = row_deleted(back[0]) if back else None
+    if row is None:
+        raise NotBroughtBack(CANNOT_BRING_BACK, 422)
+    try:
+        logs.restore_play(get_db(), game_id, back[1], row)
+    except Repeated:
+        flash(page_text("Already brought back: %(play)s.", play=row.describe()))
+        return row, False
+    except Refused as e:
+        raise NotBroughtBack(page_text("%(play)s was not brought back: %(why)s", play=row.describe(),
+                                       why=e.said), refusal_status(e)) from None
+    return row, True
 
 
 @bp.app_template_global("bring_back")

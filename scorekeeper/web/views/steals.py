@@ -33,9 +33,9 @@ from ..picker import grid
 from ..words import page_text, said
 from . import helpers
 from .games import export_file, log_sheet
-from .helpers import ALREADY_SAVED
+from .helpers import ALREADY_SAVED, refusal_status
 from .round_end import cards_left, hand_entry
-from .table import CONFIRM, WENT_OUT, answer, live_json, picked_first, refusal_status, wants_json
+from .table import CONFIRM, WENT_OUT, answer, live_json, picked_first, wants_json
 
 SCREENS = "steals"
 bp = Blueprint(SCREENS, __name__, url_prefix="/g/<game_key>/robber")
@@ -448,18 +448,11 @@ def delete(game_id: int, play_id: int):
 @bp.route("/plays/restore", methods=["POST"])
 def restore(game_id: int):
     """Bring back a deleted play where it was (from the notice that said it was deleted)."""
-    back = helpers.bring_back_form(game_id, "steals.restore")
-    row = helpers.row_deleted(back[0]) if back else None
-    if row is None:
-        return table_page(_state(game_id), error=helpers.CANNOT_BRING_BACK, status=422)
     try:
-        logs.restore_play(get_db(), game_id, back[1], row)
-    except Repeated:
-        flash(helpers.page_text("Already brought back: %(play)s.", play=row.describe()))
-    except Refused as e:
-        return table_page(_state(game_id), status=refusal_status(e), error=helpers.page_text(
-            "%(play)s was not brought back: %(why)s", play=row.describe(), why=e.said))
-    else:
+        row, brought = helpers.restore_deleted(game_id, "steals.restore")
+    except helpers.NotBroughtBack as e:
+        return table_page(_state(game_id), error=e.words, status=e.status)
+    if brought:
         flash(kernel.sentence(helpers.page_text("Brought back %(play)s", play=row.describe())))
     return redirect(screen_url(_state(game_id)), 303)
 

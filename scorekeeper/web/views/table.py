@@ -33,7 +33,7 @@ from ..picker import count_line, grid
 from ..words import page_text, said
 from . import helpers
 from .games import SCREENS, load_state
-from .helpers import ALREADY_SAVED, card_parts
+from .helpers import ALREADY_SAVED, card_parts, refusal_status
 
 bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
 bp.add_app_template_global(new_request_id, "request_id")
@@ -89,11 +89,6 @@ def _refused(game_id: int, error, status: int = 422, state=None, **kwargs):
     if wants_json():
         return answer(live_parts(state), error=error, status=status)
     return table_page(state, error=error, status=status, **kwargs)
-
-
-def refusal_status(refusal: Refused) -> int:
-    """422 for a play the rules refuse; 409 when another phone changed the table first."""
-    return 409 if isinstance(refusal, Stale) else 422
 
 
 def screen(state: logs.LogState) -> str:
@@ -483,18 +478,11 @@ def delete(game_id: int, play_id: int):
 @bp.route("/plays/restore", methods=["POST"])
 def restore(game_id: int):
     """Bring back a deleted play where it was (from the notice that said it was deleted)."""
-    back = helpers.bring_back_form(game_id, "table.restore")
-    row = helpers.row_deleted(back[0]) if back else None
-    if row is None:
-        return table_page(load_state(game_id), error=helpers.CANNOT_BRING_BACK, status=422)
     try:
-        logs.restore_play(get_db(), game_id, back[1], row)
-    except Repeated:
-        flash(helpers.page_text("Already brought back: %(play)s.", play=row.describe()))
-    except Refused as e:
-        return table_page(load_state(game_id), status=refusal_status(e), error=helpers.page_text(
-            "%(play)s was not brought back: %(why)s", play=row.describe(), why=e.said))
-    else:
+        row, brought = helpers.restore_deleted(game_id, "table.restore")
+    except helpers.NotBroughtBack as e:
+        return table_page(load_state(game_id), error=e.words, status=e.status)
+    if brought:
         flash(helpers.page_text("Brought back %(play)s in round %(round)s: every score is recomputed.",
                                 play=row.describe(), round=row.round_no))
     return redirect(round_url(load_state(game_id), row.round_no), 303)

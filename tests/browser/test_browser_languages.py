@@ -27,6 +27,7 @@ from babel.support import Translations
 from playwright.sync_api import expect
 
 from browser_table import MINUS, PHONE, Phone, number
+from test_browser_counted import shown_scores, tap_hand
 
 CATALOGS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 
@@ -337,17 +338,6 @@ JÖRG, LENA = GERMAN = ("Jörg", "Lena")
 # 10-J-Q♣, 3-4-5♦ and lays A♠ off on the run: 0 left, an undercut: 8 − 0 + 10 = 18 to Lena.
 KNOCKER = "S2 S3 S4 H9 D9 C9 SK HK DK D8".split()
 DEFENDER = "H5 H6 H7 C10 CJ CQ D3 D4 D5 SA".split()
-
-
-def tap_hand(page, player, cards):
-    for card in cards:
-        page.locator(f"[data-hand-picker='{player}'] label:has(input[value='{card}']:not([data-copy])) b").tap()
-
-
-def shown_scores(page, where="[data-result]"):
-    cells = page.locator(f"{where} [data-score]")
-    return {cells.nth(i).get_attribute("data-score"): number(cells.nth(i).inner_text())
-            for i in range(cells.count())}
 
 
 def test_a_gin_hand_in_german(page):

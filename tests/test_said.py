@@ -74,15 +74,21 @@ def _cards(rng: random.Random, n: int, pool: list[str]) -> list[str]:
             for _ in range(n)]
 
 
-def _meld_cards(rng: random.Random, pool: list[str]) -> list[str]:
-    n = rng.randint(1, 7)
-    if rng.random() < 0.4:
+def _meld_like(rng: random.Random, most: int, run: float, same_rank: float, others) -> list[str]:
+    """1 to ``most`` cards: a run of one suit (chance ``run``), else of one rank (chance
+    ``same_rank``), else ``others(n)``: what a person might pick for a meld, often wrong."""
+    n = rng.randint(1, most)
+    if rng.random() < run:
         suit, low = rng.choice("SHDC"), rng.randint(0, 12)
         return [suit + RANKS[(low + i) % 13] for i in range(n)]
-    if rng.random() < 0.6:
+    if rng.random() < same_rank:
         rank = rng.choice(RANKS)
         return [rng.choice("SHDC") + rank for _ in range(n)]
-    return _cards(rng, n, pool)
+    return others(n)
+
+
+def _meld_cards(rng: random.Random, pool: list[str]) -> list[str]:
+    return _meld_like(rng, 7, 0.4, 0.6, lambda n: _cards(rng, n, pool))
 
 
 def _pool(rng: random.Random, variant: str) -> list[str]:
@@ -259,14 +265,8 @@ def assert_told(e: kernel.Told) -> None:
 
 
 def _meld(rng: random.Random) -> list[str]:
-    n = rng.randint(1, 5)
-    if rng.random() < 0.5:
-        suit, low = rng.choice("SHDC"), rng.randint(0, 12)
-        return [suit + RANKS[(low + i) % 13] for i in range(n)]
-    if rng.random() < 0.7:
-        rank = rng.choice(RANKS)
-        return [rng.choice("SHDC") + rank for _ in range(n)]
-    return [rng.choice(DECK) if rng.random() < 0.97 else rng.choice(["JK", "X9", "S1"]) for _ in range(n)]
+    return _meld_like(rng, 5, 0.5, 0.7, lambda n: [
+        rng.choice(DECK) if rng.random() < 0.97 else rng.choice(["JK", "X9", "S1"]) for _ in range(n)])
 
 
 class Stores:

@@ -113,6 +113,15 @@ def page(context):
     return context.new_page()
 
 
+@pytest.fixture
+def no_script_page(browser, server):
+    """A phone with JavaScript off, as a fresh one: the pages as plain forms and links."""
+    context = browser.new_context(base_url=server, java_script_enabled=False, **PHONE)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
 @pytest.fixture(scope="session")
 def screenshot():
     """``screenshot(page, name)``: the page in light and in dark, saved for review."""

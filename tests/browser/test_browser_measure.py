@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from benchmarks.table_script import PLAYERS, script_round
-from browser_table import PHONE, Phone, Routes, seed_round_by_routes
+from browser_table import Phone, Routes, seed_round_by_routes
 from test_browser_picker import COUNT_TAPS, taps
 
 SEED, SEATS = 3, 3  # a round of 32 plays with a meld, lay-offs, aces, passes and going out
@@ -149,14 +149,6 @@ def mid_round(page) -> Phone:
     phone.key, phone.game_id = routes.key, routes.game_id
     phone.goto("/table")
     return phone
-
-
-@pytest.fixture
-def no_script_page(browser, server):
-    context = browser.new_context(base_url=server, java_script_enabled=False, **PHONE)
-    context.set_default_timeout(10_000)
-    yield context.new_page()
-    context.close()
 
 
 def test_bytes_a_phone_receives_for_one_play(page, no_script_page, capsys):

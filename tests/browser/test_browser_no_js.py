@@ -4,15 +4,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from browser_table import PHONE, Phone
+from browser_table import Phone
 
 
 @pytest.fixture
-def page(browser, server):
-    context = browser.new_context(base_url=server, java_script_enabled=False, **PHONE)
-    context.set_default_timeout(10_000)
-    yield context.new_page()
-    context.close()
+def page(no_script_page):
+    """Every test here on a phone with JavaScript off."""
+    return no_script_page
 
 
 def start(page) -> Phone:

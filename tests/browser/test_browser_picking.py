@@ -12,6 +12,7 @@ from scorekeeper.games import registry
 from scorekeeper.web.views import counted
 
 from browser_table import PHONE, Phone, Routes, seed_round_by_routes
+from test_browser_counted import new_game
 from test_browser_tap_targets import MINIMUM
 
 
@@ -76,12 +77,7 @@ def test_the_card_grids_fit_the_phone_without_a_lone_card(browser, server, width
         seed_round_by_routes(routes, hands=False)
         page.goto(routes.url + "/end")
         assert rows_of_cards(page) == [[7, 6]] * 4
-        page.goto("/games/new?variant=gin")
-        form = page.locator("form[data-new-game]")
-        for i, name in enumerate(["Ann", "Bob"]):
-            form.get_by_label(f"Player {i + 1}", exact=True).fill(name)
-        with page.expect_navigation():
-            form.locator("[data-action=create]").tap()
+        new_game(page, "gin", ["Ann", "Bob"])
         expect(page.locator("[data-hand-picker]")).to_have_count(2)
         assert rows_of_cards(page) == [[7, 6]] * 8
         assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -92,12 +88,7 @@ def test_the_card_grids_fit_the_phone_without_a_lone_card(browser, server, width
 def test_a_hand_entry_counts_the_cards_as_they_are_tapped(page):
     """Gin's two hands: each hand's count in the bar, with Save, as the cards are tapped
     ("3 of 10 cards: …" where the game says a hand holds 10, else "3 cards: …")."""
-    page.goto("/games/new?variant=gin")
-    form = page.locator("form[data-new-game]")
-    for i, name in enumerate(["Ann", "Bob"]):
-        form.get_by_label(f"Player {i + 1}", exact=True).fill(name)
-    with page.expect_navigation():
-        form.locator("[data-action=create]").tap()
+    new_game(page, "gin", ["Ann", "Bob"])
     expected = counted.expected_cards(registry.get("gin"), 2)
     of = f" of {expected} cards" if expected else " cards"
     for card in ("S2", "S3", "S4"):

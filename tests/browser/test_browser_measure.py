@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from playwright.sync_api import expect
 
 from benchmarks.table_script import PLAYERS, script_round

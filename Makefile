@@ -3,22 +3,39 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run serve test chromium bench translations
+.PHONY: run serve test chromium bench translations lock
 
+# Every install comes from the lock files, which pin every package with its hashes:
+# requirements.txt the app's (and what building it takes), requirements-test.txt those and
+# the tests' (the same versions: it is compiled against the first). `make lock` refreshes them.
 # Installed again when a catalog changes: the install compiles them (setup.py).
-$(BIN)/.installed: pyproject.toml $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
-	python3 -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
+$(BIN)/.app: requirements.txt pyproject.toml setup.py $(CATALOGS)
+	test -x $(BIN)/python || python3 -m venv $(VENV)
+	$(BIN)/python -m pip install -q --require-hashes -r requirements.txt
+	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	touch $@
 
+$(BIN)/.installed: $(BIN)/.app requirements-test.txt
+	$(BIN)/python -m pip install -q --require-hashes -r requirements-test.txt
+	touch $@
+
+# The lock files again, from pyproject.toml, each package at its newest release that the
+# ranges there allow (pip-tools, in a virtualenv of its own); then run `make test`.
+LOCK_OPTIONS := -q --upgrade --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url \
+	--no-emit-find-links --build-deps-for wheel --build-deps-for editable
+lock:
+	test -x .venv-lock/bin/pip-compile || { python3 -m venv .venv-lock && .venv-lock/bin/pip install -q pip-tools; }
+	.venv-lock/bin/pip-compile $(LOCK_OPTIONS) -o requirements.txt pyproject.toml
+	.venv-lock/bin/pip-compile $(LOCK_OPTIONS) --extra test -c requirements.txt -o requirements-test.txt pyproject.toml
+
 # The app on its embedded SQLite database (instance/scorekeeper.db), for this machine.
-run: $(BIN)/.installed
+run: $(BIN)/.app
 	$(BIN)/flask --app scorekeeper run --port $(PORT)
 
 # The same app served for real on the table's wifi (every address of this machine),
 # as the load benchmark runs it (benchmarks/README.md).
-serve: $(BIN)/.installed
+serve: $(BIN)/.app
 	$(BIN)/scorekeeper serve --host 0.0.0.0 --port $(PORT)
 
 # Browser tests drive Debian's Chromium (a Playwright browser download does not work here).

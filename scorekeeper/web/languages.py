@@ -51,8 +51,13 @@ def choose():
         return render_template("error.html", title=page_text("No such language"), message=page_text(
             "This app speaks %(languages)s: choose one of them at the foot of the page.",
             languages=", ".join(_own_name(c) for c in LANGUAGES))), 422
+    back = request.form.get("next", "")
+    if not back.isprintable():  # a line break or a control character: no address of a page
+        return render_template("error.html", title=page_text("No such page"), message=page_text(
+            "The page to go back to is not an address of this app: the language was not changed. "
+            "Choose it again at the foot of the page.")), 400
     session["lang"] = code
-    return redirect(_page_to_show(request.form.get("next", "")), 303)
+    return redirect(_page_to_show(back), 303)
 
 
 def _page_to_show(path: str) -> str:

@@ -116,3 +116,26 @@ def test_an_upload_over_the_limit_is_answered_413_and_the_connection_closes(tmp_
         conn.close()
     finally:
         server.stop(process)
+
+
+def test_a_body_in_chunks_that_cannot_be_read_is_refused_in_words(tmp_path):
+    """Issue 23: a chunk with no size (or cut short) was a 500 on every form, gunicorn's
+    reader failing inside the CSRF check: now a 400 that says so."""
+    import socket
+
+    port = server.free_port()
+    process = server.start("gunicorn", port, tmp_path / "scorekeeper.db", tmp_path / "server.log")
+    try:
+        server.wait_ready(port, process)
+        for body in (b"zz\r\nlang=de\r\n0\r\n\r\n", b"\r\n\r\n", b"5\r\nlang=\r\n", b"9\r\nlang"):
+            with socket.create_connection((server.HOST, port), timeout=5) as sock:
+                sock.sendall(b"POST /language HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-"
+                             b"urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n" + body)
+                sock.shutdown(socket.SHUT_WR)
+                answer = b""
+                while chunk := sock.recv(65536):
+                    answer += chunk
+            assert answer.startswith(b"HTTP/1.1 400"), (body, answer[:200])
+            assert b"did not arrive whole" in answer, (body, answer[-300:])
+    finally:
+        server.stop(process)

@@ -97,10 +97,10 @@ def create_app(test_config: dict | None = None):
     app.jinja_env.finalize = words.show
     languages.init_app(app)
     words.install(app.jinja_env)  # the templates' sentences show their values the same way
+    security.init_app(app)  # before the CSRF check: the body is read first
     CSRFProtect(app)
     database.init_app(app)
     links.init_app(app)
-    security.init_app(app)
     for blueprint in (helpers.bp, games.bp, table.bp, round_end.bp, steals.bp, counted.bp, players.bp):
         app.register_blueprint(blueprint)
     return app

@@ -11,7 +11,10 @@ reports no violation on any screen.
 """
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask, Response, abort, render_template, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from .words import page_text
 
 # Each directive names only 'self' (images may also be data: URIs); nothing inline.
 CSP = {
@@ -42,6 +45,26 @@ MAX_UPLOAD_BYTES = 1024 * 1024
 
 
 def init_app(app: Flask) -> None:
+    """The headers, and the body read before anything looks at it (before the CSRF check:
+    this must be called before ``CSRFProtect(app)``)."""
+
+    @app.before_request
+    def read_the_body() -> None:
+        """A body that cannot be read as it says it is sent (a chunk of no size, a
+        connection dropped half way) is refused here, in words: otherwise the first to
+        read it (the CSRF check, a form) would fail with the server's own error."""
+        if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
+            return
+        try:
+            request.form  # read and kept for the rest of the request  # noqa: B018
+        except RequestEntityTooLarge:
+            raise  # a body over the limit: its own page (413)
+        except Exception:  # noqa: BLE001 - the server's reader (or Werkzeug's) fails in its own ways
+            abort(Response(render_template(
+                "error.html", title=page_text("The request could not be read"),
+                message=page_text("What was sent did not arrive whole: nothing was saved. Try "
+                                  "again.")), 400))
+
     @app.after_request
     def security_headers(response: Response) -> Response:
         for name, value in HEADERS.items():

@@ -50,11 +50,33 @@ JSON_FAULTS = {
 }
 
 
+class _Twice(Exception):
+    """A key written twice in one JSON object (the reader would keep the last silently)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict:
+    """A JSON object whose keys are all different (``"Bob"`` twice in ``hands`` would lose
+    one of Bob's hands, ``"variant"`` twice would choose a game by which comes last)."""
+    found: dict = {}
+    for key, value in pairs:
+        if key in found:
+            raise _Twice(key)
+        found[key] = value
+    return found
+
+
 def parse_json(text: str) -> Any:
     if not text.strip():
         raise GameFileError(Say("not a game file: it is empty (a game file is a JSON document)"))
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_once_each)
+    except _Twice as e:
+        raise GameFileError(Say("not a game file: \"%(key)s\" is written twice in one object (each name "
+                                "once: the file would say two things)", key=e.key[:60])) from None
     except json.JSONDecodeError as e:
         fault = JSON_FAULTS.get(e.msg, Say("not JSON"))
         raise GameFileError(Say("not a game file: invalid JSON at line %(line)s, column %(column)s: %(fault)s",

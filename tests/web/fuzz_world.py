@@ -450,7 +450,8 @@ def _routes() -> dict[tuple[str, str], Route]:
     r[("/manifest.webmanifest", "GET")] = Route((), {"x": anything}, examples=10)
     r[("/language", "POST")] = Route((), {
         "lang": value("en", "es", "de", "fr", "EN", ""),
-        "next": value("/", "/games", "//evil.example/x", "javascript:alert(1)", "/\\evil", "/g/1-x/table", "")}, (),
+        "next": value("/", "/games", "//evil.example/x", "javascript:alert(1)", "/\\evil", "/g/1-x/table", "",
+                      "/games\r\nSet-Cookie: x=1", "/\n", "/g\x00", "/games\u2028")}, (),
         lambda w: [(None, {}, {"lang": "en", "next": "/games"})], examples=20)
     r[("/static/<path:filename>", "GET")] = Route((), {"v": anything}, examples=20)
     # Players.
@@ -639,6 +640,28 @@ def _text(v) -> str:
     return v.decode("latin-1") if isinstance(v, bytes) else v
 
 
+class BrokenBody(io.BytesIO):
+    """A request body that fails half way, as gunicorn's chunked reader does on a chunk with
+    no size (its own exception class, which the app cannot know)."""
+
+    class Malformed(Exception):
+        pass
+
+    def read(self, size: int | None = -1) -> bytes:
+        if self.tell() >= len(self.getvalue()) // 2:
+            raise self.Malformed("Invalid chunk size: b''")
+        half = len(self.getvalue()) // 2 - self.tell()
+        return super().read(half if size is None or size < 0 else min(size, half))
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self.read(size)
+
+    def readinto(self, buffer) -> int:
+        data = self.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
+
 def send(world: World, ask: Ask):
     """Send a request as the strategies made it, with this phone's session as the world left it."""
     world.fresh_session()
@@ -677,6 +700,10 @@ def send(world: World, ask: Ask):
         return client.post(ask.path, data=JSON_SHAPES[ask.shape], content_type="application/json")
     if ask.body == "text":
         return client.post(ask.path, data=_form_body(fields), content_type="text/plain")
+    if ask.body == "broken":  # a body the server's reader fails on (gunicorn: a chunk of no size)
+        return client.post(ask.path, input_stream=BrokenBody(_form_body(fields).encode()),
+                           content_type="application/x-www-form-urlencoded",
+                           headers={"Transfer-Encoding": "chunked"}, environ_overrides={"wsgi.input_terminated": True})
     return client.post(ask.path, data=_form_body(fields).encode(), content_type=None)  # "none"
 
 

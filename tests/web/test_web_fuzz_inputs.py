@@ -68,7 +68,7 @@ def test_every_form_with_a_body_of_each_kind(world):
     asks = []
     for rule in POSTS:
         ask = plain_ask(world, rule)
-        for body in ("multipart", "multipart-files", "json", "text", "none", "latin-1", "raw"):
+        for body in ("multipart", "multipart-files", "json", "text", "none", "latin-1", "raw", "broken"):
             asks.append(replace(ask, body=body))
         asks += [replace(ask, body="json-other", shape=i) for i in range(len(JSON_SHAPES))]
     run(world, asks)
@@ -203,8 +203,10 @@ def test_the_import_of_a_file_nested_deep_is_refused_and_saves_nothing(world, de
     json.dumps(json.loads((EXAMPLES / "rummy-basic.json").read_text())).encode("utf-16"),
     (EXAMPLES / "rummy-basic.json").read_bytes().replace(b'"A"', b'"\xc5"'), b"", b"\xef\xbb\xbf", b"\x00" * 100,
     b'{"variant": "rummy", "players": ["\\ud800", "B"]}', b'{"variant": "rummy", "players": ["A\\u0000", "B"]}',
+    (EXAMPLES / "rummy-basic.json").read_bytes().replace(b'"variant": "rummy"', b'"variant": "gin", "variant": "rummy"'),
+    (EXAMPLES / "rummy-basic.json").read_bytes().replace(b'"hands": {', b'"hands": {"B": [], ', 1),
 ], ids=["long-number", "only-a-long-number", "1e999", "NaN", "utf-16", "latin-1", "empty", "bom", "nul", "surrogate",
-        "nul-in-name"])
+        "nul-in-name", "variant-twice", "a-hand-twice"])
 def test_the_import_of_a_file_no_game_file_is_refused_and_saves_nothing(world, body):
     world.fresh_session()
     response = world.client.post("/games/import", data={"game_file": (io.BytesIO(body), "g.json")},

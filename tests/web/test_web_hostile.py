@@ -300,3 +300,34 @@ def test_an_import_searches_no_best_last_turn_while_the_write_lock_is_held(db, m
     game_id = games.import_document(db, doc)
     assert seen and not any(seen)
     assert games.state(db, game_id).game.totals == {"A": 100, "B": -120, "C": -20}
+
+
+# ---------------------------------------------------------------------------------------
+# Issue 23: the last of hostile input.
+
+
+@pytest.mark.parametrize("back", ["/games\r\nSet-Cookie: x=1", "/\n", "/g\x00", "/games\u2028"])
+def test_a_language_chosen_with_a_line_break_in_its_way_back_is_refused_and_not_kept(client, back):
+    answer = client.post("/language", data={"lang": "de", "next": back})
+    assert answer.status_code == 400
+    assert "the language was not changed" in text(answer)
+    assert not any(value.startswith("x=") for value in answer.headers.getlist("Set-Cookie"))
+    assert 'lang="en"' in text(client.get("/games"))  # still English
+
+
+@pytest.mark.parametrize("twice, key", [
+    (b'"variant": "gin", "variant": "rummy"', "variant"),
+    (b'"hands": {"B": ["HK"], "B": ["D9", "CJ"]', "B"),
+])
+def test_a_game_file_with_a_key_twice_is_refused_naming_the_key(client, app, twice, key):
+    body = (EXAMPLES / "rummy-basic.json").read_bytes().replace(b'"variant": "rummy"', twice.split(b", ")[0] + b", "
+                                                                + twice.split(b", ")[1]) if key == "variant" else (
+        json.dumps(json.loads((EXAMPLES / "rummy-basic.json").read_text())).encode().replace(
+            b'"hands": {"B": ["D9", "CJ"]', twice))
+    before = dump(app.config["DATABASE"])
+    answer = client.post("/games/import", data={"game_file": (io.BytesIO(body), "g.json")},
+                         content_type="multipart/form-data")
+    assert answer.status_code == 422
+    assert f"“{key}” is written twice in one object" in text(answer) or \
+        f"&#34;{key}&#34; is written twice in one object" in text(answer), text(answer)[-800:]
+    assert dump(app.config["DATABASE"]) == before

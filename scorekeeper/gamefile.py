@@ -7,9 +7,16 @@ game is scored. It is a public format: anything not understood is refused with o
 sentence naming the round, the event and what is wrong.
 
 What a game's rounds hold is said by the game (its ``VARIANT``, games/variant.py): a
-log of plays (:func:`replay_log`) or hands counted at the end (:func:`replay_counted`).
+log of plays (:func:`logged_round`) or hands counted at the end (:func:`read_hand_round`).
 This module knows those two shapes, never a game by name. It is pure: no Flask, no
 database.
+
+A game is replayed a round at a time: :func:`replay_round` replays one round from the
+game as it stood before it (a :class:`Standing`: the totals, whether it is over, and a
+counted game's own state), and :func:`replay` is every round of a file in turn. The app
+keeps each finished round's standing beside its log (storage/results.py), so that a page
+replays the round being played, not the game; what it keeps is what these functions
+return, and one command rebuilds it from the log.
 
 What it says to people is sentences (games/words.py): a refusal's message, a round's
 ``said_ended``, a game's ``said_status()``. The score (``as_json()``), ``status()`` and
@@ -19,20 +26,23 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Mapping
 
 from .games import registry
-from .games.cards import Card, CardError, Supply, parse_cards
+from .games.cards import Card, CardError, Supply, parse_card, parse_cards
 from .games.errors import GameFileError, ScorekeeperError
 from .games.handcount import RUMMY, HandRound
 from .games.variant import COUNT, LOG, CountVariant, LogVariant, Variant
-from .games.words import Say, SayN, joined
+from .games.words import Say, SayN, from_data, joined, to_data
 
 FORMAT = "scorekeeper/1"
 TOP_KEYS = {"format", "variant", "rules", "players", "teams", "rounds"}
 HAND_ROUND_KEYS = {"out", RUMMY, "hands", "stalemate", "knocker"}
-ROUNDS_KEPT = 4096  # a game being played has some ten rounds, and one more per play
+# The most rounds a game holds (docs/game-file.md, "Limits"): the games of the sources
+# reach their targets in 5 to 40 rounds, and a round takes a table 5 to 15 minutes, so a
+# hundred rounds is a day and a night of play. It keeps every game's file, pages and
+# changes bounded (an earlier round changed is scored again up to the last one).
+MAX_ROUNDS = 100
 
 
 # What the JSON reader stopped at, in the app's words (not the reader's own).
@@ -107,18 +117,28 @@ def read_header(doc: Any) -> tuple[Variant, list]:
     rounds = doc.get("rounds", [])
     if not isinstance(rounds, list):
         raise GameFileError(Say("rounds must be a list"))
+    if len(rounds) > MAX_ROUNDS:
+        raise GameFileError(Say("a game holds at most %(most)s rounds, and this file has %(count)s: "
+                                "split it into games of %(most)s rounds or fewer", most=MAX_ROUNDS,
+                                count=len(rounds)))
     return registry.get(variant), rounds
 
 
 def replay(doc: Any):
-    """The whole game a document describes, replayed and scored (or GameFileError).
+    """The whole game a document describes, replayed and scored (or GameFileError): each
+    round in turn (:func:`replay_round`).
 
     A log game (:class:`LogGame`) or a counted one (:class:`CountGame`): each has the
     players, rules, rounds (``scores``, ``finished``, ``ended``), totals, winners and
     ``as_json()``, the output of ``scorekeeper score``.
     """
-    variant, _rounds = read_header(doc)
-    return REPLAYS[variant.recording](variant, doc)
+    header = read_game(doc)
+    rounds = doc.get("rounds", [])
+    standing, results = start(header), []
+    for round_no, data in enumerate(rounds, 1):
+        result, standing = replay_round(header, standing, data, round_no, last=round_no == len(rounds))
+        results.append(result)
+    return game_of(header, standing, results)
 
 
 def score_document(doc: Any) -> dict:
@@ -211,13 +231,153 @@ def resolve_rules(doc: Mapping, variant: Variant, players: list[str]):
         raise GameFileError(Say("rules: %(reason)s", reason=e.message)) from None
 
 
+@dataclass(frozen=True)
+class Header:
+    """What every round of a game is replayed with: the game, who plays, the rules (every
+    option resolved) and the partnerships (player → team name; empty without them)."""
+
+    variant: Variant
+    players: list[str]
+    rules: Mapping
+    teams: Mapping[str, str]
+    teams_listed: Any = None  # the game file's ``teams``, as it was
+
+
+def read_game(doc: Any) -> Header:
+    """The checks of a whole game file before its rounds: its header, or GameFileError."""
+    variant, _rounds = read_header(doc)
+    players = check_players(doc, variant)
+    teams = check_teams(doc, players, variant)
+    return Header(variant, players, resolve_rules(doc, variant, players), teams, doc.get("teams"))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A game between two rounds: what the next round is played from.
+
+    ``rounds`` finished so far, their scores added up (``totals``), whether the game is
+    over and who won, a tie at the top at the target (games of logged rounds), and a
+    counted game's own state (``carry``: the variant's ``CountedGame.carry()``, such as
+    who is eliminated). Stored after every finished round (``as_data``), so a round is
+    replayed without those before it.
+    """
+
+    rounds: int
+    totals: Mapping[str, int]
+    over: bool = False
+    winners: tuple[str, ...] = ()
+    tied: bool = False
+    carry: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_data(self) -> dict:
+        return {"rounds": self.rounds, "totals": dict(self.totals), "over": self.over,
+                "winners": list(self.winners), "tied": self.tied, "carry": dict(self.carry)}
+
+    @classmethod
+    def from_data(cls, data: Mapping) -> "Standing":
+        return cls(data["rounds"], dict(data["totals"]), data["over"], tuple(data["winners"]),
+                   data["tied"], dict(data["carry"]))
+
+
+def start(header: Header) -> Standing:
+    """The game before its first round."""
+    if header.variant.recording == COUNT:
+        game = header.variant.new_game(header.players, header.rules)
+        return Standing(0, dict(game.totals), carry=game.carry())
+    return Standing(0, {p: 0 for p in header.players})
+
+
+def replay_round(header: Header, before: Standing, data: Any, round_no: int, *, last: bool = True):
+    """One round (its data as the game file has it), replayed from the game as it stood
+    before it: (the round's result, the game after it), or GameFileError. ``last``: no
+    round follows it (only the last round may be unfinished)."""
+    _check_not_over(round_no, before.over)
+    if header.variant.recording == COUNT:
+        return _counted_round(header, before, data, round_no, last)
+    result = logged_round(header.variant, header.players, header.rules, header.teams, data, round_no)
+    _check_finished(round_no, last, result.finished)
+    return result, after_round(header, before, result.scores if result.finished else None)
+
+
+def after_round(header: Header, before: Standing, scores: Mapping[str, int] | None) -> Standing:
+    """A game of logged rounds after a round that scored ``scores`` (None: unfinished, the
+    game as it was). Its rounds do not depend on one another: only the totals carry on."""
+    if scores is None:
+        return before
+    totals = {p: before.totals[p] + scores[p] for p in header.players}
+    over, winners, tied = header.variant.standing(header.players, header.rules, totals, header.teams)
+    return Standing(before.rounds + 1, totals, over, tuple(winners), tied)
+
+
+def resumed(header: Header, standing: Standing):
+    """A counted game's own record of the game (its ``CountedGame``), as ``standing`` has it."""
+    return header.variant.new_game.resume(header.players, header.rules, standing.totals, standing.over,
+                                          standing.winners, standing.carry)
+
+
+def game_of(header: Header, standing: Standing, results: list):
+    """The game of these rounds' results, ending at ``standing``: a LogGame or a CountGame."""
+    if header.variant.recording == COUNT:
+        game = resumed(header, standing)
+        return CountGame(header.variant, header.players, header.rules, results, game.final_totals(),
+                         list(game.winners), game.bonuses())
+    return LogGame(header.variant, header.players, header.rules, dict(header.teams), header.teams_listed,
+                   results, dict(standing.totals), list(standing.winners), standing.over, standing.tied)
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A finished round as the app keeps it beside its log (storage/results.py): its
+    scores, how it ended in words (``said``: a sentence), what the game page shows of each
+    player (``figures``: the variant's ``round_figures``) and the card-level records of
+    the statistics (``facts``: its ``round_facts``). Everything in it is derived from the
+    round's replay (:func:`record_of`)."""
+
+    scores: Mapping[str, int]
+    said: Any
+    figures: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    facts: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    finished = True  # only finished rounds are kept
+
+    @property
+    def said_words(self) -> Any:  # as a counted round's result names it
+        return self.said
+
+    @property
+    def words(self) -> str:
+        return str(self.said)
+
+    def as_data(self) -> dict:
+        """Plain JSON data (sentences and titles as words.to_data has them)."""
+        facts = {p: {k: ([[m[0], list(m[1]), to_data(m[2])] for m in v] if k == "melds" else v)
+                     for k, v in of.items()} for p, of in self.facts.items()}
+        return {"scores": dict(self.scores), "said": to_data(self.said), "figures": dict(self.figures),
+                "facts": facts}
+
+    @classmethod
+    def from_data(cls, data: Mapping) -> "RoundRecord":
+        facts = {p: {k: ([(m[0], tuple(m[1]), from_data(m[2], parse_card)) for m in v] if k == "melds" else v)
+                     for k, v in of.items()} for p, of in data["facts"].items()}
+        return cls(data["scores"], from_data(data["said"], parse_card), data["figures"], facts)
+
+
+def record_of(variant: Variant, result: Any, said: Any = None) -> RoundRecord:
+    """The record of a finished round from its result (``said``: how it ended, where the
+    table knows it better than the game file, e.g. who drew the last card)."""
+    if said is None:
+        said = getattr(result, "said_words", None) or result.words
+    return RoundRecord(dict(result.scores), said,
+                       variant.round_figures(result) if variant.round_figures else {},
+                       variant.round_facts(result) if variant.round_facts else {})
+
+
 def _check_not_over(round_no: int, over: bool) -> None:
     if over:
         raise located(Say("the game was already over after round %(round)s", round=round_no - 1), round_no)
 
 
-def _check_finished(round_no: int, rounds: list, finished: bool) -> None:
-    if not finished and round_no < len(rounds):
+def _check_finished(round_no: int, last: bool, finished: bool) -> None:
+    if not finished and not last:
         raise located(Say("has no hands, but only the last round may be unfinished"), round_no)
 
 
@@ -286,7 +446,13 @@ def _round_lists(variant: LogVariant, data: Any, players: list[str], round_no: i
     return lists
 
 
-def replay_round(variant: LogVariant, round_: Any, data: Any, round_no: int):
+def most_events(round_: Any) -> int:
+    """The most events a round can hold: every event but going out puts a card or more on
+    the table, so one more than the decks' cards."""
+    return sum(round_.supply.limit.values()) + 1
+
+
+def replay_events(variant: LogVariant, round_: Any, data: Any, round_no: int):
     """Replay one round's log onto ``round_``; (round, hands or None)."""
     if not isinstance(data, dict):
         raise located(Say("a round must be an object with events (and hands)"), round_no)
@@ -296,6 +462,11 @@ def replay_round(variant: LogVariant, round_: Any, data: Any, round_no: int):
     events = data.get("events", [])
     if not isinstance(events, list):
         raise located(Say("events must be a list"), round_no)
+    if len(events) > most_events(round_):
+        raise located(Say("a round holds at most %(most)s events (every event but going out puts "
+                          "a card on the table, and the decks hold %(cards)s), and this one has "
+                          "%(count)s", most=most_events(round_), cards=most_events(round_) - 1,
+                          count=len(events)), round_no)
     for event_no, event in enumerate(events, 1):
         try:
             apply_event(round_, event, variant.events)
@@ -354,31 +525,11 @@ class LogGame:
         return out
 
 
-def replay_log(variant: LogVariant, doc: Mapping) -> LogGame:
-    players = check_players(doc, variant)
-    teams = check_teams(doc, players, variant)
-    rules = resolve_rules(doc, variant, players)
-    rounds = doc.get("rounds", [])
-    results = []
-    totals = {p: 0 for p in players}
-    over, winners, tied = False, [], False
-    for round_no, data in enumerate(rounds, 1):
-        _check_not_over(round_no, over)
-        result = kept_round(canonical_text((variant.key, players, dict(rules), teams, data, round_no)))
-        _check_finished(round_no, rounds, result.finished)
-        results.append(result)
-        if result.finished:
-            totals = {p: totals[p] + result.scores[p] for p in players}
-            over, winners, tied = variant.standing(players, rules, totals, teams)
-    return LogGame(variant, players, rules, teams, doc.get("teams"), results, totals, winners,
-                   over, tied)
-
-
 def logged_round(variant: LogVariant, players: list[str], rules: Mapping, teams: Mapping,
                  data: Any, round_no: int):
     """One round of a log game, replayed and scored (the variant's round result)."""
     lists = _round_lists(variant, data, players, round_no)
-    round_, hands = replay_round(variant, variant.new_round(players, rules, teams), data, round_no)
+    round_, hands = replay_events(variant, variant.new_round(players, rules, teams), data, round_no)
     try:
         return variant.score_round(round_, hands, lists)
     except ScorekeeperError as e:
@@ -388,21 +539,6 @@ def logged_round(variant: LogVariant, players: list[str], rules: Mapping, teams:
 def canonical_text(value: Any) -> str:
     """JSON data as one text: the same data, whatever its keys' order, the same text."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-@lru_cache(maxsize=ROUNDS_KEPT)
-def kept_round(key: str):
-    """:func:`logged_round`, kept by everything a round is made from (the variant, the
-    players, the rules, the teams, the round's data and its number, as JSON text): the
-    same round gives the same result every time it is replayed. A game is replayed by
-    every page, live update and play, and all but its last round are as they were; the
-    last one too, but for the play just logged (at full load a third of the CPU a play
-    costs: benchmarks/README.md). A refusal is not kept. The results are shared between
-    requests: read only."""
-    key_, players, rules, teams, data, round_no = json.loads(key)
-    variant = registry.get(key_)
-    return logged_round(variant, players, variant.rules.resolve(rules, len(players)), teams,
-                        data, round_no)
 
 
 # ---------------------------------------------------------------------------------------
@@ -501,25 +637,20 @@ class CountGame:
                 "winners": self.winners, "status": self.status()}
 
 
-def replay_counted(variant: CountVariant, doc: Mapping) -> CountGame:
-    players = check_players(doc, variant)
-    check_teams(doc, players, variant)
-    rules = resolve_rules(doc, variant, players)
-    rounds = doc.get("rounds", [])
-    game = variant.new_game(players, rules)
-    results = []
-    for round_no, data in enumerate(rounds, 1):
-        _check_not_over(round_no, game.over)
-        rnd = read_hand_round(variant, data, players, round_no)
-        _check_finished(round_no, rounds, rnd.finished)
-        try:
-            result = game.play(rnd)
-        except ScorekeeperError as e:
-            raise located(e, round_no) from None
-        results.append(CountedRound(result.scores, result.detail, rnd.finished, rnd.ended(),
-                                    result.words or rnd.ended(), result.how, result.stories))
-    return CountGame(variant, players, rules, results, game.final_totals(), list(game.winners),
-                     game.bonuses())
+def _counted_round(header: Header, before: Standing, data: Any, round_no: int, last: bool):
+    """One hand-count round, scored by the game as it stood before it."""
+    rnd = read_hand_round(header.variant, data, header.players, round_no)
+    _check_finished(round_no, last, rnd.finished)
+    game = resumed(header, before)
+    try:
+        result = game.play(rnd)
+    except ScorekeeperError as e:
+        raise located(e, round_no) from None
+    scored = CountedRound(result.scores, result.detail, rnd.finished, rnd.ended(),
+                          result.words or rnd.ended(), result.how, result.stories)
+    after = Standing(before.rounds + (1 if rnd.finished else 0), dict(game.totals), game.over,
+                     tuple(game.winners), carry=game.carry())
+    return scored, after
 
 
 def _and(names: list[str]) -> Say | str:
@@ -528,5 +659,3 @@ def _and(names: list[str]) -> Say | str:
         return names[0]
     return Say("%(first)s and %(rest)s", first=names[0], rest=_and(names[1:]))
 
-
-REPLAYS = {LOG: replay_log, COUNT: replay_counted}

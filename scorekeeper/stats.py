@@ -1,15 +1,16 @@
 """Statistics of players over many games, computed from the games' own replays.
 
-Pure (no Flask, no database): each game comes as a :class:`GameRecord`, its replay by
-:func:`scorekeeper.gamefile.replay` (the same scores as its pages and ``scorekeeper
-score``), and every figure is derived from that, never stored a second time.
+Pure (no Flask, no database): each game comes as a :class:`GameRecord`, its finished
+rounds as their kept results have them (storage/results.py, derived from the same replay
+as its pages and ``scorekeeper score``: :func:`scorekeeper.gamefile.replay`'s rounds do
+as well), and every figure is derived from those.
 
 Figures count the *counted* rounds (those whose hands were entered) and, for games
 played and won, the finished games. Per game type: games played and won, win rate,
 average and best round (best is the lowest in the games where the lowest total wins).
-Card-level records are what each game offers (its ``card_stats``, read by its
-``card_facts``): the biggest meld, special melds, penalties paid for playable cards,
-aces collected, steals, gins and undercuts.
+Card-level records are what each game offers (its ``card_stats``, read from each round
+by its ``round_facts``): the biggest meld, special melds, penalties paid for playable
+cards, aces collected, steals, gins and undercuts.
 """
 from __future__ import annotations
 
@@ -115,17 +116,26 @@ def facts(record: GameRecord) -> dict[str, Facts]:
                  total=record.totals[p], won=p in record.winners, over=over)
         for p in record.players
     }
-    if record.variant.card_facts is not None:
-        for player, found in record.variant.card_facts(record.game).items():
+    for round_no, rnd in record.counted():
+        for player, found in round_facts(record.variant, rnd).items():
             mine = result[player]
             for name, value in found.items():
                 if name == "melds":
-                    mine.melds += [Meld(points, cards, record.id, record.variant.key, record.date,
+                    mine.melds += [Meld(points, tuple(cards), record.id, record.variant.key, record.date,
                                         round_no, title)
-                                   for points, cards, round_no, title in value]
+                                   for points, cards, title in value]
                 else:
                     setattr(mine, name, getattr(mine, name) + value)
     return result
+
+
+def round_facts(variant: Variant, rnd: Any) -> Mapping[str, Mapping[str, Any]]:
+    """A counted round's card-level records: as kept with its results (gamefile.RoundRecord),
+    or read from its replay by the game's ``round_facts``."""
+    kept = getattr(rnd, "facts", None)
+    if kept is not None:
+        return kept
+    return variant.round_facts(rnd) if variant.round_facts is not None else {}
 
 
 # ---------------------------------------------------------------------------------------

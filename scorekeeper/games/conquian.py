@@ -61,6 +61,8 @@ def check_hand_sizes(rnd: HandRound, players: Sequence[str]) -> None:
 
 
 class Game(CountedGame):
+    CARRIED = ("tableaus",)
+
     def __init__(self, players: Sequence[str], rules: Mapping) -> None:
         super().__init__(players, rules)
         self.tableaus = 0

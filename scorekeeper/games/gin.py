@@ -360,6 +360,8 @@ def describe_arrangement(a: Arrangement, knocker_melds=None) -> list[Say]:
 
 
 class Game(CountedGame):
+    CARRIED = ("hands_won",)
+
     def __init__(self, players: Sequence[str], rules: Mapping) -> None:
         super().__init__(players, rules)
         self.hands_won = {p: 0 for p in players}
@@ -506,16 +508,15 @@ def goal(rules: Mapping) -> Say:
                "won, shutout flat.", **values)
 
 
-def card_facts(game) -> dict[str, dict]:
-    """The card-level records of a replayed game: gins (the knocker had no deadwood) and
-    undercuts (the defender had as little or less)."""
-    facts = {p: {"gins": 0, "undercuts": 0} for p in game.players}
-    for result in game.rounds:
-        roles = {d.get("role"): p for p, d in result.detail.items()}
-        if result.how == "gin":
-            facts[roles["knocker"]]["gins"] += 1
-        elif result.how == "undercut":
-            facts[roles["defender"]]["undercuts"] += 1
+def round_facts(result) -> dict[str, dict]:
+    """A hand's card-level records: a gin (the knocker had no deadwood) or an undercut (the
+    defender had as little or less). ``result``: the hand as the game file scored it."""
+    facts = {p: {"gins": 0, "undercuts": 0} for p in result.detail}
+    roles = {d.get("role"): p for p, d in result.detail.items()}
+    if result.how == "gin":
+        facts[roles["knocker"]]["gins"] += 1
+    elif result.how == "undercut":
+        facts[roles["defender"]]["undercuts"] += 1
     return facts
 
 
@@ -528,7 +529,7 @@ VARIANT = CountVariant(
     max_players=MAX_PLAYERS,
     screens="hands",
     card_stats=("gins", "undercuts"),
-    card_facts=card_facts,
+    round_facts=round_facts,
     new_game=Game,
     decks=DECKS,
     jokers=JOKERS,

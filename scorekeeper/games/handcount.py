@@ -7,6 +7,7 @@ conquian, manipulation) scores such rounds and decides when its game is over.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
@@ -110,7 +111,15 @@ def lowest_wins(players: Sequence[str], totals: Mapping[str, int], target: int |
 
 
 class CountedGame:
-    """A game's running totals and whether it is over; each game module scores its rounds."""
+    """A game's running totals and whether it is over; each game module scores its rounds.
+
+    What a game keeps from one round to the next beyond its totals, its subclass names in
+    ``CARRIED`` (Gin's hands won, Kalooki's eliminated players): :meth:`carry` gives it as
+    plain data and :meth:`resume` takes it back, so a round can be scored from the game
+    as it stood before it (gamefile.Standing) without the rounds before.
+    """
+
+    CARRIED: tuple[str, ...] = ()
 
     def __init__(self, players: Sequence[str], rules: Mapping) -> None:
         self.players = list(players)
@@ -118,6 +127,20 @@ class CountedGame:
         self.totals = {p: 0 for p in players}
         self.over = False
         self.winners: list[str] = []
+
+    def carry(self) -> dict:
+        """What the next round needs besides the totals, as plain data (a copy)."""
+        return {name: copy.deepcopy(getattr(self, name)) for name in self.CARRIED}
+
+    @classmethod
+    def resume(cls, players: Sequence[str], rules: Mapping, totals: Mapping[str, int], over: bool,
+               winners: Sequence[str], carried: Mapping) -> "CountedGame":
+        """The game as it stood: its totals, over and won by whom, and what it carries."""
+        game = cls(players, rules)
+        game.totals, game.over, game.winners = dict(totals), over, list(winners)
+        for name in cls.CARRIED:
+            setattr(game, name, copy.deepcopy(carried[name]))
+        return game
 
     def add(self, scores: Mapping[str, int]) -> None:
         self.totals = {p: self.totals[p] + scores[p] for p in self.players}

@@ -501,23 +501,24 @@ def total_scores(players: Sequence[str], results: Sequence[RoundResult]) -> dict
     return {p: totals[p] for p in players}
 
 
-def card_facts(game) -> dict[str, dict]:
-    """The card-level records of a replayed game, over its counted rounds: each new meld
-    (its points and cards, a special meld's title), the playable penalties, the aces."""
-    facts = {p: {"melds": [], "playable_penalty": 0, "aces": 0} for p in game.players}
-    for round_no, result in enumerate(game.rounds, 1):
-        if not result.finished:
-            continue
-        for player, pr in result.players.items():
-            mine = facts[player]
-            mine["playable_penalty"] -= pr.playable_penalty  # a penalty: paid as points
-            mine["aces"] += len(pr.aces)
-            for play in pr.plays:
-                if play.kind == "meld":
-                    title = play.after.special.title if play.after.special else None
-                    mine["melds"].append((play.points, tuple(str(c) for c in play.cards),
-                                          round_no, title))
+def round_facts(result: RoundResult) -> dict[str, dict]:
+    """A counted round's card-level records: each new meld (its points and cards, a special
+    meld's title), the penalty paid for playable cards, the aces."""
+    facts = {}
+    for player, pr in result.players.items():
+        melds = [(play.points, tuple(str(c) for c in play.cards),
+                  play.after.special.title if play.after.special else None)
+                 for play in pr.plays if play.kind == "meld"]
+        facts[player] = {"melds": melds, "playable_penalty": -pr.playable_penalty, "aces": len(pr.aces)}
     return facts
+
+
+def round_figures(result: RoundResult) -> dict[str, dict[str, int]]:
+    """What the game page adds up of a counted round, per player: earned, the penalties
+    for cards in hand and for playable ones, the aces and what they did to the score."""
+    return {p: {"earned": pr.earned, "card_penalty": pr.card_penalty, "playable_penalty": pr.playable_penalty,
+                "aces": len(pr.aces), "aces_effect": pr.score - pr.before_aces}
+            for p, pr in result.players.items()}
 
 
 VARIANT = LogVariant(
@@ -530,7 +531,8 @@ VARIANT = LogVariant(
     screens="table",
     defaults_from=Say("the inventor's rules (Gordon Bower)"),
     card_stats=("melds", "specials", "playable_penalty", "aces"),
-    card_facts=card_facts,
+    round_facts=round_facts,
+    round_figures=round_figures,
     new_round=lambda players, rules, _teams: Round(players, rules),
     score_round=score_round,
     standing=lambda players, rules, totals, _teams: game_state(players, rules, totals),

@@ -57,6 +57,8 @@ def card_value(card: Card, rules: Mapping) -> int:
 
 
 class Game(CountedGame):
+    CARRIED = ("eliminated",)
+
     def __init__(self, players: Sequence[str], rules: Mapping) -> None:
         super().__init__(players, rules)
         self.eliminated: list[str] = []
@@ -100,6 +102,11 @@ class Game(CountedGame):
         return RoundScore(scores, detail, stories=stories)
 
 
+def round_figures(result) -> dict[str, dict[str, int]]:
+    """Who is out of the game once the round is counted (the game page marks them)."""
+    return {p: {"eliminated": int(bool(d.get("eliminated")))} for p, d in result.detail.items()}
+
+
 VARIANT = CountVariant(
     key="kalooki",
     name=NAME,
@@ -110,6 +117,7 @@ VARIANT = CountVariant(
     screens="hands",
     lowest_total_wins=lowest_total_wins,
     new_game=Game,
+    round_figures=round_figures,
     decks=DECKS,
     jokers=JOKERS,
     goal=lambda rules: Say("Cards left in hand are penalty points; above %(limit)s a player is "

@@ -446,20 +446,16 @@ def check_order(rows: Sequence, rules: Mapping) -> None:
             pending = row
 
 
-def card_facts(game) -> dict[str, dict]:
-    """The card-level records of a replayed game, over its counted hands: the melds each
-    player held at the end (their value then) and the melds each stole."""
-    facts = {p: {"melds": [], "steals": 0} for p in game.players}
-    for round_no, result in enumerate(game.rounds, 1):
-        if not result.finished:
-            continue
-        for play in result.round.plays:
-            if play.kind == "layoff" and play.stolen_from:
-                facts[play.player]["steals"] += 1
-        for player, hand in result.players.items():
-            for m in hand.melds:
-                facts[player]["melds"].append((m.meld.value(game.rules), tuple(str(c) for c in m.meld.cards),
-                                               round_no, None))
+def round_facts(result: RoundResult) -> dict[str, dict]:
+    """A counted hand's card-level records: the melds each player held at its end (their
+    value then) and the melds each stole."""
+    rules = result.round.rules
+    facts = {p: {"melds": [(m.meld.value(rules), tuple(str(c) for c in m.meld.cards), None) for m in hand.melds],
+                 "steals": 0}
+             for p, hand in result.players.items()}
+    for play in result.round.plays:
+        if play.kind == "layoff" and play.stolen_from:
+            facts[play.player]["steals"] += 1
     return facts
 
 
@@ -474,7 +470,7 @@ VARIANT = LogVariant(
     round_word="hand",
     partnerships=True,
     card_stats=("melds", "steals"),
-    card_facts=card_facts,
+    round_facts=round_facts,
     new_round=Round,
     score_round=score_round,
     standing=lambda players, rules, totals, teams: highest_wins(players, totals, rules["target"], teams),

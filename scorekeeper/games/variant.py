@@ -64,9 +64,14 @@ class Variant:
     # Penalty games: the lowest total (and the lowest round) is the best.
     lowest_total_wins: Callable[[Mapping], bool] = _never
     # Card-level records for the statistics (names from CARD_STATS), and the function
-    # that reads them from a replayed game: {player: {record: value}} over counted rounds.
+    # that reads them from a finished round's result: {player: {record: value}}, a meld
+    # as (points, card names, its title or None); the statistics add up the rounds'.
     card_stats: tuple[str, ...] = ()
-    card_facts: Callable[[Any], Mapping[str, Mapping[str, Any]]] | None = None
+    round_facts: Callable[[Any], Mapping[str, Mapping[str, Any]]] | None = None
+    # What the game page shows of each player in a finished round beyond the score (whole
+    # numbers by name: Iceberg's earned and penalties, Kalooki's "eliminated"), read from
+    # the round's result: {player: {figure: number}}.
+    round_figures: Callable[[Any], Mapping[str, Mapping[str, int]]] | None = None
     # "Can I knock?" (Gin): (cards, knock limit) → the hand's best melds and deadwood, gin,
     # and whether it may knock; a page of its own, tied to no game.
     knock_advice: Callable[[Sequence[Any], int], dict] | None = None

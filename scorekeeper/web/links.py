@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hmac
 from datetime import timedelta
+from functools import lru_cache
 
 from flask import Flask, abort, g, request, session
 from werkzeug.routing import BaseConverter, ValidationError
@@ -28,6 +29,7 @@ from .database import get_db
 from .words import page_text
 
 EDIT, VIEW = "edit", "view"
+QR_KEPT = 512  # QR codes kept drawn: two per game a table has open, in each language
 REMEMBERED = 100  # games a phone's history keeps
 
 
@@ -168,8 +170,12 @@ def key_for(game_id: int) -> str:
 
 
 
+@lru_cache(maxsize=QR_KEPT)
 def qr_svg(url: str, title: str) -> str:
-    """The link as a QR code, inline SVG drawn on the server (segno), dark on white."""
+    """The link as a QR code, inline SVG drawn on the server (segno), dark on white.
+
+    Drawn once per link and title and kept: drawing one took about four fifths of a game
+    page (benchmarks/README.md, "The game page's QR codes"); a link never changes."""
     import segno
 
     return segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff",

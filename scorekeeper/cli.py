@@ -1,6 +1,7 @@
 """The ``scorekeeper`` command: score a game file, list a variant's rule options; and, for
 whoever runs the server, the app's database: games in and out, a backup, the games' links,
-the players (every game: the server's owner is not limited to one phone's links)."""
+the players (every game: the server's owner is not limited to one phone's links), the
+finished rounds' kept results made again from the logs."""
 from __future__ import annotations
 
 import json
@@ -135,6 +136,42 @@ def import_(file: str, database: str | None, base_url: str | None) -> None:
     finally:
         db.close()
     _link_hint(base_url)
+
+
+@main.command()
+@DATABASE_OPTION
+@click.option("--game", "game_ids", type=int, multiple=True, metavar="ID",
+              help="Only this game (may be given again); by default every game.")
+def rebuild(database: str | None, game_ids: tuple[int, ...]) -> None:
+    """Make every finished round's kept results again from the games' logs (the app keeps
+    them to read a round without the rounds before it; they are derived, never the only
+    copy), and say which games changed."""
+    from .storage import results
+    from .storage.kernel import NotFound, Refused
+
+    db = _database(database)
+    try:
+        ids = list(game_ids) or [row[0] for row in db.execute("SELECT id FROM games ORDER BY id")]
+        changed = unread = 0
+        for game_id in ids:
+            before = results.snapshot(db, game_id)
+            try:
+                kept = results.rebuild(db, game_id)
+            except NotFound:
+                fail(f"there is no game {game_id}")
+            except Refused as e:
+                unread += 1
+                click.echo(f"game {game_id}: its log no longer replays ({e.reason}); its results are as they were")
+                continue
+            if results.snapshot(db, game_id) != before:
+                changed += 1
+                click.echo(f"game {game_id}: {kept} rounds' results made again (they differed)")
+        click.echo(f"{len(ids)} games: {changed} changed, {len(ids) - changed - unread} as they were"
+                   + (f", {unread} not replayed" if unread else ""))
+    finally:
+        db.close()
+    if unread:
+        sys.exit(1)
 
 
 @main.command()

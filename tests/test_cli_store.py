@@ -134,3 +134,24 @@ def test_import_and_score_word_a_refusal_alike(database, tmp_path):
 def test_score_says_what_is_missing(text, says):
     proc = run("score", "-", stdin=text)
     assert proc.returncode == 2 and proc.stderr.startswith(says), proc.stderr
+
+
+def test_rebuild_makes_the_kept_round_results_again_from_the_logs(database):
+    """`scorekeeper rebuild`: every game's finished rounds' results made again from its log;
+    rows that differed (here, one spoiled by hand) are said and put right."""
+    import sqlite3
+
+    assert run("import", SEED, "--database", database).returncode == 0
+    again = run("rebuild", "--database", database)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip() == "1 games: 0 changed, 1 as they were"
+    conn = sqlite3.connect(database)
+    conn.execute("UPDATE round_results SET scores = '{\"A\": 0, \"B\": 0, \"C\": 0}'")
+    conn.commit()
+    fixed = run("rebuild", "--database", database)
+    assert fixed.stdout.splitlines() == ["game 1: 1 rounds' results made again (they differed)",
+                                        "1 games: 1 changed, 0 as they were"]
+    assert json.loads(conn.execute("SELECT scores FROM round_results").fetchone()[0]) == {
+        "A": 100, "B": -120, "C": -20}
+    conn.close()
+    assert run("rebuild", "--game", "9", "--database", database).stderr.strip() == "error: there is no game 9"

@@ -23,7 +23,7 @@ from scorekeeper.games.cards import parse_card
 from scorekeeper.games.errors import GameFileError, ScorekeeperError
 from scorekeeper.games.variant import COUNTED_AS
 from scorekeeper.games.words import Joined, Reader, Say, Sentence
-from scorekeeper.storage import games, kernel, logs, players, rounds, transfer
+from scorekeeper.storage import games, kernel, log_changes, logs, players, plays, rounds, transfer
 from scorekeeper.storage.db import connect, migrate
 
 PLACEHOLDER = re.compile(r"(%\(\w+\)s)")
@@ -328,20 +328,20 @@ class Stores:
                     assert preview.error == str(preview.said_error)
                 round_no = state.round_no if rng.random() < 0.9 else state.round_no + rng.choice([-1, 1])
                 turn = state.turn if rng.random() < 0.8 else rng.choice(people)
-                self.attempt("play", logs.add_play, db, game_id, self.request(), kind, player, cards,
+                self.attempt("play", log_changes.add_play, db, game_id, self.request(), kind, player, cards,
                              target, turn if kind == "pass" else None, round_no)
             elif r < 0.55:
                 last = rng.choice([None, 0, rows[-1].id if rows else 0, 12345])
-                undone = self.attempt("undo", logs.undo_said, db, game_id, self.request(), last)
+                undone = self.attempt("undo", log_changes.undo_said, db, game_id, self.request(), last)
                 if undone is not None:
                     self.said("undone", undone)
             elif r < 0.75:
                 hand = [rng.choice(DECK) for _ in range(rng.choice([0, 1, 2, 3, 8, 60]))]
                 round_no = state.round_no if rng.random() < 0.9 else state.round_no + 1
-                self.attempt("hand", logs.save_hand, db, game_id, self.request(), round_no, player, hand)
+                self.attempt("hand", log_changes.save_hand, db, game_id, self.request(), round_no, player, hand)
             elif r < 0.83:
                 round_no = state.round_no if rng.random() < 0.9 else state.round_no + 1
-                self.attempt("confirm", logs.confirm_round, db, game_id, self.request(), round_no)
+                self.attempt("confirm", log_changes.confirm_round, db, game_id, self.request(), round_no)
             elif rows:
                 row = rng.choice(rows)
                 play_id = row.id if rng.random() < 0.9 else 99999
@@ -350,19 +350,19 @@ class Stores:
                 if k < 0.4:
                     cards = _meld(rng) if row.type != "out" else []
                     target = rng.choice(melds + [None]) if melds else None
-                    preview = logs.preview_edit(state, play_id, player, cards, target)
+                    preview = log_changes.preview_edit(state, play_id, player, cards, target)
                     if preview.error is not None:
                         self.said("preview of a change", preview.said_error)
                         assert preview.error == str(preview.said_error)
-                    self.attempt("change", logs.edit_play, db, game_id, self.request(), play_id, player,
+                    self.attempt("change", log_changes.edit_play, db, game_id, self.request(), play_id, player,
                                  cards, target, revision)
                 elif k < 0.8:
-                    gone = self.attempt("delete", logs.delete_play, db, game_id, self.request(), play_id,
+                    gone = self.attempt("delete", log_changes.delete_play, db, game_id, self.request(), play_id,
                                         revision)
                     if gone is not None and rng.random() < 0.5:
-                        self.attempt("bring back", logs.restore_play, db, game_id, self.request(), gone)
+                        self.attempt("bring back", log_changes.restore_play, db, game_id, self.request(), gone)
                 else:
-                    self.attempt("bring back", logs.restore_play, db, game_id, self.request(), row)
+                    self.attempt("bring back", log_changes.restore_play, db, game_id, self.request(), row)
             for row in games.state(db, game_id).log.plays:
                 self.said("a play", row.describe())
         return game_id
@@ -395,7 +395,7 @@ class Stores:
             round_no = scored.round_no if rng.random() < 0.8 else rng.randint(0, scored.round_no + 1)
             k = rng.random()
             if k < 0.15:
-                self.attempt("preview", rounds.preview, scored, round_no, rnd)
+                self.attempt("preview", rounds.preview, db, scored, round_no, rnd)
             elif k < 0.7:
                 self.attempt("record", rounds.record_round, db, game_id, self.request(), round_no, rnd)
             elif k < 0.85:
@@ -486,47 +486,47 @@ def test_the_stores_say_in_whole_sentences_what_chance_seldom_reaches(tmp_path):
     for key, word in (("iceberg", "round"), ("robber", "hand")):
         v = registry.get(key)
         game_id, _ = games.create(db, v, ["ANN", "BOB", "CY"], {"decks": 1} if key == "iceberg" else {}, 2)
-        meld, _ = logs.add_play(db, game_id, rid(), "meld", "ANN", ["S3", "S4", "S5"])
-        lay_off, _ = logs.add_play(db, game_id, rid(), "layoff", "BOB", ["S6"], meld.id)
-        refused(logs.delete_play, db, game_id, rid(), meld.id)
+        meld, _ = log_changes.add_play(db, game_id, rid(), "meld", "ANN", ["S3", "S4", "S5"])
+        lay_off, _ = log_changes.add_play(db, game_id, rid(), "layoff", "BOB", ["S6"], meld.id)
+        refused(log_changes.delete_play, db, game_id, rid(), meld.id)
         if v.edits:
-            assert refused(logs.edit_play, db, game_id, rid(), meld.id, "ANN", ["H3", "H4", "H5"]) == (
+            assert refused(log_changes.edit_play, db, game_id, rid(), meld.id, "ANN", ["H3", "H4", "H5"]) == (
                 "that would make a later play illegal: BOB's lay-off (S6) in round 1 — S6 does not "
                 "fit H3 H4 H5: a run of hearts takes only hearts")
-        refused(logs.add_play, db, game_id, rid(), "meld", "CY", ["C7", "C7", "C7"])
-        logs.add_play(db, game_id, rid(), "out", "CY")
+        refused(log_changes.add_play, db, game_id, rid(), "meld", "CY", ["C7", "C7", "C7"])
+        log_changes.add_play(db, game_id, rid(), "out", "CY")
         state = games.state(db, game_id)
         assert state.status() == "CY went out: hands to count"
         stores.said("status", state.said_status())
-        assert refused(logs.add_play, db, game_id, rid(), "pass", "ANN", turn=state.turn) == (
+        assert refused(log_changes.add_play, db, game_id, rid(), "pass", "ANN", turn=state.turn) == (
             f"the {word} is over (CY went out): count the hands")
-        refused(logs.save_hand, db, game_id, rid(), 1, "CY", ["D9"])
-        logs.save_hand(db, game_id, rid(), 1, "ANN", ["D9"])
-        assert refused(logs.confirm_round, db, game_id, rid(), 1) == (
+        refused(log_changes.save_hand, db, game_id, rid(), 1, "CY", ["D9"])
+        log_changes.save_hand(db, game_id, rid(), 1, "ANN", ["D9"])
+        assert refused(log_changes.confirm_round, db, game_id, rid(), 1) == (
             "enter the cards left in BOB's hand first")
-        logs.save_hand(db, game_id, rid(), 1, "BOB", ["S2"])
-        logs.confirm_round(db, game_id, rid(), 1)
-        assert refused(logs.confirm_round, db, game_id, rid(), 1) == f"{word} 1 was counted already"
+        log_changes.save_hand(db, game_id, rid(), 1, "BOB", ["S2"])
+        log_changes.confirm_round(db, game_id, rid(), 1)
+        assert refused(log_changes.confirm_round, db, game_id, rid(), 1) == f"{word} 1 was counted already"
         if v.edits:
-            assert refused(logs.edit_play, db, game_id, rid(), lay_off.id, "BOB", ["S2"], meld.id).startswith(
+            assert refused(log_changes.edit_play, db, game_id, rid(), lay_off.id, "BOB", ["S2"], meld.id).startswith(
                 "that would clash with the hands counted at the end of round 1: ")
-        assert refused(logs.restore_play, db, game_id, rid(),
-                       logs.PlayRow(None, 1, 9, "layoff", "BOB", ("S7",), 424242)) == (
+        assert refused(log_changes.restore_play, db, game_id, rid(),
+                       plays.PlayRow(None, 1, 9, "layoff", "BOB", ("S7",), 424242)) == (
             "BOB's lay-off (S7) lies on a meld that is not on the table")
-        undone = logs.undo_said(db, game_id, rid())
+        undone = log_changes.undo_said(db, game_id, rid())
         assert str(undone) == f"reopened the end of {word} 1: the hands can be changed"
         stores.said("undone", undone)
-        refused(logs.undo_said, db, game_id, rid(), 0)
-        assert refused(logs.confirm_round, db, game_id, rid(), 2) == (
+        refused(log_changes.undo_said, db, game_id, rid(), 0)
+        assert refused(log_changes.confirm_round, db, game_id, rid(), 2) == (
             f"{word} 2 is not the {word} being played ({word} 1 is)")
-        assert logs.undo(db, game_id, rid()) == "took back CY's going out"
+        assert log_changes.undo(db, game_id, rid()) == "took back CY's going out"
 
     v = registry.get("iceberg")  # the last ace
     game_id, _ = games.create(db, v, ["ANN", "BOB"], {"decks": 1}, 0)
     for player, ace in (("BOB", "SA"), ("ANN", "HA"), ("BOB", "DA"), ("ANN", "CA")):
-        logs.add_play(db, game_id, rid(), "ace", player, [ace])
+        log_changes.add_play(db, game_id, rid(), "ace", player, [ace])
         if ace != "CA":
-            logs.add_play(db, game_id, rid(), "pass", player)
+            log_changes.add_play(db, game_id, rid(), "pass", player)
     state = games.state(db, game_id)
     assert state.status() == "ANN exposed the last ace: hands to count"
     assert str(state.end_reason()) == "ANN exposed the last ace; the round ends after that turn"
@@ -534,7 +534,7 @@ def test_the_stores_say_in_whole_sentences_what_chance_seldom_reaches(tmp_path):
 
     v = registry.get("robber")  # the stock
     game_id, _ = games.create(db, v, ["ANN", "BOB"], {}, 0)
-    logs.add_play(db, game_id, rid(), "stock", "ANN")
+    log_changes.add_play(db, game_id, rid(), "stock", "ANN")
     state = games.state(db, game_id)
     assert state.status() == "the stock ran out (ANN drew the last card): hands to count"
     stores.said("status", state.said_status())
@@ -548,7 +548,7 @@ def test_the_stores_say_in_whole_sentences_what_chance_seldom_reaches(tmp_path):
     assert scored.bonus_words() == "game, shutout, lines"
     for bonus in scored.said_bonus_words().parts:
         stores.said("bonus", bonus)
-    assert refused(rounds.preview, scored, 2, rnd) == "the game is over: ANN wins"
+    assert refused(rounds.preview, db, scored, 2, rnd) == "the game is over: ANN wins"
 
     v = registry.get("kalooki")  # a change that breaks a later round
     game_id, _ = games.create(db, v, ["ANN", "BOB", "CY"], {}, 0)

@@ -92,7 +92,7 @@ def test_an_upload_over_the_limit_is_answered_413_and_the_connection_closes(tmp_
     try:
         server.wait_ready(port, process)
         with socket.create_connection((server.HOST, port), timeout=5) as sock:
-            size = 2 * 1024 * 1024
+            size = 3 * 1024 * 1024
             head = (f"POST /games/import HTTP/1.1\r\nHost: {server.HOST}\r\nContent-Type: "
                     f"multipart/form-data; boundary=x\r\n")
             if framing == "length":

@@ -1,9 +1,10 @@
 """The database: a connection set up the app's way, its schema, and write transactions.
 
 A game is its log: the tables hold who sits where, the rules, every play and
-the hands counted at the end of each round. Scores are always recomputed from them;
-the few summary columns on ``games`` are a cache for the history list, rewritten by
-every write.
+the hands counted at the end of each round. Scores are computed from them; what is kept
+besides is derived and rebuilt from them: each finished round's results (``round_results``,
+storage/results.py) and the few summary columns on ``games`` that the history list shows,
+both rewritten by the change that alters them.
 
 Connections run in WAL mode with a busy timeout, and every write goes through
 ``with write(db):``, which takes the write lock up front with ``BEGIN IMMEDIATE``: a
@@ -167,6 +168,29 @@ def m006_games_said_status(db: Database) -> None:
     the English. Games saved before have none until their next change: their English
     status is shown meanwhile."""
     db["games"].add_column("said_status", str)
+
+
+@migrations()
+def m007_round_results(db: Database) -> None:
+    """Each finished round's results kept beside the log (storage/results.py), as JSON:
+    its record in parts (``scores``; ``said``: how it ended in words; ``figures``: what the
+    game page shows of each player; ``facts``: the card-level records of the statistics,
+    read apart from the rest) and ``standing`` (the game after it). Every existing game's
+    are made from its log; a game whose log no longer replays gets none."""
+    from . import games, results
+    from .kernel import Refused
+
+    db["round_results"].create(
+        {"game": int, "round_no": int, "scores": str, "said": str, "figures": str, "facts": str,
+         "standing": str},
+        pk=("game", "round_no"), not_null={"scores", "said", "figures", "facts", "standing"},
+        foreign_keys=[("game", "games", "id")],
+    )
+    for (game_id,) in db.execute("SELECT id FROM games ORDER BY id").fetchall():
+        try:
+            results.write(db, game_id, 1, results.encode(games.replayed_rounds(db, game_id)))
+        except Refused:
+            pass
 
 
 def connect(path: str) -> Database:

@@ -1,9 +1,10 @@
 """A stored game, whatever its rounds hold: the one door to the two stores.
 
 A game's variant says how its rounds are recorded (games/variant.py): as logs of plays,
-kept by storage/logs.py, or counted at the end, kept by storage/rounds.py. What every
-game needs (made, read and replayed, exported, imported, its summary kept) is asked
-here, which hands it to the right store; nothing here knows a game by name.
+kept by storage/logs.py (read) and storage/log_changes.py (changed), or counted at the
+end, kept by storage/rounds.py. What every game needs (made, read, its finished rounds'
+results, exported, imported, its summary kept) is asked here, which hands it to the
+right store; nothing here knows a game by name.
 """
 from __future__ import annotations
 
@@ -16,11 +17,13 @@ from .. import gamefile
 from ..games.errors import ScorekeeperError
 from ..games.variant import COUNT, LOG, Variant
 from ..games.words import Say
-from . import kernel, logs, rounds
+from . import kernel, log_changes, logs, results, rounds
 from .db import write
-from .kernel import Refused
+from .kernel import AlreadyHere, Refused
 
-STORES = {LOG: logs, COUNT: rounds}
+# The module of each way of recording rounds that changes a game, exports and imports it,
+# and replays its finished rounds: ``export_document``, ``import_document``, ``replayed_rounds``.
+STORES = {LOG: log_changes, COUNT: rounds}
 
 
 def store_of(variant: Variant):
@@ -45,19 +48,33 @@ def create(db: Database, variant: Variant, players: list[str], rules: Mapping,
                                   status=game.said_status(), totals=game.totals, made_by=request_id)
 
 
-def state(db: Database, game_id: int):
-    """The game as stored and replayed: a log's :class:`logs.LogState`, a counted game's
-    :class:`rounds.Scored` (NotFound; Refused for a stored log the rules no longer allow)."""
+def state(db: Database, game_id: int, round_no: int | None = None):
+    """The game as its pages read it: a log's round being played (or round ``round_no``),
+    replayed (:class:`logs.LogState`), or a counted game's kept rounds (:class:`rounds.Scored`).
+    NotFound; Refused for a stored log the rules no longer allow."""
     variant = kernel.header(db, game_id)["variant"]
     if variant.recording == LOG:
-        return logs.replay(logs.load(db, game_id))
-    return rounds.score(rounds.load(db, game_id))
+        return logs.replay(logs.load(db, game_id, round_no))
+    return rounds.load(db, game_id)
 
 
-def replayed(db: Database, game_id: int):
-    """The game as the game file's replay has it (gamefile.LogGame or CountGame)."""
-    found = state(db, game_id)
-    return found.game if isinstance(found, logs.LogState) else found.result
+def stored(db: Database, game_id: int, *, facts: bool = True):
+    """The game as its kept results have it, every finished round (no replay): a
+    gamefile.LogGame or CountGame whose rounds are the records (gamefile.RoundRecord;
+    ``facts``: with their card-level records, which only the statistics read)."""
+    with kernel.reading(db):
+        game = kernel.header(db, game_id)
+        head = results.header(game)
+        records = results.records(db, game_id, facts=facts)
+        standing = results.standing(db, game_id, head, len(records))
+    return gamefile.game_of(head, standing, records)
+
+
+def replayed_rounds(db: Database, game_id: int) -> list:
+    """Every finished round's results as a replay of the log gives them: [(record, the game
+    after it)] (storage/results.py keeps them, rebuilds them, and the tests compare)."""
+    variant = kernel.header(db, game_id)["variant"]
+    return store_of(variant).replayed_rounds(db, game_id)
 
 
 def refresh(db: Database, game_id: int) -> None:
@@ -65,11 +82,11 @@ def refresh(db: Database, game_id: int) -> None:
     transaction): after a change made outside the stores, such as a rename."""
     variant = kernel.header(db, game_id)["variant"]
     if variant.recording == LOG:
-        log = logs.load(db, game_id)
-        logs.save_summary(db, log, logs.replay(log))
+        state = logs.replay(logs.load(db, game_id))
+        log_changes.save_summary(db, state.log, state)
     else:
-        game = rounds.load(db, game_id)
-        rounds.save_summary(db, game, rounds.score(game))
+        scored = rounds.load(db, game_id)
+        rounds.save_summary(db, scored, scored.standing)
 
 
 def export_document(db: Database, game_id: int) -> dict:
@@ -81,14 +98,19 @@ def export_document(db: Database, game_id: int) -> dict:
 def import_document(db: Database, doc: Any) -> int:
     """Add a game from a game file, checked in full first; a bad file changes nothing.
 
+    The same file imported before is found before anything is replayed (AlreadyHere).
     The file does not say who dealt first or when turns passed: the first seat deals.
     """
     try:
         variant, _rounds = gamefile.read_header(doc)
-        game = gamefile.replay(doc)
+        gamefile.read_game(doc)
     except ScorekeeperError as e:
         raise Refused(e.message) from None  # its sentence, as the rules said it
-    return store_of(variant).import_document(db, variant, doc, game, source_of(doc))
+    source = source_of(doc)
+    found = db.execute("SELECT id FROM games WHERE source = ?", [source]).fetchone()
+    if found:
+        raise AlreadyHere(Say("this game file was imported already: the game is here"), found[0])
+    return store_of(variant).import_document(db, variant, doc, source)
 
 
 def source_of(doc: Any) -> str:

@@ -20,7 +20,7 @@ import sqlite3
 import unicodedata
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from sqlite_utils import Database
 
@@ -29,6 +29,7 @@ from ..games.errors import GameFileError
 from ..games.variant import Variant
 from ..games.cards import parse_card
 from ..games.words import Say, Sentence, from_data, to_data
+from .db import write
 
 
 class Told(Exception):
@@ -274,10 +275,49 @@ def acted_on_anywhere(db: Database, request_id: str | None) -> list[int]:
         "SELECT game FROM requests WHERE request_id = ? ORDER BY game", [str(request_id)]).fetchall()]
 
 
+TRIES = 3  # times a change is checked again while other phones change the game first
+
+
+def change(db: Database, game_id: int, request_id: str | None,
+           plan: Callable[[], tuple[int, Callable[[], Any]]], *, checked_under_lock: bool = False):
+    """One change of a game: every store's way to change one.
+
+    ``plan()`` reads the game (in a snapshot of its own), checks and scores the change
+    (Refused, Stale …: nothing is saved) and returns (the version it read, ``save``);
+    under the write lock, if the game is still at that version, the form's request id is
+    claimed and ``save()`` writes the change (its answer is returned). If another phone
+    changed the game meanwhile, the change is checked again on the game as it now is, a
+    few times; then the phone is told to try again. So the lock is held only to write,
+    whatever a check costs (the best last turn of a hand, a long game's later rounds).
+
+    ``checked_under_lock``: a change whose check is small and bounded (a play of the round
+    being played: one round's replay, its plays bounded by its cards) is checked under the
+    lock instead, so that phones playing at once are each taken in turn, never told to
+    try again."""
+    if acted_on(db, game_id, request_id):
+        raise Repeated(Say("this was saved already"))
+    if checked_under_lock:
+        with write(db):
+            once(db, game_id, request_id)
+            _version, save = plan()
+            return save()
+    for _try in range(TRIES):
+        version, save = plan()
+        with write(db):
+            if version_of(db, game_id) != version:
+                continue  # changed meanwhile: this transaction writes nothing
+            once(db, game_id, request_id)
+            return save()
+    raise Stale(Say("the game kept changing on other phones while this was checked: nothing "
+                    "was saved. Try again"))
+
+
 def revision_of(db: Database, game_id: int, play_id: int) -> int | None:
     """How many times a play (or a counted round's row) has been changed; None: no such
     play in this game. A page names the revision it showed, so a change made meanwhile
     on another phone is refused rather than overwritten."""
+    if not -2**63 <= play_id < 2**63:  # no row has such an id (SQLite's integers)
+        return None
     row = db.execute("SELECT revision FROM plays WHERE id = ? AND game = ?",
                      [play_id, game_id]).fetchone()
     return None if row is None else row[0]

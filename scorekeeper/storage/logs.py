@@ -1,140 +1,54 @@
-"""Games whose rounds are logs of plays (Iceberg, Robber Rummy): rows ⇄ game file ⇄ scores.
+"""Games whose rounds are logs of plays (Iceberg, Robber Rummy): one round read and replayed.
 
-The stored truth of such a game is its plays, in ``plays``, and the hands counted at the
-end of each round, in ``hands`` (entered one by one as drafts, then confirmed together).
-A row's ``type`` is one of its game's ``table_plays`` (games/variant.py):
+The stored truth of such a game is its plays, in ``plays`` (storage/plays.py says what a
+row is), and the hands counted at the end of each round, in ``hands`` (entered one by
+one as drafts, then confirmed together). A page reads one round, not the game: the
+round being played (or, asked for, an earlier one) with the game as it stood before it,
+kept beside the log for every finished round (storage/results.py). :func:`load` reads
+them in one snapshot; :func:`replay` builds that round as the game file has it and
+replays it with :func:`scorekeeper.gamefile.replay_round`, the same replay as
+``scorekeeper score``; :class:`LogState` is what the table screen asks of it.
 
-- the game file's events (a meld, a lay-off, going out, an ace in Iceberg); a lay-off
-  stores the play id of the meld it lies on, and the game file's meld numbers (1, 2, 3 …
-  in the order melds were made within the round) are worked out from those;
-- the game's round lists: a ``renege`` row puts its player in the round's ``"renege"``;
-- plays the file does not record: a ``pass`` (the turn moves on), the discard pile
-  taken (``take``, its top card in ``cards``), a round ended without an event (the
-  stock running out: ``stock``).
-
-Everything people see is computed by building the game file from those rows and
-replaying it with :func:`scorekeeper.gamefile.replay`, the same replay as ``scorekeeper
-score``. Every change is one ``write(db)`` transaction that reads the game, records the
-form's request id, replays the changed log (what the rules refuse is :class:`Refused`
-in plain words and nothing is saved), writes it and bumps the game's version.
-
-Several phones log plays on one game at once. Each change is checked against the log
-as it is then, not against the page the phone was shown, so another phone's play never
-makes mine fail; only what depends on that page is checked: whose turn is passed on,
-which play is undone, which revision of a play is changed or deleted.
+A play is checked here (:func:`check_play`, :func:`preview`): by the rules, through the
+replay (what they refuse is :class:`Refused` in plain words), and by what only the table
+knows (whose turn it is, the cards left, the order of a round's plays). The changes
+themselves are storage/log_changes.py's.
 """
 from __future__ import annotations
 
-import json
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from sqlite_utils import Database
 
 from .. import gamefile
-from ..games.cards import ACE, SUITS, Card, full_deck, parse_card, sort_key
+from ..gamefile import Standing
 from ..games.errors import GameFileError, ScorekeeperError
 from ..games.variant import LogVariant
-from ..games.words import Cards, Say, SayN, Sentence, joined
-from . import kernel
-from .db import write
-from .kernel import NotFound, Refused, Repeated, Stale
-
-ACE_CARDS = tuple(Card(ACE, suit) for suit in SUITS)
-WITH_CARDS = ("ace", "meld", "layoff", "take")  # the plays that name cards
-
-# A play in a few words ("Ann's meld (H3 H4 H5)"): one whole sentence per kind of play,
-# by its player (p) and its cards (c). The plays that name cards have four: with both,
-# with the player only, with the cards only, with neither; the others two (the player's,
-# and none's).
-PLAY_WORDS = {
-    "ace": (lambda p, c: Say("%(player)s's ace (%(cards)s)", player=p, cards=c),
-            lambda p, c: Say("%(player)s's ace", player=p),
-            lambda p, c: Say("the ace (%(cards)s)", cards=c),
-            lambda p, c: Say("the ace")),
-    "meld": (lambda p, c: Say("%(player)s's meld (%(cards)s)", player=p, cards=c),
-             lambda p, c: Say("%(player)s's meld", player=p),
-             lambda p, c: Say("the meld (%(cards)s)", cards=c),
-             lambda p, c: Say("the meld")),
-    "layoff": (lambda p, c: Say("%(player)s's lay-off (%(cards)s)", player=p, cards=c),
-               lambda p, c: Say("%(player)s's lay-off", player=p),
-               lambda p, c: Say("the lay-off (%(cards)s)", cards=c),
-               lambda p, c: Say("the lay-off")),
-    "take": (lambda p, c: Say("%(player)s's taking of the discard pile (%(cards)s)", player=p, cards=c),
-             lambda p, c: Say("%(player)s's taking of the discard pile", player=p),
-             lambda p, c: Say("the taking of the discard pile (%(cards)s)", cards=c),
-             lambda p, c: Say("the taking of the discard pile")),
-    "out": (lambda p, c: Say("%(player)s's going out", player=p),
-            lambda p, c: Say("the going out")),
-    "pass": (lambda p, c: Say("%(player)s's pass", player=p),
-             lambda p, c: Say("the pass")),
-    "renege": (lambda p, c: Say("%(player)s's renege", player=p),
-               lambda p, c: Say("the renege")),
-    "stock": (lambda p, c: Say("%(player)s's stock running out", player=p),
-              lambda p, c: Say("the stock running out")),
-}
-# A play that may only be deleted, said when it is asked to be changed.
-ONLY_DELETED = {
-    "pass": lambda: Say("a pass can only be deleted"),
-    "take": lambda: Say("a taking of the discard pile can only be deleted"),
-    "renege": lambda: Say("a renege can only be deleted"),
-    "stock": lambda: Say("a stock running out can only be deleted"),
-}
+from ..games.words import Say, SayN, Sentence
+from . import kernel, results
+from .kernel import NotFound, Refused
+from .plays import (ACE_CARDS, WITH_CARDS, PlayRow, availability, by_word, check_supply, ended_by,
+                    read_cards)
 
 
-def _cards_said(names: Iterable[str]) -> Cards:
-    """Card names as the value of a sentence (a name no card has stays as it was typed)."""
-    cards = []
-    for name in names:
-        try:
-            cards.append(parse_card(name))
-        except ScorekeeperError:
-            cards.append(name)
-    return Cards(cards)
-
-
-def _by_word(variant: LogVariant, round_said: Say, hand_said: Say) -> Say:
-    """One of two whole sentences, as this game calls a round ("round"; "hand" in Robber
-    Rummy: ``variant.round_word``)."""
-    return hand_said if variant.round_word == "hand" else round_said
+def most_plays(round_: Any) -> int:
+    """The most plays a round's log holds: four for each card of the decks. Every turn
+    draws from the stock or puts cards on the table (taking the discard pile too puts its
+    top card into a meld), and ends with one pass; the round ends before the stock runs
+    out twice over."""
+    return 4 * sum(round_.supply.limit.values())
 
 
 # ---------------------------------------------------------------------------------------
-# The log as stored.
-
-
-@dataclass(frozen=True)
-class PlayRow:
-    id: int | None  # None for a play not saved yet
-    round_no: int
-    seq: int
-    type: str
-    player: str
-    cards: tuple[str, ...] = ()
-    target: int | None = None  # the play id of the meld a lay-off lies on
-    revision: int = 0  # bumped by every change of the play
-
-    def describe(self) -> Say:
-        """A few words for a play: "Ann's meld (H3 H4 H5)", "the stock running out" (a
-        sentence: PLAY_WORDS)."""
-        forms = PLAY_WORDS.get(self.type)
-        if forms is None:  # no kind of play the tables log: its name as the row has it
-            if self.player:
-                return Say("%(player)s's %(kind)s", player=self.player, kind=self.type)
-            return Say("the %(kind)s", kind=self.type)
-        cards = _cards_said(self.cards) if self.cards and len(forms) == 4 else None
-        if len(forms) == 4:
-            form = forms[(0 if self.player else 2) + (0 if cards is not None else 1)]
-        else:
-            form = forms[0 if self.player else 1]
-        return form(self.player, cards)
+# One round as stored.
 
 
 @dataclass
 class GameLog:
-    """One game as stored: seating, rules, the plays and the hands."""
+    """One game as stored, read for one round: seating, rules, the round's plays and its
+    hands (counted, or being entered)."""
 
     id: int | None
     variant: LogVariant
@@ -143,8 +57,8 @@ class GameLog:
     first_dealer: int
     teams: list[list[str]] | None = None  # partnerships, as in the game file
     version: int = 0
-    # By round, then seq. Never changed in place: a change makes a new log
-    # (with_play, without, replacing), so what is worked out from it stays true.
+    # The rows read (one round's), in order. Never changed in place: a change makes a new
+    # log (with_play, without, replacing), so what is worked out from it stays true.
     plays: tuple[PlayRow, ...] = ()
     hands: dict[int, dict[str, tuple[str, ...]]] = field(default_factory=dict)  # counted
     drafts: dict[int, dict[str, tuple[str, ...]]] = field(default_factory=dict)  # being entered
@@ -186,77 +100,107 @@ class GameLog:
         return replace(self, plays=tuple(new if p is old else p for p in self.plays))
 
 
-def load(db: Database, game_id: int) -> GameLog:
-    """The game as stored, read in one transaction (its version always matches its rows);
-    NotFound, or ValueError for a game whose rounds are not logs of plays."""
+@dataclass(frozen=True)
+class Loaded:
+    """A game read for one round (:func:`load`): its log of that round, the game as it
+    stood before the round, and how many rounds are finished."""
+
+    log: GameLog
+    header: gamefile.Header
+    before: Standing
+    round_no: int
+    finished: int
+
+
+def load(db: Database, game_id: int, round_no: int | None = None) -> Loaded:
+    """The game as stored, read for round ``round_no`` (by default the round being played;
+    once the game is over, the last one played) in one snapshot: its version always
+    matches its rows. NotFound for no game (or no such round), ValueError for a game whose
+    rounds are not logs of plays."""
     with kernel.reading(db):
         game = kernel.header(db, game_id)
+        if not isinstance(game["variant"], LogVariant):
+            raise ValueError(f"game {game_id} is not kept as a log of plays")
+        head = results.header(game)
+        finished = results.finished(db, game_id)
+        last = results.standing(db, game_id, head, finished)
+        playing = finished if last.over else finished + 1
+        focus = playing if round_no is None else round_no
+        if not 1 <= focus <= max(playing, 1):
+            raise NotFound(Say("round %(round)s is not in this game", round=focus))
+        before = last if focus == finished + 1 else results.standing(db, game_id, head, focus - 1)
         plays = db.execute(
             "SELECT id, round_no, seq, type, player, cards, target, revision FROM plays "
-            "WHERE game = ? ORDER BY round_no, seq", [game_id]).fetchall()
+            "WHERE game = ? AND round_no = ? ORDER BY seq", [game_id, focus]).fetchall()
         hands = db.execute(
-            "SELECT round_no, player, cards, confirmed FROM hands WHERE game = ? "
-            "ORDER BY round_no, id", [game_id]).fetchall()
-    if not isinstance(game["variant"], LogVariant):
-        raise ValueError(f"game {game_id} is not kept as a log of plays")
+            "SELECT round_no, player, cards, confirmed FROM hands WHERE game = ? AND round_no = ? "
+            "ORDER BY id", [game_id, focus]).fetchall()
     log = GameLog(game_id, game["variant"], game["players"], game["rules"], game["first_dealer"],
                   game["teams"], game["version"])
-    # Every row's cards (a JSON list) read in one go: a game has hundreds of rows.
-    cards_of = json.loads("[" + ",".join(row[5] for row in plays) + "]")
-    log.plays = tuple(PlayRow(i, r, seq, kind, player, tuple(cards), target, revision)
-                      for (i, r, seq, kind, player, _text, target, revision), cards
-                      in zip(plays, cards_of))
-    for round_no, player, cards, confirmed in hands:
+    log.plays = rows_of(plays)
+    for n, player, cards, confirmed in hands:
         book = log.hands if confirmed else log.drafts
-        book.setdefault(round_no, {})[player] = tuple(json.loads(cards))
-    return log
+        book.setdefault(n, {})[player] = tuple(_json_list(cards))
+    return Loaded(log, head, before, focus, finished)
+
+
+def round_of(db: Database, game_id: int, play_id: int) -> int | None:
+    """The round a play of the game is in (None: no such play)."""
+    if not -2**63 <= play_id < 2**63:  # no row has such an id (SQLite's integers)
+        return None
+    row = db.execute("SELECT round_no FROM plays WHERE id = ? AND game = ?", [play_id, game_id]).fetchone()
+    return None if row is None else row[0]
+
+
+def rows_of(plays: list[tuple]) -> tuple[PlayRow, ...]:
+    """``plays`` rows as read (id, round, seq, type, player, cards, target, revision)."""
+    if not plays:
+        return ()
+    cards_of = _json_list("[" + ",".join(row[5] for row in plays) + "]")  # one parse for all
+    return tuple(PlayRow(i, r, seq, kind, player, tuple(cards), target, revision)
+                 for (i, r, seq, kind, player, _text, target, revision), cards in zip(plays, cards_of))
+
+
+def _json_list(text: str) -> list:
+    import json
+
+    return json.loads(text)
 
 
 # ---------------------------------------------------------------------------------------
-# The log as a game file.
+# A round as the game file has it, replayed.
 
 
-def document(log: GameLog, extra_hands: Mapping[int, Mapping[str, Iterable[str]]] | None = None):
-    """The game file of this log, and the rows behind its events.
-
-    ``extra_hands`` adds hands for rounds not counted yet (the round end being entered).
-    Returns ``(doc, events)`` where ``events[r - 1][e - 1]`` is the row of round r, event e.
-    """
+def round_data(log: GameLog, round_no: int, hands: Mapping[str, Iterable[str]] | None = None):
+    """Round ``round_no`` of this log as the game file has it, and the rows behind its
+    events (``events[e - 1]`` is the row of event e). ``hands``: the hands counted at its
+    end (by default the log's; none while it is played)."""
     variant = log.variant
-    hands = dict(log.hands)
-    hands.update(extra_hands or {})
-    by_round = log.rounds
-    last = max([*by_round, *hands], default=0)
-    rounds, events = [], []
-    for round_no in range(1, last + 1):
-        rows = by_round.get(round_no, [])
-        data: dict = {"events": []}
-        behind, meld_numbers = [], {}
-        for row in rows:
-            if row.type not in variant.events:
-                continue
-            event = {"type": row.type, "player": row.player}
-            if row.type != "out":
-                event["cards"] = list(row.cards)
-            if row.type == "meld":
-                meld_numbers[row.id] = len(meld_numbers) + 1
-            elif row.type == "layoff":
-                if row.target not in meld_numbers:
-                    raise Refused(_lost_meld(log, row))
-                event["meld"] = meld_numbers[row.target]
-            data["events"].append(event)
-            behind.append(row)
-        for key in variant.round_lists:
-            named = [r.player for r in rows if r.type == key]
-            if named:
-                data[key] = named
-        if round_no in hands:
-            data["hands"] = {p: list(c) for p, c in hands[round_no].items()}
-        rounds.append(data)
-        events.append(behind)
-    doc = {"format": gamefile.FORMAT, "variant": variant.key, "rules": dict(log.rules),
-           "players": list(log.players), "teams": log.teams, "rounds": rounds}
-    return doc, events
+    rows = log.rows(round_no)
+    data: dict = {"events": []}
+    behind, meld_numbers = [], {}
+    for row in rows:
+        if row.type not in variant.events:
+            continue
+        event = {"type": row.type, "player": row.player}
+        if row.type != "out":
+            event["cards"] = list(row.cards)
+        if row.type == "meld":
+            meld_numbers[row.id] = len(meld_numbers) + 1
+        elif row.type == "layoff":
+            if row.target not in meld_numbers:
+                raise Refused(_lost_meld(log, row))
+            event["meld"] = meld_numbers[row.target]
+        data["events"].append(event)
+        behind.append(row)
+    for key in variant.round_lists:
+        named = [r.player for r in rows if r.type == key]
+        if named:
+            data[key] = named
+    hands = log.hands.get(round_no) if hands is None else hands
+    if hands is not None:
+        data["hands"] = {p: list(c) for p, c in hands.items()}
+    return data, behind
 
 
 def _lost_meld(log: GameLog, row: PlayRow) -> Say:
@@ -267,22 +211,23 @@ def _lost_meld(log: GameLog, row: PlayRow) -> Say:
                meld=target.describe())
 
 
-def _refusal(error: GameFileError, events: list[list[PlayRow]], changed: PlayRow | None,
-             log: GameLog) -> Refused:
-    """The replay's complaint in plain words, saying which play it is about."""
+def _refusal(error: GameFileError, events: list[PlayRow], changed: PlayRow | None, log: GameLog,
+             counted: bool) -> Refused:
+    """The replay's complaint in plain words, saying which play it is about. ``counted``:
+    the round's hands are counted."""
     reason = error.said_reason if error.reason else error.message
     if error.round_no and error.event_no:
-        row = events[error.round_no - 1][error.event_no - 1]
+        row = events[error.event_no - 1]
         if changed is None or row is changed:
             return Refused(reason)
-        return Refused(_by_word(
+        return Refused(by_word(
             log.variant,
             Say("that would make a later play illegal: %(play)s in round %(round)s — %(reason)s",
                 play=row.describe(), round=error.round_no, reason=reason),
             Say("that would make a later play illegal: %(play)s in hand %(round)s — %(reason)s",
                 play=row.describe(), round=error.round_no, reason=reason)))
-    if error.round_no and error.round_no in log.hands:
-        return Refused(_by_word(
+    if error.round_no and counted:
+        return Refused(by_word(
             log.variant,
             Say("that would clash with the hands counted at the end of round %(round)s: "
                 "%(reason)s", round=error.round_no, reason=reason),
@@ -293,19 +238,24 @@ def _refusal(error: GameFileError, events: list[list[PlayRow]], changed: PlayRow
     return Refused(reason)
 
 
-def replay(log: GameLog, changed: PlayRow | None = None,
+def replay(loaded: Loaded, log: GameLog | None = None, changed: PlayRow | None = None,
            extra_hands: Mapping | None = None) -> "LogState":
-    """Replay the log through the game file; refuse (plain words) what the rules do not
-    allow. ``changed``: the play being added or changed (a complaint about another play
-    says that this one would make it illegal)."""
-    doc, events = document(log, extra_hands)
+    """Replay the round read (``log``: its rows as changed, by default as read) from the game
+    as it stood before it; refuse (plain words) what the rules do not allow. ``changed``:
+    the play being added or changed (a complaint about another play says that this one
+    would make it illegal); ``extra_hands``: the hands being entered, counted as if
+    confirmed."""
+    log = loaded.log if log is None else log
+    round_no = loaded.round_no
+    counted = round_no in log.hands
+    data, events = round_data(log, round_no, extra_hands)
     try:
-        game = gamefile.replay(doc)
+        result, after = gamefile.replay_round(loaded.header, loaded.before, data, round_no)
     except GameFileError as e:
-        raise _refusal(e, events, changed, log) from None
+        raise _refusal(e, events, changed, log, counted) from None
     except ScorekeeperError as e:
         raise Refused(e.message) from None
-    return LogState(log, doc, game, events)
+    return LogState(log, loaded, result, after, events)
 
 
 # ---------------------------------------------------------------------------------------
@@ -325,12 +275,14 @@ class TablePlay:
 
 @dataclass
 class LogState:
-    """A game replayed: the round being played, whose turn, who dealt, the scores."""
+    """A round of a game replayed: the round (being played, or the one asked for), whose
+    turn, who dealt, the scores; the game as it stood before the round and after it."""
 
     log: GameLog
-    doc: dict
-    game: gamefile.LogGame
-    events: list[list[PlayRow]]  # the rows behind each round's events
+    loaded: Loaded
+    scored_round: Any  # the round as the variant scored it (the game file's round result)
+    after: Standing
+    events: list[PlayRow]  # the rows behind the round's events
 
     @property
     def variant(self) -> LogVariant:
@@ -342,41 +294,58 @@ class LogState:
 
     @property
     def rules(self) -> Mapping:
-        return self.game.rules
-
-    @property
-    def result(self) -> gamefile.LogGame:
-        return self.game
+        return self.loaded.header.rules
 
     @property
     def teams(self) -> list[list[str]] | None:
         return self.log.teams
 
     @property
+    def before(self) -> Standing:
+        return self.loaded.before
+
+    @cached_property
+    def game(self) -> gamefile.LogGame:
+        """The game after this round, as the replay has it (its rounds are not read here:
+        ``rounds`` holds this one only)."""
+        return gamefile.game_of(self.loaded.header, self.after, [self.scored_round])
+
+    @property
+    def result(self) -> gamefile.LogGame:
+        return self.game
+
+    @property
     def finished_rounds(self) -> int:
-        return sum(1 for r in self.game.rounds if r.finished)
+        """The rounds of the game counted (the round read may be one of them)."""
+        return self.loaded.finished
 
     @property
     def over(self) -> bool:
-        return self.game.over
+        return self.after.over
 
     @property
     def round_no(self) -> int:
-        """The round being played; once the game is over, the last one played."""
-        return self.finished_rounds if self.over else self.finished_rounds + 1
+        """The round read: the round being played; once the game is over, the last one."""
+        return self.loaded.round_no
+
+    @property
+    def begun(self) -> bool:
+        """The round has been played: it is counted, or it has a play (or a hand) logged."""
+        return self.round_no <= self.finished_rounds or bool(self.rows() or self.drafts)
+
+    @property
+    def being_played(self) -> bool:
+        """This is the round being played (not an earlier one, nor the last of a game over)."""
+        return not self.over and self.round_no == self.loaded.finished + 1
 
     def round_result(self, round_no: int):
-        if 1 <= round_no <= len(self.game.rounds):
-            return self.game.rounds[round_no - 1]
-        return None
+        """The result of round ``round_no``: this round's; None for another."""
+        return self.scored_round if round_no == self.round_no else None
 
-    @cached_property
+    @property
     def round(self):
-        """The table of the round being played (an empty one before its first play)."""
-        result = self.round_result(self.round_no)
-        if result is None:
-            return self.variant.new_round(self.players, self.rules, self.game.teams)
-        return result.round
+        """The table of the round."""
+        return self.scored_round.round
 
     def rows(self, round_no: int | None = None) -> list[PlayRow]:
         return self.log.rows(round_no or self.round_no)
@@ -394,7 +363,7 @@ class LogState:
 
     @property
     def end_row(self) -> PlayRow | None:
-        """The play that ended the round being played without an event (the stock ran out)."""
+        """The play that ended the round without an event (the stock ran out)."""
         return next((r for r in self.rows() if r.type in self.variant.round_enders), None)
 
     @property
@@ -412,7 +381,7 @@ class LogState:
         return self.round.out
 
     def end_reason(self) -> Say | str:
-        """How the round being played ended, a sentence ("" while it goes on)."""
+        """How the round ended, a sentence ("" while it goes on)."""
         row = self.end_row
         if row is not None:
             return ended_by(row)
@@ -442,17 +411,21 @@ class LogState:
         """:meth:`said_status` in the game file's English: what the games row keeps."""
         return str(self.said_status())
 
+    def record(self) -> gamefile.RoundRecord:
+        """This round's record, once its hands are counted (storage/results.py keeps it):
+        how it ended in the table's words (the stock, and who drew its last card)."""
+        return gamefile.record_of(self.variant, self.scored_round, self.end_reason() or None)
+
     def plays(self, round_no: int | None = None) -> list[TablePlay]:
         """Every row of the round, passes included, each with what the replay made of it."""
-        round_no = round_no or self.round_no
-        result = self.round_result(round_no)
-        engine = list(result.round.plays) if result else []
-        rows = self.events[round_no - 1] if round_no <= len(self.events) else []
-        by_row = {row.id: play for row, play in zip(rows, engine)}
+        if round_no not in (None, self.round_no):
+            return []
+        engine = list(self.round.plays)
+        by_row = {row.id: play for row, play in zip(self.events, engine)}
         meld_numbers: dict = {}
         table_plays = []
-        turn = self.log.dealer_index(round_no) + 1
-        for row in self.log.rows(round_no):
+        turn = self.log.dealer_index(self.round_no) + 1
+        for row in self.log.rows(self.round_no):
             if row.type == "pass":
                 turn += 1
                 table_plays.append(TablePlay(row, None, passed_to=self.players[turn % len(self.players)]))
@@ -465,17 +438,15 @@ class LogState:
 
     def melds(self, round_no: int | None = None) -> list[tuple[int, object]]:
         """(play id, table meld) for each meld on the table, in the order they were made."""
-        round_no = round_no or self.round_no
-        result = self.round_result(round_no)
-        if result is None:
+        if round_no not in (None, self.round_no):
             return []
-        ids = [row.id for row in self.events[round_no - 1] if row.type == "meld"]
-        return list(zip(ids, result.round.melds))
+        ids = [row.id for row in self.events if row.type == "meld"]
+        return list(zip(ids, self.round.melds))
 
-    def remaining(self, card: Card) -> int:
+    def remaining(self, card) -> int:
         return self.round.supply.remaining(card)
 
-    def ace_suits(self) -> list[Card]:
+    def ace_suits(self) -> list:
         """The aces the decks still have this round."""
         return [c for c in ACE_CARDS if self.remaining(c) > 0]
 
@@ -488,7 +459,7 @@ class LogState:
         return self.log.drafts.get(self.round_no, {})
 
     def counted(self) -> "LogState | None":
-        """The game with the hands entered so far counted, as confirming would count them
+        """The round with the hands entered so far counted, as confirming would count them
         (a player not entered yet holds nothing); None while the round is being played.
         Refused when those hands break the rules."""
         if not self.ended or self.round_no in self.log.hands:
@@ -496,121 +467,31 @@ class LogState:
         hands = dict(self.drafts)
         if self.out:
             hands[self.out] = ()
-        return replay(self.log, extra_hands={self.round_no: hands})
-
-
-def ended_by(row: PlayRow) -> Say:
-    """A round ended by a play the game file does not record, in words."""
-    if row.type == "stock":
-        if row.player:
-            return Say("the stock ran out (%(player)s drew the last card)", player=row.player)
-        return Say("the stock ran out")
-    return row.describe()
-
-
-# ---------------------------------------------------------------------------------------
-# Reading what people picked, and the cards still to be had.
-
-
-def read_cards(values: Iterable[str]) -> tuple[str, ...]:
-    """Canonical names for picked cards, in the order given; an unknown card is refused."""
-    cards = []
-    for value in values:
-        try:
-            cards.append(str(parse_card(value)))
-        except ScorekeeperError as e:
-            raise Refused(e.message) from None
-    return tuple(cards)
-
-
-def read_hand(values: Iterable[str]) -> tuple[str, ...]:
-    """A hand's cards: canonical names, sorted (a hand has no order)."""
-    return tuple(sorted(read_cards(values), key=lambda name: sort_key(parse_card(name))))
-
-
-def availability(round_, give_back: Iterable[str] = (), holding: Iterable[str] = ()) -> Counter:
-    """How many copies of each card may still be picked in this round.
-
-    ``give_back``: cards of the play being edited (they return to the pool);
-    ``holding``: cards already in other players' entered hands.
-    """
-    supply = round_.supply
-    counts = Counter({card: supply.remaining(card) for card in full_deck(supply.decks)})
-    counts.update(Counter(parse_card(n) for n in give_back))
-    counts.subtract(Counter(parse_card(n) for n in holding))
-    return counts
-
-
-def _decks_hold(decks: int, have: int, card: Card) -> Say:
-    """How many of a card the decks hold: "one deck has one S9", "two decks have two S9s"."""
-    if have == 1:
-        return Say("one deck has one %(card)s", card=card)
-    if decks == have == 2:
-        return Say("two decks have two %(card)ss", card=card)
-    if decks == have == 3:
-        return Say("three decks have three %(card)ss", card=card)
-    return Say("%(decks)s decks have %(copies)s %(card)ss", decks=decks, copies=have, card=card)
-
-
-def _on_the_table(on_table: int, have: int, card: Card, deck: Say) -> Say:
-    """That the decks' copies of a card are on the table already: "both S9s are …"."""
-    if on_table == 1 and have == 1:
-        return Say("%(card)s is already on the table (%(decks)s)", card=card, decks=deck)
-    if on_table == 1:
-        return Say("one %(card)s is already on the table (%(decks)s)", card=card, decks=deck)
-    if on_table == 2 == have:
-        return Say("both %(card)ss are already on the table (%(decks)s)", card=card, decks=deck)
-    if on_table == 2:
-        return Say("two %(card)ss are already on the table (%(decks)s)", card=card, decks=deck)
-    if on_table == 3:
-        return Say("three %(card)ss are already on the table (%(decks)s)", card=card, decks=deck)
-    return Say("%(count)s %(card)ss are already on the table (%(decks)s)", count=on_table,
-               card=card, decks=deck)
-
-
-def check_supply(state: LogState, cards: Iterable[str]) -> None:
-    """Refuse, in plain words, a card the decks no longer have in the round being played.
-
-    Two phones can log the same physical card at the same moment; the second is told
-    "S9 is already on the table (one deck has one S9)". The replay refuses it as well, in
-    the game file's words (``scorekeeper score`` keeps those).
-    """
-    supply = state.round.supply
-    for card, n in Counter(parse_card(c) for c in cards).items():
-        have, left = supply.limit[card], supply.remaining(card)
-        if not have or n <= left:
-            continue
-        deck = _decks_hold(supply.decks, have, card)
-        on_table = have - left
-        if not on_table:
-            raise Refused(SayN("%(card)s is picked %(num)s time, but %(decks)s",
-                               "%(card)s is picked %(num)s times, but %(decks)s", n,
-                               card=card, decks=deck))
-        raise Refused(_on_the_table(on_table, have, card, deck))
+        return replay(self.loaded, self.log, extra_hands=hands)
 
 
 # ---------------------------------------------------------------------------------------
 # A new play, checked (nothing saved).
 
 
-def _game_over(status: Say) -> Say:
+def game_over(status: Say) -> Say:
     return Say("the game is over: %(status)s", status=status)
 
 
-def _round_over(state: LogState) -> Say:
-    return _by_word(state.variant,
-                    Say("the round is over (%(how)s): count the hands", how=state.end_reason()),
-                    Say("the hand is over (%(how)s): count the hands", how=state.end_reason()))
+def round_over(state: LogState) -> Say:
+    return by_word(state.variant,
+                   Say("the round is over (%(how)s): count the hands", how=state.end_reason()),
+                   Say("the hand is over (%(how)s): count the hands", how=state.end_reason()))
 
 
-def _playing(state: LogState) -> None:
+def playing(state: LogState) -> None:
     if state.over:
-        raise Refused(_game_over(state.game.said_status()))
+        raise Refused(game_over(state.game.said_status()))
     if state.ended and not state.ending:
-        raise Refused(_round_over(state))
+        raise Refused(round_over(state))
 
 
-def _check_order(variant: LogVariant, rows: list[PlayRow], rules: Mapping) -> None:
+def check_order(variant: LogVariant, rows: list[PlayRow], rules: Mapping) -> None:
     if variant.check_plays is not None:
         try:
             variant.check_plays(rows, rules)
@@ -618,38 +499,67 @@ def _check_order(variant: LogVariant, rows: list[PlayRow], rules: Mapping) -> No
             raise Refused(e.message) from None
 
 
-def _unknown_kind(kind: str) -> Say:
+def unknown_kind(kind: str) -> Say:
     return Say("unknown kind of play %(kind)s", kind=repr(kind))
 
 
-def _not_playing(player: str) -> Say:
+def not_playing(player: str) -> Say:
     return Say("'%(player)s' is not playing in this game", player=player)
 
 
 def check_play(state: LogState, kind: str, player: str, cards: Iterable[str] = (),
-               target: int | None = None) -> tuple[PlayRow, LogState]:
-    """The row this play would add and the game after it; Refused (nothing saved) if the
-    rules or the table do not allow it."""
+               target: int | None = None, *, in_place: bool = False) -> tuple[PlayRow, LogState]:
+    """The row this play would add and the round after it; Refused (nothing saved) if the
+    rules or the table do not allow it. ``in_place``: the play is applied to ``state``'s
+    own table rather than to a replay of the round with it (``state`` is not to be used
+    again): a play replays its round once."""
     variant = state.variant
-    _playing(state)
+    playing(state)
     if kind not in variant.table_plays:
-        raise Refused(_unknown_kind(kind))
+        raise Refused(unknown_kind(kind))
     if player not in state.players:
-        raise Refused(_not_playing(player))
+        raise Refused(not_playing(player))
     cards = read_cards(cards) if kind in WITH_CARDS else ()
     if kind in WITH_CARDS and not cards:
         raise Refused(Say("pick the cards first"))
     if kind == "layoff" and target not in {pid for pid, _m in state.melds()}:
         raise Refused(Say("tap a meld on the table to lay off on it"))
+    if state.round_no > gamefile.MAX_ROUNDS:
+        raise Refused(by_word(variant, Say("a game holds at most %(most)s rounds: start a new game to "
+                                           "play on", most=gamefile.MAX_ROUNDS),
+                              Say("a game holds at most %(most)s hands: start a new game to play on",
+                                  most=gamefile.MAX_ROUNDS)))
     rows = state.rows()
+    if len(rows) >= most_plays(state.round):
+        raise Refused(by_word(variant, Say("a round holds at most %(most)s plays: this one is full",
+                                           most=most_plays(state.round)),
+                              Say("a hand holds at most %(most)s plays: this one is full",
+                                  most=most_plays(state.round))))
     row = PlayRow(None, state.round_no, rows[-1].seq + 1 if rows else 1, kind, player, cards,
                   target if kind == "layoff" else None)
-    _check_order(variant, rows + [row], state.rules)
-    check_supply(state, row.cards)
+    check_order(variant, rows + [row], state.rules)
+    check_supply(state.round.supply, row.cards)
     log = state.log.with_play(row)
+    if kind in variant.events and in_place:
+        return row, _played(state, log, row)
     if kind in variant.events or kind in variant.round_lists:
-        return row, replay(log, row)
-    return row, LogState(log, state.doc, state.game, state.events)  # the game file is as it was
+        return row, replay(state.loaded, log, row)
+    return row, replace(state, log=log)  # the game file is as it was
+
+
+def _played(state: LogState, log: GameLog, row: PlayRow) -> LogState:
+    """``state`` with one more event played onto its own table and the round scored again
+    (the round is not replayed from its start)."""
+    data, events = round_data(log, state.round_no)
+    event = data["events"][-1]
+    try:
+        gamefile.apply_event(state.round, event, state.variant.events)
+        lists = {key: data.get(key, []) for key in state.variant.round_lists}
+        result = state.variant.score_round(state.round, None, lists)
+    except ScorekeeperError as e:
+        error = gamefile.located(e, state.round_no, len(data["events"]))
+        raise _refusal(error, events, row, log, False) from None
+    return LogState(log, state.loaded, result, state.after, events)
 
 
 @dataclass
@@ -673,7 +583,7 @@ class Preview:
 
 def preview(state: LogState, kind: str, player: str, cards: Iterable[str],
             target: int | None = None) -> Preview:
-    """Replay the log with this play added, without saving it."""
+    """Replay the round with this play added, without saving it."""
     try:
         row, after = check_play(state, kind, player, cards, target)
     except Refused as e:
@@ -683,399 +593,14 @@ def preview(state: LogState, kind: str, player: str, cards: Iterable[str],
     return Preview(row, played, after=after, last_ace=after.ending and not state.ending)
 
 
-# ---------------------------------------------------------------------------------------
-# Changes to the log. Each is one transaction, checked by replaying the changed log.
-
-
-def _insert_play(db: Database, game_id: int, row: PlayRow) -> int:
-    return db.execute(
-        "INSERT INTO plays (game, round_no, seq, type, player, cards, target, created) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [game_id, row.round_no, row.seq, row.type, row.player, json.dumps(list(row.cards)),
-         row.target, kernel.now()],
-    ).lastrowid
-
-
-def save_summary(db: Database, log: GameLog, state: LogState) -> LogState:
-    """Bump the version and keep what the history list shows (state: the log as saved)."""
-    kernel.save_summary(db, log.id, log.version, over=state.over, status=state.said_status(),
-                        round_no=state.round_no, totals=state.game.totals)
-    return state
-
-
-def _changing(db: Database, game_id: int, request_id: str | None) -> GameLog:
-    """The start of every change, in its transaction: the game as it is now, and the
-    form's request id claimed (a repeat raises Repeated)."""
-    log = load(db, game_id)
-    kernel.once(db, game_id, request_id)
-    return log
-
-
-def add_play(db: Database, game_id: int, request_id: str | None, kind: str, player: str,
-             cards: Iterable[str] = (), target: int | None = None,
-             turn: str | None = None, round_no: int | None = None) -> tuple[PlayRow, LogState]:
-    """Log a play of the round being played (one of its game's ``table_plays``).
-
-    ``round_no``: the round the phone's page showed; a play made on a round that has
-    ended since (an old tab) is refused, never logged in the next one. A pass is made by
-    whoever's turn it is: ``turn``, whose turn the phone showed; if another phone passed
-    it on meanwhile, the pass is refused rather than skipping a player.
-    """
-    with write(db):
-        log = _changing(db, game_id, request_id)
-        state = replay(log)
-        if round_no is not None and round_no != state.round_no:
-            raise Stale(_by_word(
-                log.variant,
-                Say("that was made on the table of round %(round)s, and round %(round)s is over: "
-                    "nothing was saved. This is round %(now)s", round=round_no, now=state.round_no),
-                Say("that was made on the table of hand %(round)s, and hand %(round)s is over: "
-                    "nothing was saved. This is hand %(now)s", round=round_no, now=state.round_no)))
-        if kind == "pass":
-            _playing(state)
-            if state.ended:
-                raise Refused(_round_over(state))
-            if turn is not None and turn != state.turn:
-                raise Stale(Say("the turn already passed to %(player)s (on another phone): "
-                                "nothing was changed", player=state.turn))
-            player = state.turn
-        row, after = check_play(state, kind, player, cards, target)
-        saved = replace(row, id=_insert_play(db, game_id, row))
-        after = LogState(after.log.replacing(row, saved), after.doc, after.game,
-                         [[saved if r is row else r for r in rows] for rows in after.events])
-        return saved, save_summary(db, log, after)
-
-
-def undo(db: Database, game_id: int, request_id: str | None = None,
-         last: int | None = None) -> str:
-    """:func:`undo_said`, what was undone in the game file's English ("took back …")."""
-    return str(undo_said(db, game_id, request_id, last))
-
-
-def undo_said(db: Database, game_id: int, request_id: str | None = None,
-              last: int | None = None) -> Say:
-    """Take back the last play of the round; in a round with none, reopen the last round
-    end. Returns what was undone, a sentence ("took back Ann's meld (H3 H4 H5)").
-
-    ``last``: the id of the last play the phone showed (0: none, the undo reopens a round
-    end); if another phone logged or took back a play meanwhile, nothing is undone.
-    """
-    with write(db):
-        log = _changing(db, game_id, request_id)
-        state = replay(log)
-        rows = [] if state.over else log.rows(state.round_no)
-        now_last = rows[-1].id if rows else 0
-        if last is not None and last != now_last:
-            if last and not any(p.id == last for p in log.plays):
-                raise Stale(Say("that play was taken back already (on another phone): "
-                                "nothing more was undone"))
-            if rows:
-                raise Stale(Say("the last play is now %(play)s (the table changed on another "
-                                "phone): nothing was undone; undo again to take it back",
-                                play=rows[-1].describe()))
-            raise Stale(Say("the table changed on another phone: nothing was undone"))
-        if rows:
-            row = rows[-1]
-            after = replay(log.without(row))
-            db.execute("DELETE FROM plays WHERE id = ?", [row.id])
-            save_summary(db, log, after)
-            return Say("took back %(play)s", play=row.describe())
-        if not log.hands:
-            raise Refused(Say("there is nothing to undo yet"))
-        round_no = max(log.hands)
-        db.execute("UPDATE hands SET confirmed = 0 WHERE game = ? AND round_no = ?", [game_id, round_no])
-        log.drafts[round_no] = log.hands.pop(round_no)
-        save_summary(db, log, replay(log))
-        return _by_word(log.variant,
-                        Say("reopened the end of round %(round)s: the hands can be changed",
-                            round=round_no),
-                        Say("reopened the end of hand %(round)s: the hands can be changed",
-                            round=round_no))
-
-
-def _same_revision(db: Database, log: GameLog, play_id: int, revision: int | None) -> None:
-    """Refuse to change or delete a play that someone else changed (or deleted) meanwhile."""
-    if revision is None:
-        return
-    now_revision = kernel.revision_of(db, log.id, play_id)
-    if now_revision is None:
-        raise Stale(Say("that play is not in the game any more (it was deleted on another "
-                        "phone): nothing was changed"))
-    if now_revision != revision:
-        raise Stale(Say("this play was changed on another phone meanwhile; it is now %(play)s. "
-                        "Nothing was saved: look at it again", play=log.play(play_id).describe()))
-
-
-def _edited(log: GameLog, play_id: int, player: str, cards: Iterable[str],
-            target: int | None) -> tuple[PlayRow, PlayRow]:
-    """(the play as logged, the play as changed); the type of a play never changes."""
-    old = log.play(play_id)
-    if old.type not in log.variant.events:
-        only = ONLY_DELETED.get(old.type)
-        raise Refused(only() if only else Say("a %(kind)s can only be deleted", kind=old.type))
-    if player not in log.players:
-        raise Refused(_not_playing(player))
-    new_cards = () if old.type == "out" else read_cards(cards)
-    if old.type != "out" and not new_cards:
-        raise Refused(Say("pick the cards first (or delete the play)"))
-    return old, replace(old, player=player, cards=new_cards,
-                        target=target if old.type == "layoff" else None)
-
-
-def preview_edit(state: LogState, play_id: int, player: str, cards: Iterable[str],
-                 target: int | None = None) -> Preview:
-    """What a play would make and score once changed, everything after it replayed."""
-    try:
-        old, row = _edited(state.log, play_id, player, cards, target)
-        after = replay(state.log.replacing(old, row), row)
-    except (Refused, NotFound) as e:
-        return Preview(PlayRow(play_id, 0, 0, "meld", player, tuple(cards), target),
-                       error=e.message, said_error=e.said)
-    played = next(tp.play for tp in after.plays(row.round_no) if tp.row is row)
-    return Preview(row, played, after=after)
-
-
-def edit_play(db: Database, game_id: int, request_id: str | None, play_id: int, player: str,
-              cards: Iterable[str] = (), target: int | None = None,
-              revision: int | None = None) -> PlayRow:
-    """Change a play anywhere in the game; every later play and score is recomputed.
-
-    ``revision``: the play's revision the phone showed; every edit bumps it.
-    """
-    with write(db):
-        log = _changing(db, game_id, request_id)
-        _same_revision(db, log, play_id, revision)
-        old, row = _edited(log, play_id, player, cards, target)
-        after = replay(log.replacing(old, row), row)
-        _check_order(log.variant, after.log.rows(row.round_no), after.rules)
-        db.execute(
-            "UPDATE plays SET player = ?, cards = ?, target = ?, revision = revision + 1 "
-            "WHERE id = ? AND game = ?",
-            [row.player, json.dumps(list(row.cards)), row.target, play_id, game_id],
-        )
-        save_summary(db, log, after)
-        return row
-
-
-def delete_play(db: Database, game_id: int, request_id: str | None, play_id: int,
-                revision: int | None = None) -> PlayRow:
-    """Remove a play anywhere in the game, if everything after it still stands."""
-    with write(db):
-        log = _changing(db, game_id, request_id)
-        _same_revision(db, log, play_id, revision)
-        row = log.play(play_id)
-        if row.type == "meld":
-            on_it = [p for p in log.plays if p.target == row.id]
-            if on_it:
-                raise Refused(_lay_off_first(log.variant, on_it[0]))
-        after = replay(log.without(row))
-        _check_order(log.variant, after.log.rows(row.round_no), after.rules)
-        db.execute("DELETE FROM plays WHERE id = ?", [play_id])
-        save_summary(db, log, after)
-        return row
-
-
-def restore_play(db: Database, game_id: int, request_id: str | None, row: PlayRow) -> PlayRow:
-    """Put a deleted play back where it was (its round and place in it), if everything
-    around it still stands; a play logged in its place since is said, and nothing changes."""
-    with write(db):
-        log = _changing(db, game_id, request_id)
-        if row.type not in log.variant.table_plays:
-            raise Refused(_unknown_kind(row.type))
-        if any(p.round_no == row.round_no and p.seq == row.seq for p in log.plays):
-            raise Refused(Say("another play has been logged in its place since: log it again "
-                              "instead"))
-        plays = tuple(sorted(log.plays + (row,), key=lambda p: (p.round_no, p.seq)))
-        after = replay(replace(log, plays=plays), row)
-        _check_order(log.variant, after.log.rows(row.round_no), after.rules)
-        saved = replace(row, id=_insert_play(db, game_id, row))
-        save_summary(db, log, after)
-        return saved
-
-
-def _lay_off_first(variant: LogVariant, lay_off: PlayRow) -> Say:
-    if variant.edits:
-        return Say("%(play)s lies on this meld: change or delete that lay-off first",
-                   play=lay_off.describe())
-    return Say("a lay-off lies on this meld (%(play)s): delete that lay-off first",
-               play=lay_off.describe())
-
-
-# ---------------------------------------------------------------------------------------
-# The end of a round: hands entered one by one (drafts), then counted together.
-
-
-def _round_end(state: LogState, round_no: int) -> None:
-    if state.over:
-        raise Refused(_game_over(state.game.said_status()))
-    if round_no != state.round_no:
-        raise Refused(_by_word(
-            state.variant,
-            Say("round %(round)s is not the round being played (round %(playing)s is)",
-                round=round_no, playing=state.round_no),
-            Say("hand %(round)s is not the hand being played (hand %(playing)s is)",
-                round=round_no, playing=state.round_no)))
-    if not state.ended:
-        raise Refused(_by_word(
-            state.variant,
-            Say("the round is not over yet: %(how)s", how=state.variant.how_rounds_end),
-            Say("the hand is not over yet: %(how)s", how=state.variant.how_rounds_end)))
-
-
-CHECKS_BEFORE_THE_LOCK = 3  # tries at a hand's scoring while other phones change the game
-
-
-def _scored_before_the_lock(db: Database, game_id: int, request_id: str | None, score, save):
-    """A change whose check scores hands (the best last turn of each): the scoring is done
-    before the write lock is taken, so no other phone's play waits behind it. ``score(log)``
-    checks and scores the change against the game as read (Refused: nothing is saved);
-    under the lock ``save(log, scored)`` writes it if the game is still at the version it
-    was scored at, else it is scored again on the game as it now is (a few times: then
-    the phone is told to try again)."""
-    if kernel.acted_on(db, game_id, request_id):
-        raise Repeated(Say("this was saved already"))
-    for _try in range(CHECKS_BEFORE_THE_LOCK):
-        log = load(db, game_id)
-        scored = score(log)
-        with write(db):
-            if kernel.version_of(db, game_id) != log.version:
-                continue  # changed meanwhile: this transaction writes nothing
-            kernel.once(db, game_id, request_id)
-            return save(log, scored)
-    raise Stale(Say("the game kept changing on other phones while this was checked: nothing "
-                    "was saved. Try again"))
-
-
-def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int, player: str,
-              cards: Iterable[str]) -> LogState:
-    """Enter (or change) one player's cards left in hand at the end of the round.
-
-    A hand holds no more cards than the decks leave once the table and the other hands
-    entered are counted; each card as many times as the decks still hold it."""
-    cards = read_hand(cards)
-
-    def score(log: GameLog) -> LogState:
-        state = replay(log)
-        _round_end(state, round_no)
-        if player not in log.players:
-            raise Refused(_not_playing(player))
-        if player == state.out and cards:
-            raise Refused(Say("%(player)s went out and holds no cards", player=player))
-        holding = [c for p, hand in state.drafts.items() if p != player for c in hand]
-        left = sum(n for n in availability(state.round, holding=holding).values() if n > 0)
-        if len(cards) > left:
-            raise Refused(SayN("%(player)s's hand cannot hold %(num)s card: the decks leave "
-                               "%(left)s once the table and the other hands entered are counted",
-                               "%(player)s's hand cannot hold %(num)s cards: the decks leave "
-                               "%(left)s once the table and the other hands entered are counted",
-                               len(cards), player=player, left=left))
-        log.drafts.setdefault(round_no, {})[player] = cards
-        after = replay(log)
-        after.counted()  # the hands entered so far must be possible: scored here
-        return after
-
-    def save(log: GameLog, after: LogState) -> LogState:
-        db.execute(
-            "INSERT INTO hands (game, round_no, player, cards, confirmed, created) "
-            "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (game, round_no, player) DO UPDATE SET "
-            "cards = excluded.cards, confirmed = 0",
-            [game_id, round_no, player, json.dumps(list(cards)), kernel.now()],
-        )
-        return save_summary(db, log, after)
-
-    return _scored_before_the_lock(db, game_id, request_id, score, save)
-
-
-def _insert_hands(db: Database, game_id: int, round_no: int, hands: Mapping) -> None:
-    for player, cards in hands.items():
-        db.execute(
-            "INSERT INTO hands (game, round_no, player, cards, confirmed, created) "
-            "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (game, round_no, player) DO UPDATE SET "
-            "cards = excluded.cards, confirmed = 1",
-            [game_id, round_no, player, json.dumps(list(cards)), kernel.now()],
-        )
-
-
-def confirm_round(db: Database, game_id: int, request_id: str | None, round_no: int) -> LogState:
-    """Count the entered hands: the round is scored and the next one starts with the next dealer.
-
-    A round already counted (two phones confirming it) raises Repeated: nothing to do.
-    """
-    def score(log: GameLog) -> tuple[dict, LogState]:
-        if round_no in log.hands:
-            raise Repeated(_by_word(log.variant,
-                                    Say("round %(round)s was counted already", round=round_no),
-                                    Say("hand %(round)s was counted already", round=round_no)))
-        state = replay(log)
-        _round_end(state, round_no)
-        missing = state.missing_hands()
-        if missing:
-            raise Refused(Say("enter the cards left in %(players)s's hand first",
-                              players=joined(missing, ", ")))
-        hands = dict(log.drafts.pop(round_no, {}))
-        if state.out:
-            hands[state.out] = ()
-        log.hands[round_no] = hands
-        return hands, replay(log)
-
-    def save(log: GameLog, scored: tuple[dict, LogState]) -> LogState:
-        hands, after = scored
-        _insert_hands(db, game_id, round_no, hands)
-        return save_summary(db, log, after)
-
-    return _scored_before_the_lock(db, game_id, request_id, score, save)
-
-
-# ---------------------------------------------------------------------------------------
-# Game files in and out.
-
-
-def export_document(db: Database, game_id: int) -> dict:
-    return document(load(db, game_id))[0]
-
-
-def import_document(db: Database, variant: LogVariant, doc: Mapping, game, source: str) -> int:
-    """Add a game from its game file, already replayed (``game``); the first seat deals.
-
-    Each event becomes a row; the round lists become their rows; a finished round that
-    no one went out of ended by the game's way without an event (the stock ran out: the
-    file does not say who drew the last card). The log is made and replayed first, as it
-    will be stored; the write lock is held only to write it.
-    """
-    players = list(doc["players"])
-    log = GameLog(None, variant, players, dict(doc.get("rules") or {}), 0, doc.get("teams"))
-    rows: list[PlayRow] = []  # until they are stored, a row's id is its place in the game
-
-    def add(round_no: int, seq: int, kind: str, player: str, cards=(), target=None) -> int:
-        rows.append(PlayRow(len(rows) + 1, round_no, seq, kind, player, cards, target))
-        return len(rows)
-
-    for round_no, data in enumerate(doc.get("rounds", []), 1):
-        melds: list[int] = []
-        seq = 0
-        for seq, event in enumerate(data.get("events", []), 1):
-            cards = tuple(str(parse_card(c)) for c in event.get("cards", []))
-            target = melds[event["meld"] - 1] if event["type"] == "layoff" else None
-            row_id = add(round_no, seq, event["type"], event["player"], cards, target)
-            if event["type"] == "meld":
-                melds.append(row_id)
-        for key in variant.round_lists:
-            for player in data.get(key, []):
-                seq += 1
-                add(round_no, seq, key, player)
-        if "hands" in data:
-            if not game.rounds[round_no - 1].round.ended and variant.round_enders:
-                add(round_no, seq + 1, variant.round_enders[0], "")
-            log.hands[round_no] = {p: tuple(str(parse_card(c)) for c in data["hands"].get(p, []))
-                                   for p in players}
-    log.plays = tuple(rows)
-    state = replay(log)
-    with write(db):
-        log.id, _secret = kernel.insert_game(db, variant, players, log.rules, 0, log.teams, source=source)
-        ids: dict[int, int] = {}  # a row's place → its id as stored
-        for row in rows:
-            ids[row.id] = _insert_play(db, log.id, replace(row, target=ids.get(row.target)))
-        for round_no, hands in log.hands.items():
-            _insert_hands(db, log.id, round_no, hands)
-        save_summary(db, log, state)
-    return log.id
+def hands_left(state: LogState, player: str, cards: tuple[str, ...]) -> None:
+    """Refuse a hand that holds more cards than the decks leave, once the table and the
+    other hands entered are counted."""
+    holding = [c for p, hand in state.drafts.items() if p != player for c in hand]
+    left = sum(n for n in availability(state.round, holding=holding).values() if n > 0)
+    if len(cards) > left:
+        raise Refused(SayN("%(player)s's hand cannot hold %(num)s card: the decks leave "
+                           "%(left)s once the table and the other hands entered are counted",
+                           "%(player)s's hand cannot hold %(num)s cards: the decks leave "
+                           "%(left)s once the table and the other hands entered are counted",
+                           len(cards), player=player, left=left))

@@ -28,7 +28,7 @@ from sqlite_utils import Database
 
 from ..games import registry
 from ..games.words import Say, joined
-from . import games, kernel
+from . import games, kernel, results
 from .db import write
 from .kernel import NotFound, Refused, Stale, key_of
 
@@ -193,12 +193,11 @@ def _rename_in_game(db: Database, game_id: int, seat: int, new: str) -> None:
         [json.dumps(players, ensure_ascii=False),
          json.dumps(teams, ensure_ascii=False) if teams is not None else None,
          json.dumps(totals, ensure_ascii=False), game_id])
-    # A new revision for each play renamed: a page that shows it refuses a stale edit,
-    # and the store's read of the game (which keeps the rounds before the last one while
-    # their count and revisions hold) reads them again.
+    # A new revision for each play renamed: a page that shows it refuses a stale edit.
     conn.execute("UPDATE plays SET player = ?, revision = revision + 1 WHERE game = ? AND player = ?",
                  [new, game_id, old])
     conn.execute("UPDATE hands SET player = ? WHERE game = ? AND player = ?", [new, game_id, old])
+    results.rename(db, game_id, old, new)
     games.refresh(db, game_id)
 
 
@@ -294,7 +293,7 @@ def merge(db: Database, source_id: int, target_id: int, *, editable: Games,
 
 
 # ---------------------------------------------------------------------------------------
-# Games for the statistics: each replayed from its rows (gamefile.replay).
+# Games for the statistics: each as its finished rounds' kept results have it.
 
 
 def records(db: Database, within: Games):
@@ -309,8 +308,8 @@ def records(db: Database, within: Games):
     found, unread = [], []
     for game_id, variant, created in rows:
         try:
-            game = games.replayed(db, game_id)
-        except Refused:  # a stored game the rules no longer allow: left out, and said so
+            game = games.stored(db, game_id)
+        except (Refused, LookupError):  # a stored game the rules no longer allow: left out, and said so
             unread.append(game_id)
             continue
         found.append(GameRecord(game_id, registry.get(variant), created[:10], game,

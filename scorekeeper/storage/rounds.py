@@ -13,27 +13,33 @@ every game uses:
 - the ``hands`` table holds each hand entered for the round (``confirmed`` 1). A round
   without hand rows has no ``hands`` in the game file (Conquian, stalemates).
 
-Every read builds the game file and replays it with :func:`scorekeeper.gamefile.replay`,
-the same code as ``scorekeeper score``. Every change is one ``write(db)`` transaction
-that replays the changed game first: what the rules refuse is :class:`Refused` in plain
-words, and nothing is saved. The request ids, versions and the games row are the
-kernel's (storage/kernel.py), as for the logs of plays.
+A page reads the rounds' kept results (storage/results.py), not the rounds: each
+recorded round's scores and words, and the game after the last (its totals, who is out,
+Gin's hands won). A round's whole detail is replayed from the game as it stood before it
+(:func:`detail`), with :func:`scorekeeper.gamefile.replay_round`, the same code as
+``scorekeeper score``. Every change is checked before the write lock and written under
+it (kernel.change): a round recorded is replayed from the game before it; a round changed,
+deleted or brought back, and every round after it, are replayed from the game before it
+(a counted game carries its state from round to round). What the rules refuse is
+:class:`Refused` in plain words, and nothing is saved.
 """
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Mapping
 
 from sqlite_utils import Database
 
 from .. import gamefile
+from ..gamefile import CountedRound, RoundRecord, Standing
 from ..games.cards import parse_card, sort_key
 from ..games.errors import GameFileError, ScorekeeperError
 from ..games.handcount import RUMMY
 from ..games.variant import CountVariant
 from ..games.words import Joined, Say, SayN, joined
-from . import kernel
+from . import kernel, results
 from .db import write
 from .kernel import NotFound, Refused, Stale
 
@@ -88,7 +94,8 @@ def canonical(cards: Iterable[str]) -> tuple[str, ...]:
 
 @dataclass
 class CountedLog:
-    """A hand-count game as stored: seating, rules, and its recorded rounds."""
+    """A hand-count game as stored: seating, rules, and its recorded rounds (those read:
+    all of them for a change or the game file, none for a page)."""
 
     id: int | None
     variant: CountVariant
@@ -111,10 +118,13 @@ class CountedLog:
 
 @dataclass
 class Scored:
-    """A hand-count game and its replay: what the game pages show."""
+    """A hand-count game as its pages show it: each recorded round's kept record (scores,
+    how it ended, what the page shows of each player) and the game after the last one."""
 
     game: CountedLog
-    result: gamefile.CountGame
+    header: gamefile.Header
+    records: list[RoundRecord]
+    standing: Standing
 
     @property
     def variant(self) -> CountVariant:
@@ -126,28 +136,38 @@ class Scored:
 
     @property
     def rules(self) -> Mapping:
-        return self.result.rules
+        return self.header.rules
 
     @property
     def over(self) -> bool:
-        return self.result.over
+        return self.standing.over
 
     @property
     def winners(self) -> list[str]:
-        return self.result.winners
+        return list(self.standing.winners)
+
+    @property
+    def rounds(self) -> list[RoundRecord]:
+        return self.records
+
+    @property
+    def recorded(self) -> int:
+        """How many rounds are recorded."""
+        return self.standing.rounds
+
+    @property
+    def result(self) -> gamefile.CountGame:
+        """The game as the game file's replay has it (its rounds: the kept records)."""
+        return gamefile.game_of(self.header, self.standing, self.records)
 
     @property
     def totals(self) -> dict[str, int]:
         return self.result.totals
 
     @property
-    def rounds(self) -> list[gamefile.CountedRound]:
-        return self.result.rounds
-
-    @property
     def round_no(self) -> int:
         """The round to be recorded next; once the game is over, the last one played."""
-        n = len(self.game.rounds)
+        n = self.recorded
         return n if self.over else n + 1
 
     def bonuses(self) -> dict[str, int]:
@@ -182,15 +202,15 @@ class Scored:
 
     def eliminated(self, before: int | None = None) -> list[str]:
         """The players out of the game (Kalooki) by the end of the rounds before round
-        ``before`` (of every round scored if None), as the rounds' details say."""
-        rounds = self.rounds if before is None else self.rounds[:before - 1]
+        ``before`` (of every round recorded if None), as the rounds' figures say."""
+        rounds = self.records if before is None else self.records[:before - 1]
         if not rounds:
             return []
-        last = rounds[-1].detail
+        last = rounds[-1].figures
         return [p for p in self.players if last.get(p, {}).get("eliminated")]
 
     def in_play(self, before: int | None = None) -> list[str]:
-        """Who still plays (in round ``before``; after every round scored if None)."""
+        """Who still plays (in round ``before``; after every round recorded if None)."""
         out = set(self.eliminated(before))
         return [p for p in self.players if p not in out]
 
@@ -218,44 +238,67 @@ class Scored:
 # Reading the rows.
 
 
-def load(db: Database, game_id: int) -> CountedLog:
-    """The game as stored (NotFound if there is none, ValueError if not hand-count)."""
-    with kernel.reading(db):
-        game = kernel.header(db, game_id)
-        plays = db.execute(
-            "SELECT id, round_no, type, player, revision FROM plays WHERE game = ? "
-            "ORDER BY round_no, seq", [game_id]).fetchall()
-        hands = db.execute(
-            "SELECT round_no, player, cards FROM hands WHERE game = ? AND confirmed = 1 "
-            "ORDER BY round_no, id", [game_id]).fetchall()
+def _header_of(db: Database, game_id: int) -> tuple[CountedLog, gamefile.Header]:
+    game = kernel.header(db, game_id)
     if not isinstance(game["variant"], CountVariant):
         raise ValueError(f"game {game_id} is not kept by its hands counted")  # a bug, not a refusal
-    counted = CountedLog(game_id, game["variant"], game["players"], game["rules"],
-                         game["first_dealer"], game["version"])
+    return (CountedLog(game_id, game["variant"], game["players"], game["rules"], game["first_dealer"],
+                       game["version"]), results.header(game))
+
+
+def load(db: Database, game_id: int) -> Scored:
+    """The game as its pages show it, in one snapshot (NotFound if there is none,
+    ValueError if not hand-count): the kept records, not the rounds."""
+    with kernel.reading(db):
+        game, head = _header_of(db, game_id)
+        records = results.records(db, game_id, facts=False)
+        standing = results.standing(db, game_id, head, len(records))
+    return Scored(game, head, records, standing)
+
+
+def recorded(db: Database, game_id: int, first: int = 1) -> list[RecordedRound]:
+    """The recorded rounds from round ``first`` on, as stored."""
+    plays = db.execute(
+        "SELECT id, round_no, type, player, revision FROM plays WHERE game = ? AND round_no >= ? "
+        "ORDER BY round_no, seq", [game_id, first]).fetchall()
+    hands = db.execute(
+        "SELECT round_no, player, cards FROM hands WHERE game = ? AND confirmed = 1 AND round_no >= ? "
+        "ORDER BY round_no, id", [game_id, first]).fetchall()
     by_round: dict[int, dict] = {}
     for round_no, player, cards in hands:
         by_round.setdefault(round_no, {})[player] = tuple(json.loads(cards))
-    for play_id, round_no, kind, player, revision in plays:
-        counted.rounds.append(RecordedRound(kind, player or "", by_round.get(round_no), play_id,
-                                            revision or 0))
-    return counted
+    return [RecordedRound(kind, player or "", by_round.get(round_no), play_id, revision or 0)
+            for play_id, round_no, kind, player, revision in plays]
 
 
-def score(game: CountedLog, rounds: list[RecordedRound] | None = None,
-          changed: int | None = None) -> Scored:
-    """Replay the game (with ``rounds`` instead of its own); the rules' refusal in plain words.
+def recorded_round(db: Database, game_id: int, round_no: int) -> RecordedRound:
+    """Round ``round_no`` as stored (NotFound if it is not recorded)."""
+    found = db.execute("SELECT 1 FROM plays WHERE game = ? AND round_no = ?", [game_id, round_no]).fetchone()
+    if found is None:
+        raise NotFound(Say("round %(round)s is not in this game", round=round_no))
+    return recorded(db, game_id, round_no)[0]
 
-    ``changed``: the round being recorded or edited; a complaint about another round says
-    that the change would break it.
-    """
-    rounds = game.rounds if rounds is None else rounds
-    try:
-        result = gamefile.replay(game.document(rounds))
-    except GameFileError as e:
-        raise _refusal(e, changed) from None
-    except ScorekeeperError as e:
-        raise Refused(e.message) from None
-    return Scored(replace(game, rounds=list(rounds)), result)
+
+def _replayed(head: gamefile.Header, before: Standing, rounds: list[RecordedRound], first: int,
+              changed: int | None) -> list[tuple[CountedRound, Standing]]:
+    """Rounds ``first``, ``first + 1`` … replayed in turn from the game before them: each
+    result and the game after it; the rules' refusal in plain words (``changed``: the
+    round being recorded or changed: a complaint about another round says that the change
+    would break it)."""
+    done, standing = [], before
+    for round_no, rnd in enumerate(rounds, first):
+        if standing.over:
+            raise Refused(Say("that would end the game before round %(round)s, which was played "
+                              "after it: delete the later rounds first", round=round_no))
+        try:
+            result, standing = gamefile.replay_round(head, standing, rnd.data(), round_no)
+        except GameFileError as e:
+            raise _refusal(e, changed) from None
+        except ScorekeeperError as e:
+            raise Refused(e.message) from None
+        done.append((result, standing))
+        time.sleep(0)  # a yield between rounds (gevent's, under the server)
+    return done
 
 
 def _refusal(error: GameFileError, changed: int | None) -> Refused:
@@ -266,11 +309,16 @@ def _refusal(error: GameFileError, changed: int | None) -> Refused:
     here = kernel.within_round(error) or error.said_reason or error.message
     if changed is None or round_no == changed:
         return Refused(here)
-    if "already over" in str(error):  # the game file's "the game was already over after …"
-        return Refused(Say("that would end the game before round %(round)s, which was played "
-                           "after it: delete the later rounds first", round=round_no))
     return Refused(Say("that would make round %(round)s illegal: %(reason)s", round=round_no,
                        reason=here))
+
+
+def detail(db: Database, scored: Scored, round_no: int) -> CountedRound:
+    """A recorded round's whole detail (each hand's melds, deadwood, points and story),
+    replayed from the game as it stood before it."""
+    rnd = recorded_round(db, scored.game.id, round_no)
+    before = results.standing(db, scored.game.id, scored.header, round_no - 1)
+    return _replayed(scored.header, before, [rnd], round_no, None)[0][0]
 
 
 # ---------------------------------------------------------------------------------------
@@ -282,7 +330,7 @@ def new_round(variant: CountVariant, players: list[str], ended: str, player: str
     """The round a form describes: ``ended`` "stalemate", or the game's way of ending a
     round (``variant.ender``: "out", or "knock") by ``player``; ``hands``: the cards picked
     for each player. The rules (hand sizes, the knock limit, cards the decks do not hold …)
-    are checked by replaying the game with it (:func:`score`)."""
+    are checked by replaying the game with it (:func:`preview`, and every change)."""
     how, who = variant.say_how, variant.say_who
     if ended not in (variant.ender, "stalemate"):
         raise Refused(how)
@@ -300,23 +348,35 @@ def new_round(variant: CountVariant, players: list[str], ended: str, player: str
     return RecordedRound(RUMMY if rummy else ended, player if ended != "stalemate" else "", kept)
 
 
-def preview(scored: Scored, round_no: int, rnd: RecordedRound) -> Scored:
-    """The game scored with this round recorded (or changed), nothing saved."""
-    rounds = list(scored.game.rounds)
-    if round_no == len(rounds) + 1:
+def _from(db: Database, scored: Scored, round_no: int, rounds: list[RecordedRound]):
+    """Rounds ``round_no`` on as ``rounds`` (the game's, changed), replayed from the game
+    before them: [(result, the game after it)]."""
+    before = results.standing(db, scored.game.id, scored.header, round_no - 1)
+    return _replayed(scored.header, before, rounds, round_no, changed=round_no)
+
+
+def _changed_rounds(db: Database, scored: Scored, round_no: int, rnd: RecordedRound) -> list[RecordedRound]:
+    """Rounds ``round_no`` on with round ``round_no`` recorded (the next one) or changed."""
+    if round_no == scored.recorded + 1:
         if scored.over:
             raise Refused(Say("the game is over: %(status)s", status=scored.said_status()))
-        rounds.append(rnd)
-    elif 1 <= round_no <= len(rounds):
-        rounds[round_no - 1] = replace(rnd, play_id=rounds[round_no - 1].play_id,
-                                       revision=rounds[round_no - 1].revision)
-    else:
-        raise NotFound(Say("round %(round)s is not in this game", round=round_no))
-    return score(scored.game, rounds, changed=round_no)
+        return [rnd]
+    if 1 <= round_no <= scored.recorded:
+        later = recorded(db, scored.game.id, round_no)
+        return [replace(rnd, play_id=later[0].play_id, revision=later[0].revision)] + later[1:]
+    raise NotFound(Say("round %(round)s is not in this game", round=round_no))
+
+
+def preview(db: Database, scored: Scored, round_no: int, rnd: RecordedRound) -> tuple[CountedRound, dict]:
+    """The round as it would be scored recorded (or changed), and the totals after the
+    last round then; nothing is saved."""
+    done = _from(db, scored, round_no, _changed_rounds(db, scored, round_no, rnd))
+    last = gamefile.game_of(scored.header, done[-1][1], [])
+    return done[0][0], last.totals
 
 
 # ---------------------------------------------------------------------------------------
-# Changes: each one transaction, checked by scoring the changed game first.
+# Changes: each checked before the lock, by replaying the rounds it changes.
 
 
 def _insert_round(db: Database, game_id: int, round_no: int, rnd: RecordedRound,
@@ -325,46 +385,65 @@ def _insert_round(db: Database, game_id: int, round_no: int, rnd: RecordedRound,
     db.execute(
         "INSERT INTO plays (game, round_no, seq, type, player, cards, created, revision) "
         "VALUES (?, ?, 1, ?, ?, '[]', ?, ?)", [game_id, round_no, rnd.how, rnd.player, stamp, revision])
-    for player, cards in (rnd.hands or {}).items():
-        db.execute(
-            "INSERT INTO hands (game, round_no, player, cards, confirmed, created) "
-            "VALUES (?, ?, ?, ?, 1, ?)",
-            [game_id, round_no, player, json.dumps(list(cards)), stamp])
+    db.conn.executemany(
+        "INSERT INTO hands (game, round_no, player, cards, confirmed, created) VALUES (?, ?, ?, ?, 1, ?)",
+        [(game_id, round_no, player, json.dumps(list(cards)), stamp) for player, cards in (rnd.hands or {}).items()])
 
 
-def save_summary(db: Database, game: CountedLog, scored: Scored) -> Scored:
-    """Bump the version and keep what the history list shows (status, round, totals)."""
-    kernel.save_summary(db, game.id, game.version, over=scored.over, status=scored.said_status(),
-                        round_no=scored.round_no, totals=scored.totals)
-    return scored
+def save_summary(db: Database, scored: Scored, after: Standing) -> Scored:
+    """Bump the version and keep what the history list shows (status, round, totals), as
+    ``after`` leaves the game (its rounds' results written first); the game at its new
+    version."""
+    now = Scored(replace(scored.game, version=scored.game.version + 1), scored.header,
+                 results.records(db, scored.game.id, facts=False), after)
+    kernel.save_summary(db, scored.game.id, scored.game.version, over=now.over, status=now.said_status(),
+                        round_no=now.round_no, totals=now.totals)
+    return now
+
+
+def _kept(done: list[tuple[CountedRound, Standing]], variant: CountVariant) -> list[tuple[RoundRecord, Standing]]:
+    return [(gamefile.record_of(variant, result), after) for result, after in done]
+
+
+def _encoded(done: list[tuple[CountedRound, Standing]], variant: CountVariant) -> list[tuple[str, ...]]:
+    """The rounds' results as the rows keep them (made before the lock)."""
+    return results.encode(_kept(done, variant))
 
 
 def record_round(db: Database, game_id: int, request_id: str | None, round_no: int,
                  rnd: RecordedRound) -> Scored:
     """Record the round that just ended. ``round_no``: the round the page was entering;
     if another phone recorded it meanwhile, this one is refused (Stale), not added twice."""
-    with write(db):
-        game = load(db, game_id)
-        kernel.once(db, game_id, request_id)
-        if round_no <= len(game.rounds):
+    def plan():
+        scored = load(db, game_id)
+        if round_no <= scored.recorded:
             raise Stale(Say("round %(round)s was recorded already (on another phone): nothing "
                             "was saved. Look at it on the game page", round=round_no))
-        before = score(game)
-        if before.over:
-            raise Refused(Say("the game is over: %(status)s", status=before.said_status()))
-        if round_no != len(game.rounds) + 1:
+        if scored.over:
+            raise Refused(Say("the game is over: %(status)s", status=scored.said_status()))
+        if round_no != scored.recorded + 1:
             raise Refused(Say("round %(round)s is not the round being played (round %(playing)s "
-                              "is)", round=round_no, playing=len(game.rounds) + 1))
-        after = score(game, game.rounds + [rnd], changed=round_no)
-        _insert_round(db, game_id, round_no, rnd)
-        return save_summary(db, game, after)
+                              "is)", round=round_no, playing=scored.recorded + 1))
+        if round_no > gamefile.MAX_ROUNDS:
+            raise Refused(Say("a game holds at most %(most)s rounds: start a new game to play on",
+                              most=gamefile.MAX_ROUNDS))
+        done = _from(db, scored, round_no, [rnd])
+        kept = _encoded(done, scored.variant)
+
+        def save():
+            _insert_round(db, game_id, round_no, rnd)
+            results.write(db, game_id, round_no, kept)
+            return save_summary(db, scored, done[-1][1])
+        return scored.game.version, save
+
+    return kernel.change(db, game_id, request_id, plan)
 
 
-def _same_revision(game: CountedLog, round_no: int, revision: int | None) -> RecordedRound:
-    if not 1 <= round_no <= len(game.rounds):
+def _same_revision(scored: Scored, round_no: int, revision: int | None, rounds: list[RecordedRound]) -> RecordedRound:
+    if not 1 <= round_no <= scored.recorded or not rounds:
         raise Stale(Say("round %(round)s is not in the game any more (it was deleted on "
                         "another phone): nothing was changed", round=round_no))
-    old = game.rounds[round_no - 1]
+    old = rounds[0]
     if revision is not None and revision != old.revision:
         raise Stale(Say("round %(round)s was changed on another phone meanwhile: nothing "
                         "was saved. Look at it again", round=round_no))
@@ -374,60 +453,80 @@ def _same_revision(game: CountedLog, round_no: int, revision: int | None) -> Rec
 def edit_round(db: Database, game_id: int, request_id: str | None, round_no: int,
                rnd: RecordedRound, revision: int | None = None) -> Scored:
     """Change a recorded round; every later round and total is recomputed."""
-    with write(db):
-        game = load(db, game_id)
-        kernel.once(db, game_id, request_id)
-        old = _same_revision(game, round_no, revision)
-        rounds = list(game.rounds)
-        rounds[round_no - 1] = rnd
-        after = score(game, rounds, changed=round_no)
-        db.execute("DELETE FROM hands WHERE game = ? AND round_no = ?", [game_id, round_no])
-        db.execute("DELETE FROM plays WHERE id = ?", [old.play_id])
-        _insert_round(db, game_id, round_no, rnd, revision=old.revision + 1)
-        return save_summary(db, game, after)
+    def plan():
+        scored = load(db, game_id)
+        later = recorded(db, game_id, round_no) if 1 <= round_no <= scored.recorded else []
+        old = _same_revision(scored, round_no, revision, later)
+        done = _from(db, scored, round_no, [rnd] + later[1:])
+        kept = _encoded(done, scored.variant)
+
+        def save():
+            db.execute("DELETE FROM hands WHERE game = ? AND round_no = ?", [game_id, round_no])
+            db.execute("DELETE FROM plays WHERE id = ?", [old.play_id])
+            _insert_round(db, game_id, round_no, rnd, revision=old.revision + 1)
+            results.write(db, game_id, round_no, kept)
+            return save_summary(db, scored, done[-1][1])
+        return scored.game.version, save
+
+    return kernel.change(db, game_id, request_id, plan)
 
 
 def delete_round(db: Database, game_id: int, request_id: str | None, round_no: int,
                  revision: int | None = None) -> Scored:
     """Remove a recorded round; the rounds after it move up one and everything is recomputed."""
-    with write(db):
-        game = load(db, game_id)
-        kernel.once(db, game_id, request_id)
-        _same_revision(game, round_no, revision)
-        rounds = game.rounds[:round_no - 1] + game.rounds[round_no:]
-        after = score(game, rounds, changed=round_no)
-        for table in ("plays", "hands"):
-            db.execute(f"DELETE FROM {table} WHERE game = ? AND round_no = ?", [game_id, round_no])
-            # Two steps: the unique (game, round_no, …) indexes never see two rounds at once.
-            db.execute(f"UPDATE {table} SET round_no = -round_no WHERE game = ? AND round_no > ?",
-                       [game_id, round_no])
-            db.execute(f"UPDATE {table} SET round_no = -round_no - 1 WHERE game = ? AND round_no < 0",
-                       [game_id])
-        return save_summary(db, game, after)
+    def plan():
+        scored = load(db, game_id)
+        later = recorded(db, game_id, round_no) if 1 <= round_no <= scored.recorded else []
+        _same_revision(scored, round_no, revision, later)
+        done = _from(db, scored, round_no, later[1:])
+        after = done[-1][1] if done else results.standing(db, game_id, scored.header, round_no - 1)
+        kept = _encoded(done, scored.variant)
+
+        def save():
+            for table in ("plays", "hands"):
+                db.execute(f"DELETE FROM {table} WHERE game = ? AND round_no = ?", [game_id, round_no])
+                # Two steps: the unique (game, round_no, …) indexes never see two rounds at once.
+                db.execute(f"UPDATE {table} SET round_no = -round_no WHERE game = ? AND round_no > ?",
+                           [game_id, round_no])
+                db.execute(f"UPDATE {table} SET round_no = -round_no - 1 WHERE game = ? AND round_no < 0",
+                           [game_id])
+            results.write(db, game_id, round_no, kept)
+            return save_summary(db, scored, after)
+        return scored.game.version, save
+
+    return kernel.change(db, game_id, request_id, plan)
 
 
 def restore_round(db: Database, game_id: int, request_id: str | None, round_no: int,
                   rnd: RecordedRound) -> Scored:
     """Put a deleted round back where it was; the rounds from there on move down one and
     everything is recomputed (refused, nothing changed, if the game no longer allows it)."""
-    with write(db):
-        game = load(db, game_id)
-        kernel.once(db, game_id, request_id)
-        if not 1 <= round_no <= len(game.rounds) + 1:
+    def plan():
+        scored = load(db, game_id)
+        if not 1 <= round_no <= scored.recorded + 1:
             raise Refused(SayN("the game has %(num)s round now: round %(round)s cannot come "
                                "back in its place",
                                "the game has %(num)s rounds now: round %(round)s cannot come "
-                               "back in its place", len(game.rounds), round=round_no))
-        rounds = game.rounds[:round_no - 1] + [rnd] + game.rounds[round_no - 1:]
-        after = score(game, rounds, changed=round_no)
-        for table in ("plays", "hands"):
-            # Two steps: the unique (game, round_no, …) indexes never see two rounds at once.
-            db.execute(f"UPDATE {table} SET round_no = -round_no - 1 WHERE game = ? AND round_no >= ?",
-                       [game_id, round_no])
-            db.execute(f"UPDATE {table} SET round_no = -round_no WHERE game = ? AND round_no < 0",
-                       [game_id])
-        _insert_round(db, game_id, round_no, rnd)
-        return save_summary(db, game, after)
+                               "back in its place", scored.recorded, round=round_no))
+        if scored.recorded >= gamefile.MAX_ROUNDS:
+            raise Refused(Say("a game holds at most %(most)s rounds: start a new game to play on",
+                              most=gamefile.MAX_ROUNDS))
+        done = _from(db, scored, round_no, [rnd] + recorded(db, game_id, round_no))
+        kept = _encoded(done, scored.variant)
+
+        def save():
+            for table in ("plays", "hands"):
+                # Two steps: the unique (game, round_no, …) indexes never see two rounds at once.
+                db.execute(f"UPDATE {table} SET round_no = -round_no - 1 WHERE game = ? AND round_no >= ?",
+                           [game_id, round_no])
+                db.execute(f"UPDATE {table} SET round_no = -round_no WHERE game = ? AND round_no < 0",
+                           [game_id])
+            _insert_round(db, game_id, round_no, rnd)
+            results.write(db, game_id, round_no, kept)
+            return save_summary(db, scored, done[-1][1])
+        return scored.game.version, save
+
+    return kernel.change(db, game_id, request_id, plan)
 
 
 # ---------------------------------------------------------------------------------------
@@ -436,18 +535,45 @@ def restore_round(db: Database, game_id: int, request_id: str | None, round_no: 
 
 def export_document(db: Database, game_id: int) -> dict:
     """The game file: what ``scorekeeper score`` and an import read back."""
-    return load(db, game_id).document()
+    with kernel.reading(db):
+        game, _head = _header_of(db, game_id)
+        game.rounds = recorded(db, game_id)
+    return game.document()
 
 
-def import_document(db: Database, variant: CountVariant, doc: Mapping, _game, source: str) -> int:
-    """Add a hand-count game from its game file, already replayed; the first seat deals.
-    An unfinished last round (no one out, no knock, no stalemate) records nothing yet."""
+def replayed_rounds(db: Database, game_id: int) -> list[tuple[RoundRecord, Standing]]:
+    """Every recorded round's results, replayed from the rounds as stored (storage/results.py's
+    rebuild)."""
+    with kernel.reading(db):
+        game, head = _header_of(db, game_id)
+        rounds = recorded(db, game_id)
+    return _kept(_replayed(head, gamefile.start(head), rounds, 1, None), game.variant)
+
+
+def import_document(db: Database, variant: CountVariant, doc: Mapping, source: str) -> int:
+    """Add a hand-count game from its game file (its header checked); the first seat
+    deals. An unfinished last round (no one out, no knock, no stalemate) records nothing
+    yet. Every round is replayed before the write lock (the file's refusal in its words)."""
+    head = gamefile.read_game(doc)
     game = CountedLog(None, variant, list(doc["players"]), dict(doc.get("rules") or {}), 0)
-    game.rounds = [r for r in (RecordedRound.from_data(d) for d in doc.get("rounds", [])) if r]
-    scored = score(game)
+    standing, done = gamefile.start(head), []
+    rounds = doc.get("rounds", [])
+    for round_no, data in enumerate(rounds, 1):
+        try:
+            result, standing = gamefile.replay_round(head, standing, data, round_no, last=round_no == len(rounds))
+        except GameFileError as e:
+            raise Refused(e.message) from None
+        rnd = RecordedRound.from_data(data)
+        if rnd is not None:
+            game.rounds.append(rnd)
+            done.append((result, standing))
+        time.sleep(0)  # a yield between rounds (gevent's, under the server)
+    scored = Scored(game, head, [], standing)
+    kept = _encoded(done, variant)
     with write(db):
         game.id, _secret = kernel.insert_game(db, variant, game.players, game.rules, 0, source=source)
         for round_no, rnd in enumerate(game.rounds, 1):
             _insert_round(db, game.id, round_no, rnd)
-        save_summary(db, game, scored)
+        results.write(db, game.id, 1, kept)
+        save_summary(db, scored, standing)
     return game.id

@@ -40,8 +40,9 @@ HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 
-# An uploaded game file: a long game is tens of kilobytes, so 1 MB is plenty.
-MAX_UPLOAD_BYTES = 1024 * 1024
+# An uploaded game file: a usual game is tens of kilobytes; the largest a game can be (its
+# 100 rounds each as long as its cards allow, as the app writes it) about 1.3 MB.
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 
 
 def init_app(app: Flask) -> None:

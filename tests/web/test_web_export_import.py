@@ -236,12 +236,12 @@ def test_no_file_chosen_is_refused(client, app):
 
 
 def test_a_file_over_the_size_limit_is_413_with_a_clear_message(client, app, played):
-    assert app.config["MAX_CONTENT_LENGTH"] == 1024 * 1024
+    assert app.config["MAX_CONTENT_LENGTH"] == 2 * 1024 * 1024
     before = dump(app.config["DATABASE"])
-    response = upload(client, b" " * (1024 * 1024 + 1))
+    response = upload(client, b" " * (2 * 1024 * 1024 + 1))
     assert response.status_code == 413
     html = response.get_data(as_text=True)
-    assert "The file is too big" in html and "up to 1 MB" in html and "Nothing was saved." in html
+    assert "The file is too big" in html and "up to 2 MB" in html and "Nothing was saved." in html
     assert dump(app.config["DATABASE"]) == before
 
 

@@ -229,7 +229,7 @@ def test_an_import_refuses_the_names_the_form_refuses(client, app, names, words)
 
 
 def test_a_rename_keeps_the_same_rule(client, app):
-    from scorekeeper.storage import kernel
+    from scorekeeper.storage import kernel, log_changes
 
     for bad in ("\u200b", "Ann\u200b", "x" * 41, "   ", "\u3164", "\u2800", "\u0301"):
         with pytest.raises(kernel.Refused):
@@ -242,30 +242,30 @@ def test_a_rename_keeps_the_same_rule(client, app):
 
 
 def _ended_round(db):
-    from scorekeeper.storage import games, logs
+    from scorekeeper.storage import games, log_changes
 
     game_id, _secret = games.create(db, registry.get("iceberg"), ["A", "B", "C", "D"], {}, 0)
-    logs.add_play(db, game_id, None, "meld", "B", ["S7", "S8", "S9"])
-    logs.add_play(db, game_id, None, "out", "B")
+    log_changes.add_play(db, game_id, None, "meld", "B", ["S7", "S8", "S9"])
+    log_changes.add_play(db, game_id, None, "out", "B")
     return game_id
 
 
 def test_a_hand_larger_than_the_decks_leave_is_refused_naming_the_limit(db):
-    from scorekeeper.storage import kernel, logs
+    from scorekeeper.storage import kernel, log_changes
 
     game_id = _ended_round(db)
     every = [f"{s}{r}" for s in "SHDC" for r in ("A", *map(str, range(2, 11)), "J", "Q", "K")] * 2
     with pytest.raises(kernel.Refused, match=r"A's hand cannot hold 104 cards: the decks leave 101 once "
                                              r"the table and the other hands entered are counted"):
-        logs.save_hand(db, game_id, None, 1, "A", every)
-    logs.save_hand(db, game_id, None, 1, "C", ["H2", "H3"])
+        log_changes.save_hand(db, game_id, None, 1, "A", every)
+    log_changes.save_hand(db, game_id, None, 1, "C", ["H2", "H3"])
     with pytest.raises(kernel.Refused, match="the decks leave 99"):
-        logs.save_hand(db, game_id, None, 1, "A", every[:100])
+        log_changes.save_hand(db, game_id, None, 1, "A", every[:100])
 
 
 def test_the_best_last_turn_is_never_searched_while_the_write_lock_is_held(db, monkeypatch):
     from scorekeeper.games import iceberg
-    from scorekeeper.storage import logs
+    from scorekeeper.storage import log_changes
 
     game_id = _ended_round(db)
     seen = []
@@ -277,8 +277,8 @@ def test_the_best_last_turn_is_never_searched_while_the_write_lock_is_held(db, m
 
     monkeypatch.setattr(iceberg, "best_last_turn", watched)
     for player, cards in (("A", ["H2", "H3", "D9"]), ("C", ["C4", "C5"]), ("D", ["DK"])):
-        logs.save_hand(db, game_id, None, 1, player, cards)
-    logs.confirm_round(db, game_id, None, 1)
+        log_changes.save_hand(db, game_id, None, 1, player, cards)
+    log_changes.confirm_round(db, game_id, None, 1)
     assert seen and not any(seen)
 
 
@@ -331,3 +331,103 @@ def test_a_game_file_with_a_key_twice_is_refused_naming_the_key(client, app, twi
     assert f"“{key}” is written twice in one object" in text(answer) or \
         f"&#34;{key}&#34; is written twice in one object" in text(answer), text(answer)[-800:]
     assert dump(app.config["DATABASE"]) == before
+
+
+# ---------------------------------------------------------------------------------------
+# Issue 22: no game too big; a play replays its round once.
+
+
+def _upload(client, doc):
+    return client.post("/games/import", data={"game_file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+                       content_type="multipart/form-data")
+
+
+def test_a_file_of_more_rounds_than_a_game_holds_is_refused_naming_the_limit(client, app):
+    from scorekeeper import gamefile
+
+    doc = {"format": "scorekeeper/1", "variant": "gin", "players": ["A", "B"],
+           "rounds": [{"stalemate": True}] * (gamefile.MAX_ROUNDS + 1)}
+    before = dump(app.config["DATABASE"])
+    answer = _upload(client, doc)
+    assert answer.status_code == 422
+    assert (f"game holds at most {gamefile.MAX_ROUNDS} rounds, and this file has {gamefile.MAX_ROUNDS + 1}"
+            in text(answer))
+    assert dump(app.config["DATABASE"]) == before
+    doc["rounds"] = doc["rounds"][:gamefile.MAX_ROUNDS]  # the most a game holds is taken
+    assert _upload(client, doc).status_code == 303
+
+
+def test_a_round_of_more_events_than_its_cards_allow_is_refused_naming_the_limit(client, app):
+    events = [{"type": "ace", "player": "A", "cards": ["SA"]}] * 200
+    doc = {"format": "scorekeeper/1", "variant": "iceberg", "players": ["A", "B"], "rounds": [{"events": events}]}
+    before = dump(app.config["DATABASE"])
+    answer = _upload(client, doc)
+    assert answer.status_code == 422
+    assert "a round holds at most 53 events" in text(answer) and "and this one has 200" in text(answer)
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_the_same_file_again_is_found_before_anything_is_replayed(client, monkeypatch):
+    from scorekeeper import gamefile
+
+    doc = json.loads((EXAMPLES / "iceberg-seed-example.json").read_text(encoding="utf-8"))
+    first = _upload(client, doc)
+    replays = []
+    original = gamefile.replay_round
+    monkeypatch.setattr(gamefile, "replay_round", lambda *a, **k: replays.append(a) or original(*a, **k))
+    again = _upload(client, json.loads(json.dumps(doc, indent=3)))
+    assert again.headers["Location"] == first.headers["Location"] and replays == []
+
+
+def test_a_play_replays_its_round_once_and_its_answer_reads_nothing_again(table, monkeypatch):
+    """A round with plays logged: a meld sent by the page's script replays the round's
+    events once (and the new one), and its answer is drawn from that replay."""
+    from scorekeeper import gamefile
+
+    table.new_game(["A", "B", "C"], dealer=2)
+    for cards in (["S2", "S3", "S4"], ["H2", "H3", "H4"], ["D2", "D3", "D4"]):
+        table.meld("A", *cards)
+    applied, replays = [], []
+    apply_event, replay_round = gamefile.apply_event, gamefile.replay_round
+    monkeypatch.setattr(gamefile, "apply_event", lambda *a: applied.append(a[1]) or apply_event(*a))
+    monkeypatch.setattr(gamefile, "replay_round", lambda *a, **k: replays.append(a[3]) or replay_round(*a, **k))
+    answer = table.client.post(f"{table.url}/plays", data={"player": "A", "cards": ["C2", "C3", "C4"], "meld": "",
+                                                           "confirm": "1", "round_no": "1"},
+                               headers={"Accept": "application/json"})
+    assert answer.status_code == 200 and "2♣ 3♣ 4♣" in answer.get_data(as_text=True)
+    assert [e["cards"] for e in applied] == [["S2", "S3", "S4"], ["H2", "H3", "H4"], ["D2", "D3", "D4"],
+                                              ["C2", "C3", "C4"]]
+    assert replays == [1]  # round 1, once
+
+
+def _longest_round() -> dict:
+    """An Iceberg round of two decks with as many events as its cards allow nearly: every
+    run laid down as three cards and built up one card at a time, then the eight aces."""
+    events, number = [], 0
+    for suit in "SHDC":
+        for who in ("Ann", "Bob"):
+            number += 1
+            events.append({"type": "meld", "player": who, "cards": [suit + "2", suit + "3", suit + "4"]})
+            events += [{"type": "layoff", "player": who, "meld": number, "cards": [suit + rank]}
+                       for rank in ("5", "6", "7", "8", "9", "10", "J", "Q", "K")]
+    events += [{"type": "ace", "player": "Ann", "cards": [suit + "A"]} for suit in "SHDCSHDC"]
+    return {"events": events, "hands": {"Ann": [], "Bob": []}}
+
+
+def test_the_largest_game_a_file_may_hold_imports_and_exports_within_the_upload_limit(client, app, db):
+    """100 rounds of 88 events each, in its export's own layout: under the upload limit,
+    imported whole, and its pages read (the game page lists the latest rounds)."""
+    from scorekeeper import gamefile
+    from scorekeeper.storage import games
+    from scorekeeper.web import security
+
+    doc = {"format": "scorekeeper/1", "variant": "iceberg", "rules": {"decks": 2, "target": 10**9},
+           "players": ["Ann", "Bob"], "teams": None, "rounds": [_longest_round()] * gamefile.MAX_ROUNDS}
+    answer = _upload(client, doc)
+    assert answer.status_code == 303
+    game_id = int(re.search(r"/g/(\d+)-", answer.headers["Location"]).group(1))
+    written = json.dumps(games.export_document(db, game_id), indent=2, ensure_ascii=False).encode()
+    assert 1_000_000 < len(written) < security.MAX_UPLOAD_BYTES
+    page = client.get(answer.headers["Location"])
+    assert page.status_code == 200 and text(page).count('<tr data-round=') == 10
+    assert "Show all 100 rounds (the latest 10 are listed)" in text(page)

@@ -35,11 +35,23 @@ def upgraded(tmp_path):
 def test_the_old_database_is_migrated_when_the_app_starts(upgraded):
     _app, db, plays_before = upgraded
     assert [m.name for m in migrations.applied(db)] == [
-        "m001_games_plays_hands", "m002_links_requests_revisions", "m003_game_teams", "m004_players", "m005_game_origins", "m006_games_said_status"]
+        "m001_games_plays_hands", "m002_links_requests_revisions", "m003_game_teams", "m004_players", "m005_game_origins", "m006_games_said_status",
+        "m007_round_results"]
     assert {r["teams"] for r in db.query("SELECT teams FROM games")} == {None}
     assert [dict(r) for r in db.query(
         "SELECT id, game, round_no, seq, type, player, cards, target FROM plays")] == plays_before
     assert {r["revision"] for r in db.query("SELECT revision FROM plays")} == {0}
+
+
+def test_every_old_game_gets_its_finished_rounds_results_from_its_log(upgraded):
+    """m007: the seed example's counted round is kept with its scores and the game after it;
+    game 2's round, being played, has none."""
+    _app, db, _plays = upgraded
+    kept = [dict(r) for r in db.query("SELECT game, round_no FROM round_results ORDER BY game, round_no")]
+    assert kept == [{"game": 1, "round_no": 1}]
+    assert games.stored(db, 1).totals == {"A": 100, "B": -120, "C": -20}
+    assert games.stored(db, 1).rounds[0].scores == gamefile.score_document(games.export_document(db, 1))[
+        "rounds"][0]["scores"]
 
 
 def test_every_old_game_gets_its_own_secret_links(upgraded):

@@ -187,8 +187,10 @@ def by_meld(layoffs: list[dict]) -> list[tuple[list[str], list[str]]]:
 def game(game_id: int):
     """The game page: status and winner, the per-round table, running totals, links."""
     scored = _scored(game_id)
+    first = helpers.rounds_shown(scored.recorded)
     return render_template(
         "counted_game.html", scored=scored, game_id=game_id, variant=scored.variant,
+        rounds=list(enumerate(scored.rounds[first - 1:], first)),
         chart=_chart(scored), goal=scored.variant.goal(scored.rules),
         share=links.share(game_id, *kernel.secrets_of(get_db(), game_id)),
     )
@@ -201,8 +203,8 @@ def live(game_id: int):
     Read-only links get it too: viewers watch the totals change."""
     if helpers.unchanged(game_id):
         return "", 204
-    game = _scored(game_id).game
-    return jsonify(version=game.version, screen="counted", round=len(game.rounds),
+    scored = _scored(game_id)
+    return jsonify(version=scored.game.version, screen="counted", round=scored.recorded,
                    url=url_for("counted.game", game_id=game_id), regions={}, cards={})
 
 
@@ -231,9 +233,8 @@ def _check_or_save(scored: counted.Scored, form: RoundForm, round_no: int, editi
     try:
         rnd = _round_from_form(scored, form, in_play)
         if not form.save.data:  # Check: the scores as they would be, nothing saved
-            after = counted.preview(scored, round_no, rnd)
-            return _round_page(scored, round_no, preview=after.rounds[round_no - 1],
-                               preview_totals=after.totals, **again)
+            result, totals = counted.preview(get_db(), scored, round_no, rnd)
+            return _round_page(scored, round_no, preview=result, preview_totals=totals, **again)
         if editing:
             counted.edit_round(get_db(), game_id, form.request_id.data, round_no, rnd,
                                form.revision.data)
@@ -267,7 +268,7 @@ def save_round(game_id: int):
     if scored.over:
         flash(page_text("The game is over: %(status)s. Nothing was saved.", status=scored.said_status()))
         return redirect(url_for("counted.game", game_id=game_id), 303)
-    next_no = len(scored.game.rounds) + 1
+    next_no = scored.recorded + 1
     round_no = form.round_no.data if isinstance(form.round_no.data, int) and form.round_no.data >= 1 else next_no
     if round_no != next_no:  # the page was for a round recorded since (another phone)
         if round_no < next_no:
@@ -285,28 +286,30 @@ def save_round(game_id: int):
 def round_detail(game_id: int, round_no: int):
     """A recorded round: how it ended, each hand's melds, deadwood and points, edit/delete."""
     scored = _scored(game_id)
-    if not 1 <= round_no <= len(scored.game.rounds):
+    if not 1 <= round_no <= scored.recorded:
         return render_template("error.html", title=page_text("Not found"),
                                message=page_text("Round %(n)s has not been recorded.", n=round_no)), 404
     return _detail_page(scored, round_no)
 
 
 def _detail_page(scored: counted.Scored, round_no: int, error: str | None = None, status: int = 200):
+    """A recorded round's page: the round as recorded, replayed from the game before it."""
+    db = get_db()
     return render_template(
         "counted_round_detail.html", scored=scored, game_id=scored.game.id, round_no=round_no,
-        variant=scored.variant, rnd=scored.game.rounds[round_no - 1],
-        result=scored.rounds[round_no - 1], error=error,
+        variant=scored.variant, rnd=counted.recorded_round(db, scored.game.id, round_no),
+        result=counted.detail(db, scored, round_no), error=error,
     ), status
 
 
 @bp.route("/g/<game_key>/counted/rounds/<id:round_no>/edit")
 def edit_round(game_id: int, round_no: int):
     scored = _scored(game_id)
-    if not 1 <= round_no <= len(scored.game.rounds):
+    if not 1 <= round_no <= scored.recorded:
         abort(404)
     if not links.can_edit():
         return redirect(url_for("counted.round_detail", game_id=game_id, round_no=round_no), 303)
-    rnd = scored.game.rounds[round_no - 1]
+    rnd = counted.recorded_round(get_db(), game_id, round_no)
     form = RoundForm(formdata=None, round_no=round_no, revision=rnd.revision)
     return _round_page(scored, round_no, form, picked=_picked_from(rnd),
                        ended=_ended_value(scored, rnd), rummy=rnd.how == RUMMY, editing=rnd)
@@ -315,23 +318,23 @@ def edit_round(game_id: int, round_no: int):
 @bp.route("/g/<game_key>/counted/rounds/<id:round_no>/edit", methods=["POST"])
 def save_edit(game_id: int, round_no: int):
     scored = _scored(game_id)
-    if not 1 <= round_no <= len(scored.game.rounds):
+    if not 1 <= round_no <= scored.recorded:
         flash(page_text("Round %(n)s is not in the game any more (deleted on another phone): "
                         "nothing was changed.", n=round_no))
         return redirect(url_for("counted.game", game_id=game_id), 303)
-    return _check_or_save(scored, RoundForm(), round_no, scored.game.rounds[round_no - 1])
+    return _check_or_save(scored, RoundForm(), round_no, counted.recorded_round(get_db(), game_id, round_no))
 
 
 @bp.route("/g/<game_key>/counted/rounds/<id:round_no>/delete", methods=["POST"])
 def delete_round(game_id: int, round_no: int):
     """Delete a round in one tap; the notice that says so can bring it back (restore_round)."""
     form = DeleteRoundForm()
-    game = _scored(game_id).game
-    if not 1 <= round_no <= len(game.rounds):
+    scored = _scored(game_id)
+    if not 1 <= round_no <= scored.recorded:
         flash(page_text("Round %(n)s is not in the game any more (deleted on another phone): "
                         "nothing was deleted.", n=round_no))
         return redirect(url_for("counted.game", game_id=game_id), 303)
-    deleted = game.rounds[round_no - 1]
+    deleted = counted.recorded_round(get_db(), game_id, round_no)
     try:
         counted.delete_round(get_db(), game_id, form.request_id.data, round_no,
                              form.revision.data if form.validate() else None)
@@ -341,7 +344,7 @@ def delete_round(game_id: int, round_no: int):
         abort(404)
     except Refused as e:
         flash(page_text("%(why)s Nothing was deleted.", why=e.said))
-        if 1 <= round_no <= len(_scored(game_id).game.rounds):
+        if 1 <= round_no <= _scored(game_id).recorded:
             return redirect(url_for("counted.round_detail", game_id=game_id, round_no=round_no), 303)
     else:
         what = {"round": round_no, "how": deleted.how, "player": deleted.player,

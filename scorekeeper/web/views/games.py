@@ -11,8 +11,8 @@ import json
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from ...games import registry
-from ...storage import games, kernel, transfer
-from ...storage.kernel import AlreadyHere, Refused
+from ...storage import games, kernel, results, transfer
+from ...storage.kernel import AlreadyHere, NotFound, Refused
 from ...storage.players import filter_history
 from .. import links
 from ..chart import chart
@@ -28,8 +28,9 @@ helpers.pages(SCREENS, game="games.summary", table="table.show", end="round_end.
               export="games.export", export_csv="games.export_csv")
 
 
-def load_state(game_id: int):
-    return helpers.load_state(game_id, SCREENS)
+def load_state(game_id: int, round_no: int | None = None):
+    """The game as these pages read it: the round being played, or round ``round_no``."""
+    return helpers.load_state(game_id, SCREENS, round_no)
 
 
 def variants() -> list:
@@ -112,36 +113,48 @@ def flat_errors(form) -> list[str]:
     return flat
 
 
-def player_breakdown(state) -> list[dict]:
-    """Per player, over the finished rounds: earned, cards in hand, playable, aces."""
+def player_breakdown(state, rounds) -> list[dict]:
+    """Per player, over the finished rounds (``rounds``: each one's scores and figures, as
+    kept): earned, cards in hand, playable, aces, what the aces did, rounds won."""
     rows = []
     for player in state.players:
         totals = {"player": player, "earned": 0, "cards": 0, "playable": 0, "aces": 0,
                   "aces_effect": 0, "total": state.result.totals[player], "rounds_won": 0}
-        for result in state.result.rounds:
-            if not result.finished:
-                continue
-            pr = result.players[player]
-            totals["earned"] += pr.earned
-            totals["cards"] += pr.card_penalty
-            totals["playable"] += pr.playable_penalty
-            totals["aces"] += len(pr.aces)
-            totals["aces_effect"] += pr.score - pr.before_aces
-            if pr.score == max(result.scores.values()):
+        for scores, figures in rounds:
+            mine = figures[player]
+            totals["earned"] += mine["earned"]
+            totals["cards"] += mine["card_penalty"]
+            totals["playable"] += mine["playable_penalty"]
+            totals["aces"] += mine["aces"]
+            totals["aces_effect"] += mine["aces_effect"]
+            if scores[player] == max(scores.values()):
                 totals["rounds_won"] += 1
         rows.append(totals)
     return rows
 
 
+def rounds_listed(state, count: int) -> list[tuple[int, object]]:
+    """The rounds a game page lists (helpers.rounds_shown: the latest, or all): (number,
+    the finished round's kept record), then the round being played, its result so far, if
+    it has begun."""
+    first = helpers.rounds_shown(count + (1 if state.being_played and state.rows() else 0))
+    listed = list(enumerate(results.records(get_db(), state.log.id, first, facts=False), first))
+    if state.being_played and state.rows():
+        listed.append((state.round_no, state.round_result(state.round_no)))
+    return listed
+
+
 @bp.route("/g/<game_key>")
 def summary(game_id: int):
-    """A game's page: status, the per-round table, per-player breakdown, running totals."""
+    """A game's page: status, the latest rounds (all on asking), per-player breakdown over
+    every round, running totals."""
     state = load_state(game_id)
-    finished = [r for r in state.result.rounds if r.finished]
-    drawn = chart(state.players, [r.scores for r in finished], state.rules["target"])
+    finished = results.figures(get_db(), game_id)
+    drawn = chart(state.players, [scores for scores, _figures in finished], state.rules["target"])
     return render_template(
         "summary.html", state=state, game_id=game_id, chart=drawn,
-        breakdown=player_breakdown(state),
+        rounds=rounds_listed(state, len(finished)), counted=len(finished),
+        breakdown=player_breakdown(state, finished),
         share=links.share(game_id, *kernel.secrets_of(get_db(), game_id)),
     )
 
@@ -149,13 +162,15 @@ def summary(game_id: int):
 @bp.route("/g/<game_key>/rounds/<id:round_no>")
 def round_detail(game_id: int, round_no: int):
     """One round's plays and each player's score, with the reasons: the dispute view."""
-    state = load_state(game_id)
-    result = state.round_result(round_no)
-    if result is None:
+    try:
+        state = load_state(game_id, round_no)
+    except NotFound:
+        state = None
+    if state is None or not state.begun:
         return render_template("error.html", title=page_text("Not found"),
                                message=page_text("Round %(n)s has not been played yet.", n=round_no)), 404
     return render_template("round.html", state=state, game_id=game_id, round_no=round_no,
-                           result=result)
+                           result=state.round_result(round_no))
 
 
 def rule_rows(variant, rules=None) -> list[dict]:
@@ -218,9 +233,10 @@ def export(game_id: int) -> Response:
 def log_sheet(state) -> Response:
     """The score sheet of a game of logged rounds: a row per counted round (its dealer), a
     column per player, then the totals."""
-    rows = [(n, state.dealer(n), r.scores) for n, r in enumerate(state.game.rounds, 1) if r.finished]
+    game = games.stored(get_db(), state.log.id)
+    rows = [(n, state.dealer(n), r.scores) for n, r in enumerate(game.rounds, 1)]
     body = transfer.sheet_csv((state.variant.round_word.capitalize(), "Dealer"), state.players,
-                              rows, state.game.totals)
+                              rows, game.totals)
     return sheet_response(state.variant, state.log.id, body)
 
 

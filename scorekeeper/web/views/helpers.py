@@ -26,9 +26,9 @@ from ...games import registry
 from ...games.cards import CardError, parse_card
 from ...games.iceberg import signed
 from ...games.words import Ordinal, Say, SayN, joined
-from ...storage import games, kernel, logs
+from ...storage import games, kernel, log_changes
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
-from ...storage.logs import PlayRow
+from ...storage.plays import PlayRow
 from .. import links
 from ..database import get_db
 from ..picker import SYMBOLS, card_label
@@ -65,17 +65,24 @@ class OtherFamily(Exception):
         self.variant, self.game_id = variant, game_id
 
 
-def load_state(game_id: int, screens: str):
-    """The game as stored and replayed, for a page of the ``screens`` family: 404 if there
-    is none; OtherFamily (its own page answers) if another family shows it; a stored log
-    the rules no longer allow is said, never a 500."""
+def load_state(game_id: int, screens: str, round_no: int | None = None):
+    """The game as its pages read it (games.state: the round being played, or round
+    ``round_no``), for a page of the ``screens`` family: 404 if there is none (NotFound
+    for a round asked for that is not played yet: the page says so); OtherFamily (its own
+    page answers) if another family shows it; a stored log the rules no longer allow is
+    said, never a 500."""
     db = get_db()
     try:
         variant = kernel.header(db, game_id)["variant"]
         if variant.screens != screens:
             raise OtherFamily(variant, game_id)
-        return games.state(db, game_id)
     except NotFound:
+        abort(404)
+    try:
+        return games.state(db, game_id, round_no)
+    except NotFound:
+        if round_no is not None:
+            raise
         abort(404)
     except Refused as e:
         abort(Response(render_template("error.html", title=page_text("This game cannot be read"),
@@ -397,6 +404,18 @@ def row_deleted(data: dict) -> PlayRow | None:
         return None
 
 
+ROUNDS_SHOWN = 10  # the rounds a game page lists at first, the latest; the rest one tap away
+
+
+def rounds_shown(count: int) -> int:
+    """The first round a game page lists of ``count`` rounds: the last ROUNDS_SHOWN, or
+    every one when the page is asked for them all (``?rounds=all``). The page costs the
+    same at round 40 as at round 1; its chart and totals still cover every round."""
+    if request.args.get("rounds") == "all":
+        return 1
+    return max(1, count - ROUNDS_SHOWN + 1)
+
+
 def refusal_status(refusal: Refused) -> int:
     """422 for a play the rules refuse; 409 when another phone changed the table first."""
     return 409 if isinstance(refusal, Stale) else 422
@@ -420,7 +439,7 @@ def restore_deleted(game_id: int, endpoint: str) -> tuple[PlayRow, bool]:
     if row is None:
         raise NotBroughtBack(CANNOT_BRING_BACK, 422)
     try:
-        logs.restore_play(get_db(), game_id, back[1], row)
+        log_changes.restore_play(get_db(), game_id, back[1], row)
     except Repeated:
         flash(page_text("Already brought back: %(play)s.", play=row.describe()))
         return row, False

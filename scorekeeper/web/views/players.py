@@ -236,8 +236,8 @@ def sheet(game_id: int):
     db = get_db()
     header = kernel.header(db, game_id)
     try:
-        game = games.replayed(db, game_id)
-    except Refused:  # a stored log the rules no longer allow
+        game = games.stored(db, game_id)
+    except (Refused, LookupError):  # a stored log the rules no longer allow
         return render_template("error.html", title=page_text("Score sheet"),
                                message=page_text("This game's score sheet cannot be made yet: open "
                                                  "its game page instead.")), 409
@@ -252,7 +252,7 @@ def sheet(game_id: int):
     return render_template(
         "sheet.html", game_id=game_id, header=header, record=record,
         notes=notes, played=len(counted),
-        ended=[getattr(r, "said_words", None) or r.words for r in game.rounds],
+        ended=[r.said for r in game.rounds],
         chart=chart(record.players, [r.scores for r in counted], target),
         view_url=view_url, qr=links.qr_svg(view_url, page_text("Read-only link to this score sheet")),
         switch_back=url_for("players.sheet", game_key=links.make_key(game_id, header["view_token"])),

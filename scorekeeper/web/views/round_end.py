@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from ...games.words import Say, SayN
-from ...storage import logs
+from ...storage import log_changes, logs, plays
 from ...storage.kernel import Refused, Repeated
 from ..database import get_db
 from ..forms import ConfirmRoundForm, HandForm
@@ -65,7 +65,7 @@ def hand_entry(state: logs.LogState, player: str | None, picked=None):
     picker = None
     if player:
         holding = [c for p, cards in drafts.items() if p != player for c in cards]
-        available = logs.availability(state.round, holding=holding)
+        available = plays.availability(state.round, holding=holding)
         picker = grid(available, drafts.get(player, ()) if picked is None else picked, aces=True)
     return entering, player, picker
 
@@ -89,7 +89,7 @@ def save_hand(game_id: int):
     if not form.validate():
         return end_page(state, player=form.player.data, error=Say("Say whose hand this is."), status=422)
     try:
-        logs.save_hand(get_db(), game_id, form.request_id.data, form.round_no.data,
+        log_changes.save_hand(get_db(), game_id, form.request_id.data, form.round_no.data,
                        form.player.data, form.cards.data)
     except Repeated:
         flash(said(ALREADY_SAVED))
@@ -113,7 +113,7 @@ def confirm(game_id: int):
     if not form.validate():
         return end_page(state, error=Say("Which round is being counted?"), status=422)
     try:
-        after = logs.confirm_round(get_db(), game_id, form.request_id.data, form.round_no.data)
+        after = log_changes.confirm_round(get_db(), game_id, form.request_id.data, form.round_no.data)
     except Repeated:
         flash(page_text("Already saved: round %(n)s is counted.", n=form.round_no.data))
         return redirect(screen_url(load_state(game_id)), 303)

@@ -23,7 +23,7 @@ from wtforms.validators import InputRequired, Optional
 
 from ...games.cards import parse_card
 from ...games.words import Cards, Say, SayN, Sentence
-from ...storage import kernel, logs
+from ...storage import games, kernel, log_changes, logs, plays, results
 from ...storage.kernel import NotFound, Refused, Repeated
 from .. import links
 from ..chart import chart
@@ -72,7 +72,7 @@ class TableMeld:
 
 @dataclass
 class LogLine:
-    row: logs.PlayRow
+    row: plays.PlayRow
     text: Say  # the play in words, a sentence read in the phone's language
     steal: bool = False
 
@@ -113,7 +113,7 @@ class Steals:
         return self.sides.index(self.side(player))
 
     @property
-    def pending_take(self) -> logs.PlayRow | None:
+    def pending_take(self) -> plays.PlayRow | None:
         """A discard pile taken whose top card has not gone into a meld yet."""
         pending = None
         for row in self.state.rows():
@@ -124,7 +124,7 @@ class Steals:
         return pending
 
     @staticmethod
-    def _settles(take: logs.PlayRow, row: logs.PlayRow) -> bool:
+    def _settles(take: plays.PlayRow, row: plays.PlayRow) -> bool:
         return row.player == take.player and (
             row.type == "renege" or (row.type in ("meld", "layoff") and take.cards[0] in row.cards))
 
@@ -191,13 +191,14 @@ class Steals:
             return Say("%(player)s went out", player=out.player)
         stock = next((r for r in rows if r.type == "stock"), None)
         if stock is not None:
-            return logs.ended_by(stock)
+            return plays.ended_by(stock)
         result = self.state.round_result(round_no)
         return result.ended if result else ""
 
 
-def _state(game_id: int) -> Steals:
-    return Steals(helpers.load_state(game_id, SCREENS))
+def _state(game_id: int, round_no: int | None = None) -> Steals:
+    """The game as these pages read it: the hand being played, or hand ``round_no``."""
+    return Steals(helpers.load_state(game_id, SCREENS, round_no))
 
 
 def screen(state: Steals) -> str:
@@ -258,7 +259,7 @@ def table_context(state: Steals, *, picked=None, target=None, player=None,
         picked = pending.cards if pending is not None and player == pending.player else ()
     return dict(
         state=state, game_id=state.log.id,
-        picker=grid(logs.availability(state.round), picked, aces=True) if picker and not state.over else None,
+        picker=grid(plays.availability(state.round), picked, aces=True) if picker and not state.over else None,
         melds=state.melds(), target=target, player=player, error=error, preview=preview,
         lines=state.log_lines() if not state.over else [],
         earned=state.live(), sides=_live_scores(state), pending=pending,
@@ -299,7 +300,7 @@ def live_parts(state: Steals) -> dict:
         version=state.log.version, screen=context["screen"], url=screen_url(state),
         round=state.round_no,
         regions={name: render_template(path, **context) for name, path in parts.items()},
-        cards={str(card): n for card, n in logs.availability(state.round).items()},
+        cards={str(card): n for card, n in plays.availability(state.round).items()},
     )
 
 
@@ -312,12 +313,12 @@ def _refused(game_id: int, error, status: int = 422, state: Steals | None = None
     return table_page(state, error=error, status=status, **kwargs)
 
 
-def _done(game_id: int, words, where: str | None = None):
+def _done(game_id: int, words, where: str | None = None, state: Steals | None = None):
     """A play logged (or one sent twice): what it did in words (a sentence), and the page
-    to show (in the background: the regions and the words; the page moves on if the
-    screen did)."""
+    to show (in the background: the regions, drawn from ``state``, the hand as the play
+    left it, else read again, and the words; the page moves on if the screen did)."""
     if wants_json():
-        return answer(live_parts(_state(game_id)), notices=[words])
+        return answer(live_parts(state or _state(game_id)), notices=[words])
     flash(said(words))
     return redirect(where or screen_url(_state(game_id)), 303)
 
@@ -356,7 +357,7 @@ def preview(game_id: int):
     return render_template("_robber_preview.html", preview=shown, state=state)
 
 
-def _said(row: logs.PlayRow, after: logs.LogState) -> Sentence:
+def _said(row: plays.PlayRow, after: logs.LogState) -> Sentence:
     """What a play just logged did, as the hand's log says it, as a sentence."""
     line = next((ln for ln in Steals(after).log_lines() if ln.row.id == row.id), None)
     return Sentence(line.text if line else row.describe())
@@ -386,13 +387,13 @@ def play(game_id: int):
         return table_page(state, preview=shown, **kwargs)
     kind = ("layoff" if form.meld.data else "meld") if action == "play" else action
     try:
-        row, after = logs.add_play(get_db(), game_id, form.request_id.data, kind, form.player.data,
+        row, after = log_changes.add_play(get_db(), game_id, form.request_id.data, kind, form.player.data,
                                    picked, form.meld.data, round_no=form.round_no.data)
     except Repeated:
         return _done(game_id, ALREADY_SAVED, url_for("steals.table", game_id=game_id))
     except Refused as e:
         return _refused(game_id, e.said, refusal_status(e), **kwargs)
-    return _done(game_id, _said(row, after), screen_url(Steals(after)))
+    return _done(game_id, _said(row, after), screen_url(Steals(after)), Steals(after))
 
 
 @bp.route("/pass", methods=["POST"])
@@ -400,7 +401,7 @@ def pass_turn(game_id: int):
     form = PassForm()
     form.validate()
     try:
-        _row, after = logs.add_play(get_db(), game_id, form.request_id.data, "pass", "",
+        _row, after = log_changes.add_play(get_db(), game_id, form.request_id.data, "pass", "",
                                     turn=form.turn.data or None, round_no=form.round_no.data)
     except Repeated:
         words = ALREADY_SAVED
@@ -408,6 +409,7 @@ def pass_turn(game_id: int):
         return _refused(game_id, e.said, refusal_status(e))
     else:
         words = Say("%(player)s’s turn.", player=after.turn)
+        return _done(game_id, words, url_for("steals.table", game_id=game_id), Steals(after))
     return _done(game_id, words, url_for("steals.table", game_id=game_id))
 
 
@@ -416,7 +418,7 @@ def undo(game_id: int):
     form = UndoForm()
     form.validate()
     try:
-        words = Sentence(logs.undo_said(get_db(), game_id, form.request_id.data, form.last.data))
+        words = Sentence(log_changes.undo_said(get_db(), game_id, form.request_id.data, form.last.data))
     except Repeated:
         words = ALREADY_SAVED
     except Refused as e:
@@ -430,7 +432,7 @@ def delete(game_id: int, play_id: int):
     form = DeleteForm()
     form.validate()
     try:
-        row = logs.delete_play(get_db(), game_id, form.request_id.data, play_id, form.revision.data)
+        row = log_changes.delete_play(get_db(), game_id, form.request_id.data, play_id, form.revision.data)
     except Repeated:
         flash(said(ALREADY_SAVED))
     except NotFound:
@@ -498,7 +500,7 @@ def save_hand(game_id: int):
         return end_page(_state(game_id), player=form.player.data,
                         error=Say("Say whose hand this is."), status=422)
     try:
-        logs.save_hand(get_db(), game_id, form.request_id.data, form.round_no.data,
+        log_changes.save_hand(get_db(), game_id, form.request_id.data, form.round_no.data,
                        form.player.data, form.cards.data)
     except Repeated:
         flash(said(ALREADY_SAVED))
@@ -516,7 +518,7 @@ def confirm(game_id: int):
     if not form.validate():
         return end_page(_state(game_id), error=Say("Which hand is being counted?"), status=422)
     try:
-        after = Steals(logs.confirm_round(get_db(), game_id, form.request_id.data, form.round_no.data))
+        after = Steals(log_changes.confirm_round(get_db(), game_id, form.request_id.data, form.round_no.data))
     except Repeated:
         flash(page_text("Already saved: hand %(n)s is counted.", n=form.round_no.data))
         return redirect(screen_url(_state(game_id)), 303)
@@ -540,20 +542,29 @@ def confirm(game_id: int):
 @bp.route("/game")
 def game(game_id: int):
     state = _state(game_id)
-    finished = [r for r in state.scored.rounds if r.finished]
-    drawn = chart(state.players, [r.scores for r in finished], state.rules["target"])
-    return render_template("robber_game.html", state=state, game_id=game_id, chart=drawn,
-                           share=links.share(game_id, *kernel.secrets_of(get_db(), game_id)))
+    db = get_db()
+    every = results.scores(db, game_id)
+    playing = state.being_played and bool(state.rows())
+    first = helpers.rounds_shown(len(every) + playing)
+    hands = [(n, r, r.said) for n, r in enumerate(results.records(db, game_id, first, facts=False), first)]
+    if playing:  # the hand being played, its score so far
+        hands.append((state.round_no, state.current(), state.hand_ended(state.round_no)))
+    drawn = chart(state.players, every, state.rules["target"])
+    return render_template("robber_game.html", state=state, game_id=game_id, chart=drawn, hands=hands,
+                           rounds=hands, share=links.share(game_id, *kernel.secrets_of(db, game_id)))
 
 
 @bp.route("/hands/<id:round_no>")
 def hand(game_id: int, round_no: int):
     """One hand: every meld's owner history and value, each player's score and why."""
-    state = _state(game_id)
-    result = state.round_result(round_no)
-    if result is None:
+    try:
+        state = _state(game_id, round_no)
+    except NotFound:
+        state = None
+    if state is None or not state.begun:
         return render_template("error.html", title=page_text("Not found"),
                                message=page_text("Hand %(n)s has not been played yet.", n=round_no)), 404
+    result = state.round_result(round_no)
     return render_template("robber_hand.html", state=state, game_id=game_id, round_no=round_no,
                            hand=result.as_json(), sides=_sides_of(state, result))
 

@@ -24,7 +24,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 
 from ...games.errors import ScorekeeperError
 from ...games.words import Say, SayN, Sentence
-from ...storage import logs
+from ...storage import log_changes, logs, plays
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from ..database import get_db
@@ -65,11 +65,12 @@ def answer(parts: dict, *, notices=(), error=None, status: int = 200):
     return live_json(dict(notices=notices, error=error, said=shown, **parts), status)
 
 
-def _back(game_id: int, saved: int | None = None):
+def _back(game_id: int, saved: int | None = None, state: logs.LogState | None = None):
     """Back to the table; ``saved``: the play just logged, which the page then describes
-    (in the background: the regions, and the play in words)."""
+    (in the background: the regions, and the play in words, drawn from ``state``, the
+    round as the play left it, else read again)."""
     if wants_json():
-        state = load_state(game_id)
+        state = state or load_state(game_id)
         return answer(live_parts(state), notices=saved_words(state, saved))
     return redirect(url_for("table.show", game_id=game_id, saved=saved), 303)
 
@@ -147,7 +148,7 @@ def table_context(state: logs.LogState, *, picked=(), target=None, player=None,
     return dict(
         state=state,
         game_id=state.log.id,
-        picker=grid(logs.availability(state.round), picked) if picker else None,
+        picker=grid(plays.availability(state.round), picked) if picker else None,
         melds=state.melds(),
         target=target,
         player=player if player in state.players else state.turn,
@@ -201,7 +202,7 @@ def live_parts(state: logs.LogState) -> dict:
         url=screen_url(state),
         round=state.round_no,
         regions={name: render_template(path, **context) for name, path in parts.items()},
-        cards={str(card): n for card, n in logs.availability(state.round).items()},
+        cards={str(card): n for card, n in plays.availability(state.round).items()},
     )
 
 
@@ -226,7 +227,7 @@ def play(game_id: int):
     """A meld, or a lay-off on the meld chosen: "Check" shows it, "Confirm" logs it.
 
     The game is read here only when a page is shown (a refusal, a check): a confirmed
-    play is checked by ``logs.add_play``, against the log as its write transaction reads it.
+    play is checked by ``log_changes.add_play``, against the log as its write transaction reads it.
     """
     form = PlayForm()
     picked = _picked(form)
@@ -241,15 +242,15 @@ def play(game_id: int):
         shown = logs.preview(state, kind, form.player.data, picked, form.meld.data)
         return table_page(state, preview=shown, **kwargs)
     try:
-        row, _after = logs.add_play(get_db(), game_id, form.request_id.data, kind,
-                                    form.player.data, picked, form.meld.data,
-                                    round_no=form.round_no.data)
+        row, after = log_changes.add_play(get_db(), game_id, form.request_id.data, kind,
+                                          form.player.data, picked, form.meld.data,
+                                          round_no=form.round_no.data)
     except Repeated:
         return _already_saved(game_id)
     except Refused as e:
         # Drawn from the log as it is now: another phone's play may be why.
         return _refused(game_id, e.said, refusal_status(e), **kwargs)
-    return _back(game_id, saved=row.id)
+    return _back(game_id, saved=row.id, state=after)
 
 
 @bp.route("/aces", methods=["POST"])
@@ -259,13 +260,13 @@ def ace(game_id: int):
     if not form.validate():
         return _refused(game_id, _form_error(form))
     try:
-        row, _after = logs.add_play(get_db(), game_id, form.request_id.data, "ace",
-                                    form.player.data, [form.card.data], round_no=form.round_no.data)
+        row, after = log_changes.add_play(get_db(), game_id, form.request_id.data, "ace",
+                                          form.player.data, [form.card.data], round_no=form.round_no.data)
     except Repeated:
         return _already_saved(game_id)
     except Refused as e:
         return _refused(game_id, e.said, refusal_status(e), player=form.player.data)
-    return _back(game_id, saved=row.id)
+    return _back(game_id, saved=row.id, state=after)
 
 
 # The buttons a refusal names, by their words on the page.
@@ -309,15 +310,15 @@ def out(game_id: int):
                         picked=picked, target=request.form.get("meld", type=int),
                         player=form.player.data)
     try:
-        logs.add_play(get_db(), game_id, form.request_id.data, "out", form.player.data,
-                      round_no=form.round_no.data)
+        _row, after = log_changes.add_play(get_db(), game_id, form.request_id.data, "out",
+                                           form.player.data, round_no=form.round_no.data)
     except Repeated:
         return _already_saved(game_id, end)
     except Refused as e:
         return _refused(game_id, e.said, refusal_status(e), player=form.player.data)
     words = Say("%(player)s went out. Enter the cards left in the other hands.", player=form.player.data)
     if wants_json():
-        return answer(live_parts(load_state(game_id)), notices=[words])
+        return answer(live_parts(after), notices=[words])
     flash(said(words))
     return redirect(end, 303)
 
@@ -328,13 +329,13 @@ def pass_turn(game_id: int):
     form = PassForm()
     form.validate()
     try:
-        row, _after = logs.add_play(get_db(), game_id, form.request_id.data, "pass", "",
-                                    turn=form.turn.data or None, round_no=form.round_no.data)
+        row, after = log_changes.add_play(get_db(), game_id, form.request_id.data, "pass", "",
+                                          turn=form.turn.data or None, round_no=form.round_no.data)
     except Repeated:
         return _already_saved(game_id)
     except Refused as e:
         return _refused(game_id, e.said, refusal_status(e))
-    return _back(game_id, saved=row.id)
+    return _back(game_id, saved=row.id, state=after)
 
 
 @bp.route("/undo", methods=["POST"])
@@ -343,16 +344,17 @@ def undo(game_id: int):
     form = UndoForm()
     form.validate()
     try:
-        undone = logs.undo_said(get_db(), game_id, form.request_id.data, form.last.data)
+        undone = log_changes.undo_said(get_db(), game_id, form.request_id.data, form.last.data)
     except Repeated:
         return _already_saved(game_id, screen_url(load_state(game_id)))
     except Refused as e:
         return _refused(game_id, e.said, refusal_status(e))
     words = Sentence(Say("Undone: %(what)s", what=undone))
+    state = load_state(game_id)
     if wants_json():
-        return answer(live_parts(load_state(game_id)), notices=[words])
+        return answer(live_parts(state), notices=[words])
     flash(said(words))
-    if load_state(game_id).ended:
+    if state.ended:
         return redirect(url_for("round_end.show", game_id=game_id), 303)
     return _back(game_id)
 
@@ -372,7 +374,7 @@ def edit_page(state: logs.LogState, play_id: int, *, player=None, picked=None, t
     before = _just_before(state, row)
     melds = before.melds(row.round_no) if row.type == "layoff" else []
     # The cards of the play being changed go back to the pool while it is edited.
-    available = logs.availability(state.round_result(row.round_no).round, give_back=row.cards)
+    available = plays.availability(state.round_result(row.round_no).round, give_back=row.cards)
     return render_template(
         "edit_play.html",
         state=state, game_id=state.log.id, row=row, melds=melds,
@@ -385,57 +387,63 @@ def edit_page(state: logs.LogState, play_id: int, *, player=None, picked=None, t
     ), status
 
 
-def _just_before(state: logs.LogState, row: logs.PlayRow) -> logs.LogState:
-    """The game replayed up to the play before ``row``: its round's table as it was then."""
+def _just_before(state: logs.LogState, row: plays.PlayRow) -> logs.LogState:
+    """The round replayed up to the play before ``row`` (``state``: that round): its table
+    as it was then."""
     from dataclasses import replace
 
     log = state.log
-    earlier = tuple(p for p in log.plays if (p.round_no, p.seq) < (row.round_no, row.seq))
-    hands = {n: h for n, h in log.hands.items() if n < row.round_no}
+    earlier = tuple(p for p in log.plays if p.seq < row.seq)
     try:
-        return logs.replay(replace(log, plays=earlier, hands=hands, drafts={}))
+        return logs.replay(state.loaded, replace(log, plays=earlier, hands={}, drafts={}))
     except Refused:  # a log that no longer replays in part: the round as it ended
         return state
+
+
+def play_state(game_id: int, play_id: int) -> logs.LogState:
+    """The round a play is in, read and replayed (the round being played if there is no
+    such play: the page then says so)."""
+    return helpers.load_state(game_id, SCREENS, logs.round_of(get_db(), game_id, play_id))
 
 
 def round_url(state: logs.LogState, round_no: int, **args) -> str:
     """Where a change to a play of ``round_no`` goes back to: the table while that round is
     being played, else that round's page."""
-    if round_no == state.round_no and not state.over:
+    if round_no == state.round_no and state.being_played:
         return url_for("table.show", game_id=state.log.id, **args)
     return url_for("games.round_detail", game_id=state.log.id, round_no=round_no, **args)
 
 
 def _stale_play(game_id: int, play_id: int, refusal: Stale):
     """Someone else changed or deleted the play meanwhile: show it as it is now."""
-    state = load_state(game_id)
+    state = play_state(game_id, play_id)
     if any(p.id == play_id for p in state.log.plays):
         return edit_page(state, play_id, error=refusal.said, status=409)
-    return table_page(state, error=refusal.said, status=409)
+    return table_page(load_state(game_id), error=refusal.said, status=409)
 
 
 @bp.route("/plays/<id:play_id>/edit")
 def edit(game_id: int, play_id: int):
     if not links.can_edit():
         abort(403)
-    return edit_page(load_state(game_id), play_id)
+    return edit_page(play_state(game_id, play_id), play_id)
 
 
 @bp.route("/plays/<id:play_id>", methods=["POST"])
 def save_edit(game_id: int, play_id: int):
     """Change a play: the whole game is replayed with it; a later play it breaks says so.
     Saved, it goes back to the round the play is in (the table, or that round's page)."""
-    state = load_state(game_id)
+    state = play_state(game_id, play_id)
     form = EditForm()
     picked = _picked(form)
     kwargs = dict(player=form.player.data, picked=picked, target=form.meld.data)
     if not form.validate():
         return edit_page(state, play_id, error=_form_error(form), status=422, **kwargs)
     if form.check.data and not form.save.data:
-        shown = logs.preview_edit(state, play_id, form.player.data, picked, form.meld.data)
+        shown = log_changes.preview_edit(state, play_id, form.player.data, picked, form.meld.data)
         return edit_page(state, play_id, preview=shown, **kwargs)
     try:
-        row = logs.edit_play(get_db(), game_id, form.request_id.data, play_id, form.player.data,
+        row = log_changes.edit_play(get_db(), game_id, form.request_id.data, play_id, form.player.data,
                              picked, form.meld.data, revision=form.revision.data)
     except Repeated:
         flash(said(ALREADY_SAVED))
@@ -457,17 +465,17 @@ def delete(game_id: int, play_id: int):
     form = DeleteForm()
     form.validate()
     try:
-        row = logs.delete_play(get_db(), game_id, form.request_id.data, play_id,
+        row = log_changes.delete_play(get_db(), game_id, form.request_id.data, play_id,
                                revision=form.revision.data)
     except Repeated:
         flash(said(ALREADY_SAVED))
         return redirect(url_for("table.show", game_id=game_id), 303)
     except NotFound:
-        return edit_page(load_state(game_id), play_id)
+        return edit_page(play_state(game_id, play_id), play_id)
     except Stale as e:
         return _stale_play(game_id, play_id, e)
     except Refused as e:
-        return edit_page(load_state(game_id), play_id, error=e.said, status=422)
+        return edit_page(play_state(game_id, play_id), play_id, error=e.said, status=422)
     words = helpers.page_text("Deleted %(play)s from round %(round)s: every score is recomputed.",
                               play=row.describe(), round=row.round_no)
     token = helpers.deleted_token(game_id, "table.restore", helpers.deleted_row(row), words,

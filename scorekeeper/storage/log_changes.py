@@ -1,0 +1,596 @@
+"""Changes to a game kept as a log of plays: a play, an undo, an edit, a delete, a play
+brought back, the hands at a round's end; and game files in and out.
+
+A change is checked on the game as read (storage/logs.py: the round it changes, replayed
+from the game as it stood before it) through kernel.change: a play of the round being
+played and an undo under the write lock (one round's replay, bounded by its cards); one
+that scores hands or changes a counted round (the best last turn of each hand, the rounds
+after it) before the lock, written under it only if the game is still at the version it
+was read at, else checked again. So no other phone's play waits behind a long check, and
+none is lost: each change is checked against the log as it is when it is written, not
+against the page the phone was shown; only what depends on that page is checked (whose
+turn is passed on, which play is undone, which revision of a play is changed or deleted,
+which round the page was at).
+
+What the change makes of the round's results is written with it (storage/results.py): a
+round counted adds its row; a change to an earlier round writes the rows from that round
+on (its score, and the totals after it and after every later round).
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+from typing import Iterable, Mapping
+
+from sqlite_utils import Database
+
+from .. import gamefile
+from ..gamefile import RoundRecord, Standing
+from ..games.cards import parse_card
+from ..games.variant import LogVariant
+from ..games.words import Say, joined
+from . import kernel, results
+from .db import write
+from .kernel import NotFound, Refused, Repeated, Stale
+from .logs import (GameLog, Loaded, LogState, Preview, check_order, check_play, game_over, hands_left,
+                   load, not_playing, playing, replay, round_data, round_of, round_over, rows_of, unknown_kind)
+from .plays import ONLY_DELETED, PlayRow, by_word, read_cards, read_hand
+
+
+def _insert_play(db: Database, game_id: int, row: PlayRow) -> int:
+    return db.execute(
+        "INSERT INTO plays (game, round_no, seq, type, player, cards, target, created) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [game_id, row.round_no, row.seq, row.type, row.player, json.dumps(list(row.cards)),
+         row.target, kernel.now()],
+    ).lastrowid
+
+
+def save_summary(db: Database, log: GameLog, state: LogState) -> LogState:
+    """Bump the version past the log's and keep what the history list shows (``state``:
+    the round being played, as saved); the state, at its new version."""
+    kernel.save_summary(db, log.id, log.version, over=state.over, status=state.said_status(),
+                        round_no=state.round_no, totals=state.after.totals)
+    return replace(state, log=replace(state.log, version=log.version + 1))
+
+
+def save_standing(db: Database, log: GameLog, header: gamefile.Header, standing: Standing,
+                  playing_now: LogState | None) -> None:
+    """:func:`save_summary` after a change to an earlier round: the round being played
+    (``playing_now``), or, the game over, the game as ``standing`` leaves it."""
+    if playing_now is not None:
+        save_summary(db, log, playing_now)
+        return
+    game = gamefile.game_of(header, standing, [])
+    kernel.save_summary(db, log.id, log.version, over=True, status=game.said_status(),
+                        round_no=standing.rounds, totals=standing.totals)
+
+
+# ---------------------------------------------------------------------------------------
+# A play of the round being played, and an undo.
+
+
+def add_play(db: Database, game_id: int, request_id: str | None, kind: str, player: str,
+             cards: Iterable[str] = (), target: int | None = None,
+             turn: str | None = None, round_no: int | None = None) -> tuple[PlayRow, LogState]:
+    """Log a play of the round being played (one of its game's ``table_plays``): the play as
+    saved, and the round after it (replayed once).
+
+    ``round_no``: the round the phone's page showed; a play made on a round that has
+    ended since (an old tab) is refused, never logged in the next one. A pass is made by
+    whoever's turn it is: ``turn``, whose turn the phone showed; if another phone passed
+    it on meanwhile, the pass is refused rather than skipping a player.
+    """
+    def plan():
+        loaded = load(db, game_id)
+        state = replay(loaded)
+        who = player
+        if round_no is not None and round_no != state.round_no:
+            raise Stale(by_word(
+                state.variant,
+                Say("that was made on the table of round %(round)s, and round %(round)s is over: "
+                    "nothing was saved. This is round %(now)s", round=round_no, now=state.round_no),
+                Say("that was made on the table of hand %(round)s, and hand %(round)s is over: "
+                    "nothing was saved. This is hand %(now)s", round=round_no, now=state.round_no)))
+        if kind == "pass":
+            playing(state)
+            if state.ended:
+                raise Refused(round_over(state))
+            if turn is not None and turn != state.turn:
+                raise Stale(Say("the turn already passed to %(player)s (on another phone): "
+                                "nothing was changed", player=state.turn))
+            who = state.turn
+        row, after = check_play(state, kind, who, cards, target, in_place=True)
+
+        def save():
+            saved = replace(row, id=_insert_play(db, game_id, row))
+            done = replace(after, log=after.log.replacing(row, saved),
+                           events=[saved if r is row else r for r in after.events])
+            return saved, save_summary(db, loaded.log, done)
+        return loaded.log.version, save
+
+    return kernel.change(db, game_id, request_id, plan, checked_under_lock=True)
+
+
+def undo(db: Database, game_id: int, request_id: str | None = None,
+         last: int | None = None) -> str:
+    """:func:`undo_said`, what was undone in the game file's English ("took back …")."""
+    return str(undo_said(db, game_id, request_id, last))
+
+
+def undo_said(db: Database, game_id: int, request_id: str | None = None,
+              last: int | None = None) -> Say:
+    """Take back the last play of the round; in a round with none, reopen the last round
+    end. Returns what was undone, a sentence ("took back Ann's meld (H3 H4 H5)").
+
+    ``last``: the id of the last play the phone showed (0: none, the undo reopens a round
+    end); if another phone logged or took back a play meanwhile, nothing is undone.
+    """
+    def plan():
+        loaded = load(db, game_id)
+        state = replay(loaded)
+        rows = [] if state.over else loaded.log.rows(state.round_no)
+        now_last = rows[-1].id if rows else 0
+        if last is not None and last != now_last:
+            if last and kernel.revision_of(db, game_id, last) is None:
+                raise Stale(Say("that play was taken back already (on another phone): "
+                                "nothing more was undone"))
+            if rows:
+                raise Stale(Say("the last play is now %(play)s (the table changed on another "
+                                "phone): nothing was undone; undo again to take it back",
+                                play=rows[-1].describe()))
+            raise Stale(Say("the table changed on another phone: nothing was undone"))
+        if rows:
+            row = rows[-1]
+            after = replay(loaded, loaded.log.without(row))
+
+            def take_back():
+                db.execute("DELETE FROM plays WHERE id = ?", [row.id])
+                save_summary(db, loaded.log, after)
+                return Say("took back %(play)s", play=row.describe())
+            return loaded.log.version, take_back
+        counted = loaded.finished
+        if not counted:
+            raise Refused(Say("there is nothing to undo yet"))
+        ended = load(db, game_id, counted)
+        log = replace(ended.log, hands={}, drafts={counted: ended.log.hands.get(counted, {})})
+        reopened = replay(ended, log)
+
+        def reopen():
+            db.execute("UPDATE hands SET confirmed = 0 WHERE game = ? AND round_no = ?", [game_id, counted])
+            results.write(db, game_id, counted, [])
+            save_summary(db, loaded.log, reopened)
+            return by_word(loaded.log.variant,
+                           Say("reopened the end of round %(round)s: the hands can be changed",
+                               round=counted),
+                           Say("reopened the end of hand %(round)s: the hands can be changed",
+                               round=counted))
+        return loaded.log.version, reopen
+
+    return kernel.change(db, game_id, request_id, plan, checked_under_lock=True)
+
+
+# ---------------------------------------------------------------------------------------
+# Any play of the game changed, deleted or brought back: its round is replayed, and if its
+# hands are counted, what it scored and the totals after it and after every later round.
+
+
+def _same_revision(log: GameLog, play_id: int, revision: int | None) -> None:
+    """Refuse to change or delete a play that someone else changed (or deleted) meanwhile."""
+    if revision is None:
+        return
+    found = next((p for p in log.plays if p.id == play_id), None)
+    if found is None:
+        raise Stale(Say("that play is not in the game any more (it was deleted on another "
+                        "phone): nothing was changed"))
+    if found.revision != revision:
+        raise Stale(Say("this play was changed on another phone meanwhile; it is now %(play)s. "
+                        "Nothing was saved: look at it again", play=found.describe()))
+
+
+def preview_edit(state: LogState, play_id: int, player: str, cards: Iterable[str],
+                 target: int | None = None):
+    """What a play would make and score once changed, its round replayed with it (``state``:
+    that round read); nothing is saved."""
+    try:
+        old, row = _edited(state.log, play_id, player, cards, target)
+        after = replay(state.loaded, state.log.replacing(old, row), row)
+    except (Refused, NotFound) as e:
+        return Preview(PlayRow(play_id, 0, 0, "meld", player, tuple(cards), target),
+                       error=e.message, said_error=e.said)
+    played = next(tp.play for tp in after.plays(row.round_no) if tp.row is row)
+    return Preview(row, played, after=after)
+
+
+def _round_of(db: Database, game_id: int, play_id: int, revision: int | None) -> Loaded:
+    """The round a play is in, read (NotFound, or Stale for a play the phone showed)."""
+    round_no = round_of(db, game_id, play_id)
+    if round_no is None:
+        if revision is not None:
+            raise Stale(Say("that play is not in the game any more (it was deleted on another "
+                            "phone): nothing was changed"))
+        raise NotFound(Say("play %(play)s is not in this game", play=play_id))
+    return load(db, game_id, round_no)
+
+
+def _edited(log: GameLog, play_id: int, player: str, cards: Iterable[str],
+            target: int | None) -> tuple[PlayRow, PlayRow]:
+    """(the play as logged, the play as changed); the type of a play never changes."""
+    old = log.play(play_id)
+    if old.type not in log.variant.events:
+        only = ONLY_DELETED.get(old.type)
+        raise Refused(only() if only else Say("a %(kind)s can only be deleted", kind=old.type))
+    if player not in log.players:
+        raise Refused(not_playing(player))
+    new_cards = () if old.type == "out" else read_cards(cards)
+    if old.type != "out" and not new_cards:
+        raise Refused(Say("pick the cards first (or delete the play)"))
+    return old, replace(old, player=player, cards=new_cards,
+                        target=target if old.type == "layoff" else None)
+
+
+def _rounds_after(db: Database, loaded: Loaded, after: LogState):
+    """What a change to the round read makes of the rounds after it: (the results to keep
+    from that round on, or None when its hands are not counted; the game after the last
+    counted round; the round being played as the change leaves it, None once the game is
+    over). Refused when the game would be over before a round that was played after it."""
+    game_id, changed = loaded.log.id, loaded.round_no
+    if changed not in loaded.log.hands:  # the round being played: nothing counted changes
+        return None, after.after, (None if after.over else after)
+    kept = [(after.record(), after.after)]
+    standing = after.after
+    for n, record in enumerate(results.records(db, game_id, changed + 1), changed + 1):
+        if standing.over:
+            raise Refused(_ends_before(loaded.log.variant, n))
+        standing = gamefile.after_round(loaded.header, standing, record.scores)
+        kept.append((record, standing))
+    following = load(db, game_id, standing.rounds + 1)
+    if standing.over:
+        if following.log.plays or following.log.drafts:
+            raise Refused(_ends_before(loaded.log.variant, standing.rounds + 1))
+        return results.encode(kept), standing, None
+    return results.encode(kept), standing, replay(replace(following, before=standing))
+
+
+def _ends_before(variant: LogVariant, round_no: int) -> Say:
+    return by_word(variant,
+                   Say("that would end the game before round %(round)s, which was played after it: "
+                       "delete the later rounds first", round=round_no),
+                   Say("that would end the game before hand %(round)s, which was played after it: "
+                       "delete the later hands first", round=round_no))
+
+
+def _change_in_round(db: Database, game_id: int, request_id: str | None, play_id: int,
+                     revision: int | None, changed_log, write_row) -> PlayRow:
+    """One play of any round changed (``changed_log(log) -> (the new log, the play it is
+    about, what the answer names)``), its round replayed and the rounds after it worked out;
+    written with ``write_row(play)``."""
+    def plan():
+        loaded = _round_of(db, game_id, play_id, revision)
+        _same_revision(loaded.log, play_id, revision)
+        log, about, answer = changed_log(loaded.log)
+        after = replay(loaded, log, about)
+        check_order(log.variant, after.log.rows(loaded.round_no), after.rules)
+        kept, standing, playing_now = _rounds_after(db, loaded, after)
+
+        def save():
+            saved = write_row(answer)
+            if kept is not None:
+                results.write(db, game_id, loaded.round_no, kept)
+            save_standing(db, loaded.log, loaded.header, standing, playing_now)
+            return saved
+        return loaded.log.version, save
+
+    return kernel.change(db, game_id, request_id, plan)
+
+
+def edit_play(db: Database, game_id: int, request_id: str | None, play_id: int, player: str,
+              cards: Iterable[str] = (), target: int | None = None,
+              revision: int | None = None) -> PlayRow:
+    """Change a play anywhere in the game; every later play and score is recomputed.
+
+    ``revision``: the play's revision the phone showed; every edit bumps it.
+    """
+    def changed(log: GameLog):
+        old, row = _edited(log, play_id, player, cards, target)
+        return log.replacing(old, row), row, row
+
+    def write_row(row: PlayRow) -> PlayRow:
+        db.execute(
+            "UPDATE plays SET player = ?, cards = ?, target = ?, revision = revision + 1 "
+            "WHERE id = ? AND game = ?",
+            [row.player, json.dumps(list(row.cards)), row.target, play_id, game_id])
+        return row
+
+    return _change_in_round(db, game_id, request_id, play_id, revision, changed, write_row)
+
+
+def delete_play(db: Database, game_id: int, request_id: str | None, play_id: int,
+                revision: int | None = None) -> PlayRow:
+    """Remove a play anywhere in the game, if everything after it still stands."""
+    def changed(log: GameLog):
+        row = log.play(play_id)
+        if row.type == "meld":
+            on_it = [p for p in log.plays if p.target == row.id]
+            if on_it:
+                raise Refused(_lay_off_first(log.variant, on_it[0]))
+        return log.without(row), None, row
+
+    def write_row(row: PlayRow) -> PlayRow:
+        db.execute("DELETE FROM plays WHERE id = ?", [play_id])
+        return row
+
+    return _change_in_round(db, game_id, request_id, play_id, revision, changed, write_row)
+
+
+def restore_play(db: Database, game_id: int, request_id: str | None, row: PlayRow) -> PlayRow:
+    """Put a deleted play back where it was (its round and place in it), if everything
+    around it still stands; a play logged in its place since is said, and nothing changes."""
+    def plan():
+        try:
+            loaded = load(db, game_id, row.round_no)
+        except NotFound:
+            raise Refused(Say("it was in a round that is not in the game any more")) from None
+        log = loaded.log
+        if row.type not in log.variant.table_plays:
+            raise Refused(unknown_kind(row.type))
+        if row.player and row.player not in log.players:
+            raise Refused(not_playing(row.player))
+        if any(p.seq == row.seq for p in log.plays):
+            raise Refused(Say("another play has been logged in its place since: log it again "
+                              "instead"))
+        plays = tuple(sorted(log.plays + (row,), key=lambda p: p.seq))
+        after = replay(loaded, replace(log, plays=plays), row)
+        check_order(log.variant, after.log.rows(row.round_no), after.rules)
+        kept, standing, playing_now = _rounds_after(db, loaded, after)
+
+        def save():
+            saved = replace(row, id=_insert_play(db, game_id, row))
+            if kept is not None:
+                results.write(db, game_id, loaded.round_no, kept)
+            save_standing(db, loaded.log, loaded.header, standing, playing_now)
+            return saved
+        return loaded.log.version, save
+
+    return kernel.change(db, game_id, request_id, plan)
+
+
+def _lay_off_first(variant: LogVariant, lay_off: PlayRow) -> Say:
+    if variant.edits:
+        return Say("%(play)s lies on this meld: change or delete that lay-off first",
+                   play=lay_off.describe())
+    return Say("a lay-off lies on this meld (%(play)s): delete that lay-off first",
+               play=lay_off.describe())
+
+
+# ---------------------------------------------------------------------------------------
+# The end of a round: hands entered one by one (drafts), then counted together.
+
+
+def _round_end(state: LogState, round_no: int) -> None:
+    if state.over:
+        raise Refused(game_over(state.game.said_status()))
+    if round_no != state.round_no:
+        raise Refused(by_word(
+            state.variant,
+            Say("round %(round)s is not the round being played (round %(playing)s is)",
+                round=round_no, playing=state.round_no),
+            Say("hand %(round)s is not the hand being played (hand %(playing)s is)",
+                round=round_no, playing=state.round_no)))
+    if not state.ended:
+        raise Refused(by_word(
+            state.variant,
+            Say("the round is not over yet: %(how)s", how=state.variant.how_rounds_end),
+            Say("the hand is not over yet: %(how)s", how=state.variant.how_rounds_end)))
+
+
+def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int, player: str,
+              cards: Iterable[str]) -> LogState:
+    """Enter (or change) one player's cards left in hand at the end of the round.
+
+    A hand holds no more cards than the decks leave once the table and the other hands
+    entered are counted; each card as many times as the decks still hold it. The hands
+    entered so far are scored (the best last turn of each) before the lock is taken."""
+    cards = read_hand(cards)
+
+    def plan():
+        loaded = load(db, game_id)
+        state = replay(loaded)
+        _round_end(state, round_no)
+        if player not in loaded.log.players:
+            raise Refused(not_playing(player))
+        if player == state.out and cards:
+            raise Refused(Say("%(player)s went out and holds no cards", player=player))
+        hands_left(state, player, cards)
+        drafts = {**loaded.log.drafts, round_no: {**state.drafts, player: cards}}
+        after = replay(loaded, replace(loaded.log, drafts=drafts))
+        after.counted()  # the hands entered so far must be possible: scored here
+
+        def save():
+            db.execute(
+                "INSERT INTO hands (game, round_no, player, cards, confirmed, created) "
+                "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (game, round_no, player) DO UPDATE SET "
+                "cards = excluded.cards, confirmed = 0",
+                [game_id, round_no, player, json.dumps(list(cards)), kernel.now()])
+            return save_summary(db, loaded.log, after)
+        return loaded.log.version, save
+
+    return kernel.change(db, game_id, request_id, plan)
+
+
+def _insert_hands(db: Database, game_id: int, round_no: int, hands: Mapping) -> None:
+    db.conn.executemany(
+        "INSERT INTO hands (game, round_no, player, cards, confirmed, created) "
+        "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (game, round_no, player) DO UPDATE SET "
+        "cards = excluded.cards, confirmed = 1",
+        [(game_id, round_no, player, json.dumps(list(cards)), kernel.now()) for player, cards in hands.items()])
+
+
+def next_round(loaded: Loaded, after: Standing) -> LogState:
+    """The round after the one just counted (no plays yet), or the last one if the game is over."""
+    if after.over:
+        return None
+    empty = replace(loaded.log, plays=(), hands={}, drafts={})
+    return replay(Loaded(empty, loaded.header, after, loaded.round_no + 1, after.rounds))
+
+
+def confirm_round(db: Database, game_id: int, request_id: str | None, round_no: int) -> LogState:
+    """Count the entered hands: the round is scored (the best last turn of each hand, before
+    the lock), its results kept, and the next one starts with the next dealer. Returns the
+    round being played after it (the last round, once the game is over).
+
+    A round already counted (two phones confirming it) raises Repeated: nothing to do.
+    """
+    def plan():
+        loaded = load(db, game_id)
+        if round_no <= loaded.finished:
+            raise Repeated(by_word(loaded.log.variant,
+                                   Say("round %(round)s was counted already", round=round_no),
+                                   Say("hand %(round)s was counted already", round=round_no)))
+        state = replay(loaded)
+        _round_end(state, round_no)
+        missing = state.missing_hands()
+        if missing:
+            raise Refused(Say("enter the cards left in %(players)s's hand first",
+                              players=joined(missing, ", ")))
+        hands = dict(state.drafts)
+        if state.out:
+            hands[state.out] = ()
+        counted = replay(loaded, replace(loaded.log, hands={round_no: hands}, drafts={}))
+        playing_now = next_round(loaded, counted.after) or counted
+        kept = results.encode([(counted.record(), counted.after)])
+
+        def save():
+            _insert_hands(db, game_id, round_no, hands)
+            results.write(db, game_id, round_no, kept)
+            return save_summary(db, loaded.log, playing_now)
+        return loaded.log.version, save
+
+    return kernel.change(db, game_id, request_id, plan)
+
+
+# ---------------------------------------------------------------------------------------
+# Every round replayed from the log, game files in and out.
+
+
+def _all_rounds(db: Database, game_id: int) -> tuple[GameLog, gamefile.Header]:
+    """The whole log in one snapshot: every play, every hand."""
+    with kernel.reading(db):
+        game = kernel.header(db, game_id)
+        plays = db.execute(
+            "SELECT id, round_no, seq, type, player, cards, target, revision FROM plays "
+            "WHERE game = ? ORDER BY round_no, seq", [game_id]).fetchall()
+        hands = db.execute("SELECT round_no, player, cards, confirmed FROM hands WHERE game = ? "
+                           "ORDER BY round_no, id", [game_id]).fetchall()
+    if not isinstance(game["variant"], LogVariant):
+        raise ValueError(f"game {game_id} is not kept as a log of plays")
+    log = GameLog(game_id, game["variant"], game["players"], game["rules"], game["first_dealer"],
+                  game["teams"], game["version"], rows_of(plays))
+    for n, player, cards, confirmed in hands:
+        (log.hands if confirmed else log.drafts).setdefault(n, {})[player] = tuple(json.loads(cards))
+    return log, results.header(game)
+
+
+def _counted_rounds(log: GameLog, head: gamefile.Header) -> list[tuple[RoundRecord, Standing]]:
+    """Each counted round of a whole log replayed in turn from the game before it: its
+    record and the game after it. Between two rounds other greenlets (or threads) may run:
+    a long game's replay holds up no other game's request."""
+    kept, standing = [], gamefile.start(head)
+    for round_no in sorted(log.hands):
+        loaded = Loaded(log, head, standing, round_no, standing.rounds)
+        state = replay(loaded)
+        kept.append((state.record(), state.after))
+        standing = state.after
+        time.sleep(0)  # a yield: gevent's sleep where the server runs gevent
+    return kept
+
+
+def replayed_rounds(db: Database, game_id: int) -> list[tuple[RoundRecord, Standing]]:
+    """Every counted round's results, replayed from the log (storage/results.py's rebuild)."""
+    return _counted_rounds(*_all_rounds(db, game_id))
+
+
+def export_document(db: Database, game_id: int) -> dict:
+    """The game file of the whole log (no replay: its rows as the file has them)."""
+    log, _head = _all_rounds(db, game_id)
+    rounds = [round_data(log, n)[0] for n in range(1, max([*log.rounds, *log.hands], default=0) + 1)]
+    return {"format": gamefile.FORMAT, "variant": log.variant.key, "rules": dict(log.rules),
+            "players": list(log.players), "teams": log.teams, "rounds": rounds}
+
+
+def import_document(db: Database, variant: LogVariant, doc: Mapping, source: str) -> int:
+    """Add a game from its game file (already read: its header checked); the first seat
+    deals. Each event becomes a row; the round lists become their rows; a finished round
+    that no one went out of ended by the game's way without an event (the stock ran out:
+    the file does not say who drew the last card).
+
+    Every round is replayed before the write lock is taken, one at a time (the file's
+    refusal is the replay's, in plain words), and its results kept; the lock is held only
+    to write the game.
+    """
+    players = list(doc["players"])
+    log = GameLog(None, variant, players, dict(doc.get("rules") or {}), 0, doc.get("teams"))
+    head = gamefile.read_game(doc)
+    rows: list[PlayRow] = []  # until they are stored, a row's id is its place in the game
+
+    def add(round_no: int, seq: int, kind: str, player: str, cards=(), target=None) -> int:
+        rows.append(PlayRow(len(rows) + 1, round_no, seq, kind, player, cards, target))
+        return len(rows)
+
+    standing, kept, last = gamefile.start(head), [], len(doc.get("rounds", []))
+    for round_no, data in enumerate(doc.get("rounds", []), 1):
+        # The round replayed as the file has it first: its refusal in the file's words.
+        try:
+            result, after = gamefile.replay_round(head, standing, data, round_no, last=round_no == last)
+        except gamefile.GameFileError as e:
+            raise Refused(e.message) from None
+        melds: list[int] = []
+        seq = 0
+        for seq, event in enumerate(data.get("events", []), 1):
+            cards = tuple(str(parse_card(c)) for c in event.get("cards", []))
+            target = melds[event["meld"] - 1] if event["type"] == "layoff" else None
+            row_id = add(round_no, seq, event["type"], event["player"], cards, target)
+            if event["type"] == "meld":
+                melds.append(row_id)
+        for key in variant.round_lists:
+            for player in data.get(key, []):
+                seq += 1
+                add(round_no, seq, key, player)
+        if "hands" in data:
+            if not result.round.ended and variant.round_enders:
+                add(round_no, seq + 1, variant.round_enders[0], "")
+            log.hands[round_no] = {p: tuple(str(parse_card(c)) for c in data["hands"].get(p, []))
+                                   for p in players}
+            log.plays = tuple(rows)
+            counted = LogState(log, Loaded(log, head, standing, round_no, standing.rounds), result,
+                               after, [])
+            kept.append((counted.record(), after))
+        standing = after
+        time.sleep(0)  # a yield between rounds (gevent's, under the server)
+    log.plays = tuple(rows)
+    playing_now = None
+    if not standing.over:
+        playing_now = replay(Loaded(log, head, standing, standing.rounds + 1, standing.rounds))
+    made = [(row.round_no, row.seq, row.type, row.player, json.dumps(list(row.cards)), row.target)
+            for row in rows]
+    hands = [(round_no, player, json.dumps(list(cards))) for round_no, by_player in log.hands.items()
+             for player, cards in by_player.items()]
+    kept = results.encode(kept)
+    with write(db):
+        log.id, _secret = kernel.insert_game(db, variant, players, log.rules, 0, log.teams, source=source)
+        # The rows take the ids after the largest there is, in one statement: a lay-off's
+        # meld (its place in the game) is known before it is written.
+        first = db.execute("SELECT coalesce(max(id), 0) FROM plays").fetchone()[0]
+        stamp = kernel.now()
+        db.conn.executemany(
+            "INSERT INTO plays (id, game, round_no, seq, type, player, cards, target, created) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(first + place, log.id, *row[:5], None if row[5] is None else first + row[5], stamp)
+             for place, row in enumerate(made, 1)])
+        db.conn.executemany(
+            "INSERT INTO hands (game, round_no, player, cards, confirmed, created) VALUES (?, ?, ?, ?, 1, ?)",
+            [(log.id, *hand, stamp) for hand in hands])
+        results.write(db, log.id, 1, kept)
+        save_standing(db, log, head, standing, playing_now)
+    return log.id

@@ -146,7 +146,7 @@ def rebuild(database: str | None, game_ids: tuple[int, ...]) -> None:
     """Make every finished round's kept results again from the games' logs (the app keeps
     them to read a round without the rounds before it; they are derived, never the only
     copy), and say which games changed."""
-    from .storage import results
+    from .storage import games as stored_games, results
     from .storage.kernel import NotFound, Refused
 
     db = _database(database)
@@ -156,7 +156,7 @@ def rebuild(database: str | None, game_ids: tuple[int, ...]) -> None:
         for game_id in ids:
             before = results.snapshot(db, game_id)
             try:
-                kept = results.rebuild(db, game_id)
+                kept = stored_games.rebuild(db, game_id)
             except NotFound:
                 fail(f"there is no game {game_id}")
             except Refused as e:

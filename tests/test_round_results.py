@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from scorekeeper import gamefile
 from scorekeeper.games import registry
 from scorekeeper.games.cards import full_deck
-from scorekeeper.storage import games, kernel, log_changes, players, results, rounds
+from scorekeeper.storage import games, kernel, log_changes, players, rounds
 from scorekeeper.storage.db import connect, migrate
 from scorekeeper.storage.kernel import Refused, Repeated
 from scorekeeper.storage.plays import PlayRow
@@ -211,7 +211,7 @@ def test_rebuild_writes_the_rows_kept_and_a_rename_renames_them(tmp_path):
     assert len(before) == 3
     db.execute("DELETE FROM round_results WHERE game = ?", [game_id])
     db.conn.commit()
-    assert results.rebuild(db, game_id) == 3
+    assert games.rebuild(db, game_id) == 3
     assert kept(db, game_id) == before
     player = next(p for p in players.everyone(db, players.EVERY_GAME) if p.name == "A")
     players.rename(db, player.id, "Zoë", editable=players.EVERY_GAME)

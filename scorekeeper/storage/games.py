@@ -77,6 +77,21 @@ def replayed_rounds(db: Database, game_id: int) -> list:
     return store_of(variant).replayed_rounds(db, game_id)
 
 
+def rebuild(db: Database, game_id: int) -> int:
+    """Every finished round's kept results of a game made again from its log (a full
+    replay, round by round, before the write lock; written in one transaction if the game
+    did not change meanwhile, else replayed again). Returns how many rounds it keeps."""
+    for _try in range(kernel.TRIES):
+        version = kernel.version_of(db, game_id)
+        rows = results.encode(replayed_rounds(db, game_id))
+        with write(db):
+            if kernel.version_of(db, game_id) != version:
+                continue
+            results.write(db, game_id, 1, rows)
+            return len(rows)
+    raise kernel.Stale(Say("the game kept changing while its results were made again: try again"))
+
+
 def refresh(db: Database, game_id: int) -> None:
     """Recompute the summary the history list shows and bump the version (in the caller's
     transaction): after a change made outside the stores, such as a rename."""

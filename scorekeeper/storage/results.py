@@ -10,9 +10,9 @@ state). A round is replayed from the standing before it.
 
 The stores write these rows in the same transaction as the change of the log that made
 them: a round counted adds its row; a change to an earlier round writes the rows from
-that round on (:func:`write`). :func:`rebuild` makes every row of a game again from its
-log, replaying it round by round (``scorekeeper rebuild``; the tests compare the rows
-with a full replay of the game file). Nothing here knows Flask.
+that round on (:func:`write`). storage/games.py's ``rebuild`` makes every row of a game
+again from its log, replaying it round by round (``scorekeeper rebuild``; the tests
+compare the rows with a full replay of the game file). Nothing here knows Flask.
 """
 from __future__ import annotations
 
@@ -98,39 +98,6 @@ def snapshot(db: Database, game_id: int) -> list[tuple]:
     """A game's kept rows as they are (to tell whether a rebuild changed them)."""
     return db.execute("SELECT round_no, scores, said, figures, facts, standing FROM round_results "
                       "WHERE game = ? ORDER BY round_no", [game_id]).fetchall()
-
-
-def rebuild(db: Database, game_id: int) -> int:
-    """Every round result of a game made again from its log (a full replay, round by round,
-    before the write lock; written in one transaction if the game did not change meanwhile,
-    else replayed again). Returns how many rounds it keeps."""
-    from . import games  # the stores, which build on this module
-    from .db import write as writing
-    from .kernel import version_of
-
-    for _try in range(3):
-        version = version_of(db, game_id)
-        rounds = encode(games.replayed_rounds(db, game_id))
-        with writing(db):
-            if version_of(db, game_id) != version:
-                continue
-            write(db, game_id, 1, rounds)
-            return len(rounds)
-    raise RuntimeError(f"game {game_id} kept changing while its results were rebuilt")
-
-
-def rebuild_all(db: Database) -> list[int]:
-    """Rebuild every game's results (a database upgraded to keep them, or a check); the
-    games whose stored log no longer replays are left without, and returned."""
-    from .kernel import Refused
-
-    failed = []
-    for (game_id,) in db.execute("SELECT id FROM games ORDER BY id").fetchall():
-        try:
-            rebuild(db, game_id)
-        except Refused:
-            failed.append(game_id)
-    return failed
 
 
 def rename(db: Database, game_id: int, old: str, new: str) -> None:

@@ -256,10 +256,11 @@ class Standing:
     """A game between two rounds: what the next round is played from.
 
     ``rounds`` finished so far, their scores added up (``totals``), whether the game is
-    over and who won, a tie at the top at the target (games of logged rounds), and a
-    counted game's own state (``carry``: the variant's ``CountedGame.carry()``, such as
-    who is eliminated). Stored after every finished round (``as_data``), so a round is
-    replayed without those before it.
+    over and who won, a tie at the top at the target (games of logged rounds), a counted
+    game's own state (``carry``: the variant's ``CountedGame.carry()``, such as who is
+    eliminated), and the rounds' figures added up per player (``figures``: what a game
+    page sums, such as Iceberg's earned points). Stored after every finished round
+    (``as_data``), so a round is replayed, and a game summed up, without those before it.
     """
 
     rounds: int
@@ -268,15 +269,17 @@ class Standing:
     winners: tuple[str, ...] = ()
     tied: bool = False
     carry: Mapping[str, Any] = field(default_factory=dict)
+    figures: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # the rounds' figures added up
 
     def as_data(self) -> dict:
         return {"rounds": self.rounds, "totals": dict(self.totals), "over": self.over,
-                "winners": list(self.winners), "tied": self.tied, "carry": dict(self.carry)}
+                "winners": list(self.winners), "tied": self.tied, "carry": dict(self.carry),
+                "figures": {p: dict(f) for p, f in self.figures.items()}}
 
     @classmethod
     def from_data(cls, data: Mapping) -> "Standing":
         return cls(data["rounds"], dict(data["totals"]), data["over"], tuple(data["winners"]),
-                   data["tied"], dict(data["carry"]))
+                   data["tied"], dict(data["carry"]), data["figures"])
 
 
 def start(header: Header) -> Standing:
@@ -296,17 +299,33 @@ def replay_round(header: Header, before: Standing, data: Any, round_no: int, *, 
         return _counted_round(header, before, data, round_no, last)
     result = logged_round(header.variant, header.players, header.rules, header.teams, data, round_no)
     _check_finished(round_no, last, result.finished)
-    return result, after_round(header, before, result.scores if result.finished else None)
+    if not result.finished:
+        return result, before
+    return result, after_round(header, before, result.scores, _figures(header.variant, result))
 
 
-def after_round(header: Header, before: Standing, scores: Mapping[str, int] | None) -> Standing:
-    """A game of logged rounds after a round that scored ``scores`` (None: unfinished, the
-    game as it was). Its rounds do not depend on one another: only the totals carry on."""
-    if scores is None:
-        return before
+def after_round(header: Header, before: Standing, scores: Mapping[str, int],
+                figures: Mapping[str, Mapping[str, int]]) -> Standing:
+    """A game of logged rounds after a round that scored ``scores`` (and ``figures``). Its
+    rounds do not depend on one another: only the totals (and the figures) carry on."""
     totals = {p: before.totals[p] + scores[p] for p in header.players}
     over, winners, tied = header.variant.standing(header.players, header.rules, totals, header.teams)
-    return Standing(before.rounds + 1, totals, over, tuple(winners), tied)
+    return Standing(before.rounds + 1, totals, over, tuple(winners), tied,
+                    figures=added(before.figures, figures))
+
+
+def _figures(variant: Variant, result: Any) -> Mapping[str, Mapping[str, int]]:
+    return variant.round_figures(result) if variant.round_figures else {}
+
+
+def added(so_far: Mapping[str, Mapping[str, int]], more: Mapping[str, Mapping[str, int]]) -> dict:
+    """Figures by player and name, added up."""
+    total = {p: dict(f) for p, f in so_far.items()}
+    for player, figures in more.items():
+        mine = total.setdefault(player, {})
+        for name, value in figures.items():
+            mine[name] = mine.get(name, 0) + value
+    return total
 
 
 def resumed(header: Header, standing: Standing):
@@ -366,8 +385,7 @@ def record_of(variant: Variant, result: Any, said: Any = None) -> RoundRecord:
     table knows it better than the game file, e.g. who drew the last card)."""
     if said is None:
         said = getattr(result, "said_words", None) or result.words
-    return RoundRecord(dict(result.scores), said,
-                       variant.round_figures(result) if variant.round_figures else {},
+    return RoundRecord(dict(result.scores), said, _figures(variant, result),
                        variant.round_facts(result) if variant.round_facts else {})
 
 
@@ -649,7 +667,9 @@ def _counted_round(header: Header, before: Standing, data: Any, round_no: int, l
     scored = CountedRound(result.scores, result.detail, rnd.finished, rnd.ended(),
                           result.words or rnd.ended(), result.how, result.stories)
     after = Standing(before.rounds + (1 if rnd.finished else 0), dict(game.totals), game.over,
-                     tuple(game.winners), carry=game.carry())
+                     tuple(game.winners), carry=game.carry(),
+                     figures=added(before.figures, _figures(header.variant, scored)) if rnd.finished
+                     else before.figures)
     return scored, after
 
 

@@ -243,7 +243,7 @@ def _rounds_after(db: Database, loaded: Loaded, after: LogState):
     for n, record in enumerate(results.records(db, game_id, changed + 1), changed + 1):
         if standing.over:
             raise Refused(_ends_before(loaded.log.variant, n))
-        standing = gamefile.after_round(loaded.header, standing, record.scores)
+        standing = gamefile.after_round(loaded.header, standing, record.scores, record.figures)
         kept.append((record, standing))
     following = load(db, game_id, standing.rounds + 1)
     if standing.over:

@@ -68,12 +68,6 @@ def scores(db: Database, game_id: int, first: int = 1) -> list[dict[str, int]]:
         [game_id, first]).fetchall()]
 
 
-def figures(db: Database, game_id: int) -> list[tuple[dict[str, int], dict]]:
-    """Each finished round's scores and the figures its game page shows of each player."""
-    return [(json.loads(s), json.loads(f)) for s, f in db.execute(
-        "SELECT scores, figures FROM round_results WHERE game = ? ORDER BY round_no", [game_id]).fetchall()]
-
-
 def encode(rounds: Iterable[tuple[RoundRecord, Standing]]) -> list[tuple[str, ...]]:
     """Rounds' results as the rows keep them (their JSON), made before the write lock."""
     encoded = []
@@ -102,14 +96,15 @@ def snapshot(db: Database, game_id: int) -> list[tuple]:
 
 def rename(db: Database, game_id: int, old: str, new: str) -> None:
     """A player renamed in a game's kept results, as a replay of the renamed log would give
-    them: the keys of the scores, figures, facts and totals, the winners, the names in the
-    words of how a round ended, and what a counted game carries by player."""
+    them: the keys of the scores, figures, facts, totals and figures added up, the winners,
+    the names in the words of how a round ended, and what a counted game carries by player."""
     rows = db.execute("SELECT round_no, scores, said, figures, facts, standing FROM round_results "
                       "WHERE game = ?", [game_id]).fetchall()
     for round_no, *texts in rows:
         by_player = [_keys(json.loads(text), old, new) for text in (texts[0], texts[2], texts[3])]
         said, after = _said(json.loads(texts[1]), old, new), json.loads(texts[4])
         after["totals"] = _keys(after["totals"], old, new)
+        after["figures"] = _keys(after["figures"], old, new)
         after["winners"] = [new if p == old else p for p in after["winners"]]
         after["carry"] = {name: (_keys(value, old, new) if isinstance(value, dict) else
                                  [new if p == old else p for p in value] if isinstance(value, list) else value)

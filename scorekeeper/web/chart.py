@@ -7,6 +7,7 @@ pattern and end label, so it reads without telling colours apart.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 
 WIDTH, HEIGHT = 320, 200
 LEFT, RIGHT, TOP, BOTTOM = 44, 56, 12, 24
@@ -47,11 +48,7 @@ def _nice_step(span: float) -> int:
 
 
 def running_totals(players: list[str], round_scores: list[dict[str, int]]) -> dict[str, list[int]]:
-    totals = {p: [0] for p in players}
-    for scores in round_scores:
-        for p in players:
-            totals[p].append(totals[p][-1] + scores.get(p, 0))
-    return totals
+    return {p: list(accumulate((scores.get(p, 0) for scores in round_scores), initial=0)) for p in players}
 
 
 def chart(players: list[str], round_scores: list[dict[str, int]], target: int) -> Chart:
@@ -73,13 +70,18 @@ def chart(players: list[str], round_scores: list[dict[str, int]], target: int) -
     def x(i: int) -> float:
         return round(left + (right - left) * i / rounds, 1)
 
+    scale = (bottom - top) / (high - low)
+
     def y(v: float) -> float:
-        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+        return round(bottom - scale * (v - low), 1)
 
     lines = []
+    # A line's points: each round's x (the same for every line), its total's y to the
+    # whole pixel (the chart is 200 high): a long game's page draws hundreds of them.
+    xs = [f"{x(i)}," for i in range(len(round_scores) + 1)]
     for index, player in enumerate(players):
         series = totals[player]
-        points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(series))
+        points = " ".join([at + str(round(bottom - scale * (v - low))) for at, v in zip(xs, series)])
         lines.append(Line(player, points, DASHES[index % len(DASHES)], index % 6,
                           x(len(series) - 1), y(series[-1]), series[-1]))
     ticks = tuple((y(v), v) for v in range(int(low), int(high) + 1, int(step)))

@@ -429,5 +429,5 @@ def test_the_largest_game_a_file_may_hold_imports_and_exports_within_the_upload_
     written = json.dumps(games.export_document(db, game_id), indent=2, ensure_ascii=False).encode()
     assert 1_000_000 < len(written) < security.MAX_UPLOAD_BYTES
     page = client.get(answer.headers["Location"])
-    assert page.status_code == 200 and text(page).count('<tr data-round=') == 10
-    assert "Show all 100 rounds (the latest 10 are listed)" in text(page)
+    assert page.status_code == 200 and text(page).count("<tr data-round=") == 5
+    assert "Show all 100 rounds (the latest 5 are listed)" in text(page)

@@ -10,6 +10,7 @@ import json
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
+from ...gamefile import RoundRecord
 from ...games import registry
 from ...storage import games, kernel, results, transfer
 from ...storage.kernel import AlreadyHere, NotFound, Refused
@@ -113,33 +114,26 @@ def flat_errors(form) -> list[str]:
     return flat
 
 
-def player_breakdown(state, rounds) -> list[dict]:
-    """Per player, over the finished rounds (``rounds``: each one's scores and figures, as
-    kept): earned, cards in hand, playable, aces, what the aces did, rounds won."""
+def player_breakdown(state) -> list[dict]:
+    """Per player, over the finished rounds (their figures as the kept standing adds them
+    up): earned, cards in hand, playable, aces, what the aces did, the total."""
     rows = []
     for player in state.players:
-        totals = {"player": player, "earned": 0, "cards": 0, "playable": 0, "aces": 0,
-                  "aces_effect": 0, "total": state.result.totals[player], "rounds_won": 0}
-        for scores, figures in rounds:
-            mine = figures[player]
-            totals["earned"] += mine["earned"]
-            totals["cards"] += mine["card_penalty"]
-            totals["playable"] += mine["playable_penalty"]
-            totals["aces"] += mine["aces"]
-            totals["aces_effect"] += mine["aces_effect"]
-            if scores[player] == max(scores.values()):
-                totals["rounds_won"] += 1
-        rows.append(totals)
+        mine = state.after.figures.get(player, {})
+        rows.append({"player": player, "earned": mine.get("earned", 0), "cards": mine.get("card_penalty", 0),
+                     "playable": mine.get("playable_penalty", 0), "aces": mine.get("aces", 0),
+                     "aces_effect": mine.get("aces_effect", 0), "total": state.result.totals[player]})
     return rows
 
 
-def rounds_listed(state, count: int) -> list[tuple[int, object]]:
+def rounds_listed(state, finished: list[dict[str, int]]) -> list[tuple[int, object]]:
     """The rounds a game page lists (helpers.rounds_shown: the latest, or all): (number,
-    the finished round's kept record), then the round being played, its result so far, if
-    it has begun."""
-    first = helpers.rounds_shown(count + (1 if state.being_played and state.rows() else 0))
-    listed = list(enumerate(results.records(get_db(), state.log.id, first, facts=False), first))
-    if state.being_played and state.rows():
+    the finished round's kept scores, as a record), then the round being played, its
+    result so far, if it has begun. ``finished``: every finished round's scores."""
+    playing = state.being_played and bool(state.rows())
+    first = helpers.rounds_shown(len(finished) + playing)
+    listed = [(n, RoundRecord(scores, "")) for n, scores in enumerate(finished[first - 1:], first)]
+    if playing:
         listed.append((state.round_no, state.round_result(state.round_no)))
     return listed
 
@@ -149,12 +143,12 @@ def summary(game_id: int):
     """A game's page: status, the latest rounds (all on asking), per-player breakdown over
     every round, running totals."""
     state = load_state(game_id)
-    finished = results.figures(get_db(), game_id)
-    drawn = chart(state.players, [scores for scores, _figures in finished], state.rules["target"])
+    finished = results.scores(get_db(), game_id)
+    drawn = chart(state.players, finished, state.rules["target"])
     return render_template(
         "summary.html", state=state, game_id=game_id, chart=drawn,
-        rounds=rounds_listed(state, len(finished)), counted=len(finished),
-        breakdown=player_breakdown(state, finished),
+        rounds=rounds_listed(state, finished),
+        breakdown=player_breakdown(state),
         share=links.share(game_id, *kernel.secrets_of(get_db(), game_id)),
     )
 

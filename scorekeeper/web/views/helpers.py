@@ -404,7 +404,7 @@ def row_deleted(data: dict) -> PlayRow | None:
         return None
 
 
-ROUNDS_SHOWN = 10  # the rounds a game page lists at first, the latest; the rest one tap away
+ROUNDS_SHOWN = 5  # the rounds a game page lists at first, the latest; the rest one tap away
 
 
 def rounds_shown(count: int) -> int:

@@ -14,9 +14,11 @@ Stock parts, stock settings, but for these:
   holds one of the worker's threads, and as many stalled requests as threads stop it).
   SQLite's calls do not yield to other greenlets, but each takes milliseconds.
 - a connection is kept ten seconds after its last answer (gunicorn's default: two), and a
-  request has as long to arrive whole: a phone asks every second, and on poor wifi a
-  request may take a few seconds to get through. A stopping server waits as long for its
-  connections to finish.
+  request's header lines have as long to arrive: on poor wifi a request may take a few
+  seconds to get through; its body then has as long again (the app's deadline:
+  web/security.py's BODY_SECONDS). A stalled request is then closed, so that stalled
+  phones never fill the thousand connections a worker takes for long (README, "Slow or
+  stalled phones"). A stopping server waits as long for its connections to finish.
 - the app made once, before the workers are forked (``preload_app``): its database is
   created and migrated once, not by two workers at the same moment.
 - no control socket: gunicorn's default one lies at one path in the user's home, shared

@@ -7,12 +7,14 @@ production server, started as ``benchmarks/server.py`` starts it (gunicorn with
 a request — half the header lines of a POST, or a POST's header and half its body — and
 then nothing for a few seconds. Meanwhile another phone (a connection kept alive from
 before, and new connections) asks for pages: each must be answered within a second,
-where the app answers in milliseconds.
+where the app answers in milliseconds. Then the server closes them all: those stalled in
+their header lines after its keep-alive time, those stalled in their body after
+``BODY_SECONDS`` (answered 400 in words).
 
 A worker that reads its requests on a pool of threads is held by as many stalled
 requests as it has threads (gunicorn's ``gthread`` with 16 threads, two workers: 32 stalled
 phones and the other phone's requests time out); a worker that gives each connection a
-greenlet of its own (``gevent``) is not. About 8 s.
+greenlet of its own (``gevent``) is not. About 13 s.
 """
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ import time
 import pytest
 
 from benchmarks import server, stalled
+from scorekeeper import serving
+from scorekeeper.web.security import BODY_SECONDS
 
 STALLED = 100  # connections that send half a request and stall
 STALL_SECONDS = 4.0  # how long the other phone asks for pages while they stall
@@ -53,6 +57,7 @@ def test_stalled_requests_do_not_hold_up_another_phone(tmp_path):
         server.wait_ready(port, process)
         assert _get(kept, "/games/new") < BOUND  # a phone with a connection kept alive
         socks = stalled.send(server.HOST, port, STALLED)
+        stalled_at = time.monotonic()
         time.sleep(0.5)  # the server has read what they sent and waits for the rest
         times = []
         deadline = time.monotonic() + STALL_SECONDS
@@ -62,6 +67,12 @@ def test_stalled_requests_do_not_hold_up_another_phone(tmp_path):
             times.append(("new", _get(new, "/")))
             new.close()
             time.sleep(0.1)
+        # Then the server closes them: a request's header lines must arrive within its
+        # keep-alive time, its body within BODY_SECONDS (a 400 in words first).
+        time.sleep(max(0.0, stalled_at + max(serving.keepalive, BODY_SECONDS) + 1.5 - time.monotonic()))
+        answers = [_closed(sock) for sock in socks]
+        assert all(answer is not None for answer in answers), answers.count(None)
+        assert {a[:12] for a in answers} <= {b"", b"HTTP/1.1 400"}, set(a[:12] for a in answers)
     finally:
         for sock in socks:
             sock.close()
@@ -71,6 +82,20 @@ def test_stalled_requests_do_not_hold_up_another_phone(tmp_path):
     assert len(times) >= 4 and not slow, (
         f"{len(slow)} of {len(times)} requests took {BOUND:g} s or more (inf: no answer within "
         f"{GIVE_UP:g} s) while {STALLED} requests were stalled: {slow[:6]}")
+
+
+def _closed(sock) -> bytes | None:
+    """What the server sent before closing this connection (None: it is still open)."""
+    sock.setblocking(False)
+    got = b""
+    try:
+        while chunk := sock.recv(65536):
+            got += chunk
+    except BlockingIOError:
+        return None
+    except OSError:
+        pass
+    return got
 
 
 def _send_until_closed(sock, data: bytes) -> None:

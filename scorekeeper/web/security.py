@@ -43,6 +43,9 @@ HEADERS = {
 # An uploaded game file: a usual game is tens of kilobytes; the largest a game can be (its
 # 100 rounds each as long as its cards allow, as the app writes it) about 1.3 MB.
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+# The longest a request's body may take to arrive once its headers have: a phone on poor
+# wifi sends a form in well under a second, the largest game file in a few.
+BODY_SECONDS = 10
 
 
 def init_app(app: Flask) -> None:
@@ -52,10 +55,19 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def read_the_body() -> None:
         """A body that cannot be read as it says it is sent (a chunk of no size, a
-        connection dropped half way) is refused here, in words: otherwise the first to
-        read it (the CSRF check, a form) would fail with the server's own error."""
+        connection dropped half way, one that has not arrived within BODY_SECONDS) is
+        refused here, in words: otherwise the first to read it (the CSRF check, a form)
+        would fail with the server's own error, or wait for it as long as the phone likes.
+
+        The deadline is set on the connection where the server hands it to the app
+        (gunicorn's ``gunicorn.socket``: a greenlet per connection waits on it); the
+        server itself closes a connection whose request line and headers take longer than
+        its keep-alive time (scorekeeper/serving.py)."""
         if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
             return
+        connection = request.environ.get("gunicorn.socket")
+        if connection is not None:
+            connection.settimeout(BODY_SECONDS)
         try:
             request.form  # read and kept for the rest of the request  # noqa: B018
         except RequestEntityTooLarge:
@@ -65,6 +77,9 @@ def init_app(app: Flask) -> None:
                 "error.html", title=page_text("The request could not be read"),
                 message=page_text("What was sent did not arrive whole: nothing was saved. Try "
                                   "again.")), 400))
+        finally:
+            if connection is not None:
+                connection.settimeout(None)
 
     @app.after_request
     def security_headers(response: Response) -> Response:

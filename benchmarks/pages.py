@@ -53,6 +53,7 @@ def main() -> int:
             client.get(path, headers=headers)
         return (time.perf_counter() - start) * 1000 / args.repeat
 
+    qr_codes(app, client, game, args.repeat)
     print(f"{args.src}: ms a request (mean of {args.repeat}), and ÷ the stylesheet's")
     print(f"{'':10} {'css':>6} {'table':>6} {'live':>6} {'table ÷':>8} {'live ÷':>7}")
     for language in ("en", "es", "de"):
@@ -61,6 +62,29 @@ def main() -> int:
         live = mean_ms(f"{game}/live?since=0", language)
         print(f"{language:10} {css:6.2f} {table:6.2f} {live:6.2f} {table / css:8.2f} {live / css:7.2f}")
     return 0
+
+
+def qr_codes(app, client, game: str, repeat: int) -> None:
+    """The game page with its two QR codes kept (web/links.py: drawn once per link) and
+    drawn on every view, taken in turn (three pairs): what keeping them saves."""
+    from scorekeeper.web import links
+
+    kept = links.qr_svg
+    drawn = getattr(kept, "__wrapped__", None)
+    if drawn is None:  # a checkout that draws them every time: nothing to compare
+        return
+    rows = []
+    for _pair in range(3):
+        for label, fn in (("kept", kept), ("drawn", drawn)):
+            links.qr_svg = fn
+            client.get(game)
+            start = time.perf_counter()
+            for _ in range(repeat // 3):
+                client.get(game)
+            rows.append((label, (time.perf_counter() - start) * 1000 / (repeat // 3)))
+    links.qr_svg = kept
+    print("game page, its QR codes kept or drawn each time (ms a request, in turn):",
+          ", ".join(f"{label} {ms:.2f}" for label, ms in rows))
 
 
 if __name__ == "__main__":

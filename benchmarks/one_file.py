@@ -20,7 +20,6 @@ on a fresh database file with the app's settings (WAL, synchronous NORMAL):
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics

@@ -32,7 +32,7 @@ from .games import registry
 from .games.cards import Card, CardError, Supply, parse_card, parse_cards
 from .games.errors import GameFileError, ScorekeeperError
 from .games.handcount import RUMMY, HandRound
-from .games.variant import COUNT, LOG, CountVariant, LogVariant, Variant
+from .games.variant import COUNT, CountVariant, LogVariant, Variant
 from .games.words import Say, SayN, from_data, joined, to_data
 
 FORMAT = "scorekeeper/1"

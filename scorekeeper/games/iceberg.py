@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from .cards import ACE, Card, Supply, card_names, sort_key
+from .cards import ACE, Card, Supply, sort_key
 from .errors import IllegalPlay
 from .iceberg_last_turn import LastTurn, best_last_turn, single_card_turn
 from .iceberg_melds import Meld, lay_off, lay_off_points, make_meld, ordinal

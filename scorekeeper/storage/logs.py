@@ -16,6 +16,7 @@ themselves are storage/log_changes.py's.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Iterable, Mapping
@@ -140,7 +141,7 @@ def load(db: Database, game_id: int, round_no: int | None = None) -> Loaded:
     log.plays = rows_of(plays)
     for n, player, cards, confirmed in hands:
         book = log.hands if confirmed else log.drafts
-        book.setdefault(n, {})[player] = tuple(_json_list(cards))
+        book.setdefault(n, {})[player] = tuple(json.loads(cards))
     return Loaded(log, head, before, focus, finished)
 
 
@@ -156,15 +157,9 @@ def rows_of(plays: list[tuple]) -> tuple[PlayRow, ...]:
     """``plays`` rows as read (id, round, seq, type, player, cards, target, revision)."""
     if not plays:
         return ()
-    cards_of = _json_list("[" + ",".join(row[5] for row in plays) + "]")  # one parse for all
+    cards_of = json.loads("[" + ",".join(row[5] for row in plays) + "]")  # one parse for all
     return tuple(PlayRow(i, r, seq, kind, player, tuple(cards), target, revision)
                  for (i, r, seq, kind, player, _text, target, revision), cards in zip(plays, cards_of))
-
-
-def _json_list(text: str) -> list:
-    import json
-
-    return json.loads(text)
 
 
 # ---------------------------------------------------------------------------------------

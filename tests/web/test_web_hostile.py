@@ -229,7 +229,7 @@ def test_an_import_refuses_the_names_the_form_refuses(client, app, names, words)
 
 
 def test_a_rename_keeps_the_same_rule(client, app):
-    from scorekeeper.storage import kernel, log_changes
+    from scorekeeper.storage import kernel
 
     for bad in ("\u200b", "Ann\u200b", "x" * 41, "   ", "\u3164", "\u2800", "\u0301"):
         with pytest.raises(kernel.Refused):

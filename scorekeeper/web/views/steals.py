@@ -23,7 +23,7 @@ from wtforms.validators import InputRequired, Optional
 
 from ...games.cards import parse_card
 from ...games.words import Cards, Say, SayN, Sentence
-from ...storage import games, kernel, log_changes, logs, plays, results
+from ...storage import kernel, log_changes, logs, plays, results
 from ...storage.kernel import NotFound, Refused, Repeated
 from .. import links
 from ..chart import chart

@@ -223,3 +223,33 @@ def gamefile_examples():
     from pathlib import Path
 
     return Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_a_change_to_a_counted_round_can_end_the_game_or_let_it_go_on(tmp_path):
+    """Round 1 takes Ann past the target: the game is over. Her meld made smaller, it goes
+    on (round 2 is the round being played); made big again, it is over again. Round 2
+    begun, a change that would end the game after round 1 is refused."""
+    db = connect(str(tmp_path / "s.db"))
+    migrate(db)
+    game_id, _secret = games.create(db, registry.get("iceberg"), ["Ann", "Bob"], {"target": 40, "decks": 1}, 1)
+    meld, _ = log_changes.add_play(db, game_id, None, "meld", "Ann", ["S2", "S3", "S4", "S5"])
+    log_changes.add_play(db, game_id, None, "out", "Ann")
+    log_changes.save_hand(db, game_id, None, 1, "Bob", [])
+    log_changes.confirm_round(db, game_id, None, 1)
+    assert games.state(db, game_id).over
+    log_changes.edit_play(db, game_id, None, meld.id, "Ann", ["S2", "S3", "S4"])
+    state = games.state(db, game_id)
+    assert not state.over and state.round_no == 2 and state.being_played
+    check_kept(db, game_id)
+    log_changes.edit_play(db, game_id, None, meld.id, "Ann", ["S2", "S3", "S4", "S5"])
+    assert games.state(db, game_id).over
+    check_kept(db, game_id)
+    log_changes.edit_play(db, game_id, None, meld.id, "Ann", ["S2", "S3", "S4"])
+    log_changes.add_play(db, game_id, None, "meld", "Ann", ["H2", "H3", "H4"])  # round 2 begun
+    try:
+        log_changes.edit_play(db, game_id, None, meld.id, "Ann", ["S2", "S3", "S4", "S5"])
+    except Refused as refusal:
+        assert str(refusal) == "that would end the game before round 2, which was played after it: delete the later rounds first"
+    else:
+        raise AssertionError("a change that ends the game before a round played after it")
+    check_kept(db, game_id)

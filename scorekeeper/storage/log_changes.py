@@ -245,7 +245,11 @@ def _rounds_after(db: Database, loaded: Loaded, after: LogState):
             raise Refused(_ends_before(loaded.log.variant, n))
         standing = gamefile.after_round(loaded.header, standing, record.scores, record.figures)
         kept.append((record, standing))
-    following = load(db, game_id, standing.rounds + 1)
+    try:
+        following = load(db, game_id, standing.rounds + 1)
+    except NotFound:  # the game was over after its last round: no round was played after it
+        empty = replace(loaded.log, plays=(), hands={}, drafts={})
+        following = Loaded(empty, loaded.header, standing, standing.rounds + 1, standing.rounds)
     if standing.over:
         if following.log.plays or following.log.drafts:
             raise Refused(_ends_before(loaded.log.variant, standing.rounds + 1))

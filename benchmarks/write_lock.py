@@ -13,6 +13,8 @@ long as its cards allow (88 events), and 100 Gin hands:
 - importing each whole (every play, hand and round result written in one transaction);
 - changing a play of round 1 (its round's score and the totals after every later round
   written again); deleting it and bringing it back;
+- a play of the round being played (checked under the lock) when the round holds the most
+  plays it may (its 80 events and passes up to four plays a card);
 - counting a round whose hands are as big as the rules allow (the best last turn of each
   is scored before the lock);
 - changing Gin's hand 1 (every later hand replayed, 100 results written again).
@@ -106,6 +108,22 @@ def main() -> int:
     rows.append(measure("delete a play of round 1 of 100",
                         lambda: log_changes.delete_play(db, ice_id, "d1", last.id)))
     rows.append(measure("bring it back", lambda: log_changes.restore_play(db, ice_id, "r1", last)))
+
+    # The round being played at its longest: its cards' events, then passes up to the most
+    # plays a round holds (a play of the round being played is checked under the lock).
+    full, _secret = games.create(db, registry.get("iceberg"), ["Ann", "Bob"], {"decks": 2, "target": 10**9}, 1)
+    melds = []
+    for event in longest_round()["events"][:-8]:
+        if event["type"] == "meld":
+            row, _state = log_changes.add_play(db, full, None, "meld", event["player"], event["cards"])
+            melds.append(row.id)
+        else:
+            log_changes.add_play(db, full, None, "layoff", event["player"], event["cards"], melds[event["meld"] - 1])
+    most = logs.most_plays(logs.replay(logs.load(db, full)).round)
+    while len(logs.load(db, full).log.plays) < most - 1:
+        log_changes.add_play(db, full, None, "pass", "")
+    rows.append(measure(f"a pass on a round of {most - 1} plays (the most a round holds)",
+                        lambda: log_changes.add_play(db, full, "p1", "pass", "")))
 
     # A round ended with the biggest hands two players with two decks may hold (26 each).
     big, _secret = games.create(db, registry.get("iceberg"), ["Ann", "Bob"], {"decks": 2, "target": 10**9}, 0)

@@ -72,6 +72,7 @@ $$("form[data-preview-url]").forEach(form => {
 (() => {
   const live = body.dataset.live, table = body.matches(".table-screen"), form = $("#play");
   if (!live || !window.fetch) return;
+  const rid = () => [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 256).toString(16).slice(1)).join("");
   const local = localStorage, WAIT = "waiting " + live, PICKS = "picks " + live;
   let version = +body.dataset.version, timer, busy, leaving, dirty, sending, next;
   let queue = (table && store(local, WAIT)) || [], stuck = queue.length > 0;
@@ -152,7 +153,10 @@ $$("form[data-preview-url]").forEach(form => {
       .then(() => { clearTimeout(slow); sending = false; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) later(); });
   };
   on(document, "submit", e => {
-    const f = e.target, b = e.submitter, confirm = b && b.dataset.action === "confirm";
+    const f = e.target, b = e.submitter, confirm = b && b.dataset.action === "confirm", k = f.elements;
+    /* A live region's form is drawn for every phone: this phone's token and an id of its own (a double tap: the same) */
+    if (k.csrf_token && !k.csrf_token.value) k.csrf_token.value = $("meta[name=csrf-token]").content;
+    if (k.request_id && !k.request_id.value) k.request_id.value = rid();
     if (!table || !b || !b.matches("[data-ace],[data-action=confirm],[data-action=pass],[data-action=undo],[data-action=out],[data-action=take],[data-action=stock],[data-action=renege]")) {
       clearTimeout(timer);  /* a page load: not live meanwhile (30 s at most) */
       leaving = true;
@@ -161,7 +165,7 @@ $$("form[data-preview-url]").forEach(form => {
     e.preventDefault();
     const data = new FormData(f);
     if (b.name) data.append(b.name, b.value);
-    data.set("request_id", [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 256).toString(16).slice(1)).join(""));
+    data.set("request_id", rid());
     const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
     const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
       text: f === form ? fill(body.dataset.queued || "{player}: {play}", {player: chosen("player"), play}) : play};

@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_table import PHONE, Phone
+from browser_table import PHONE, Phone, send
 
 LIVE = 2_000  # ms: how soon every phone sees a play (issue: many phones, one table)
 
@@ -201,3 +201,48 @@ def test_a_page_whose_play_got_no_answer_is_live_again_30_seconds_on(phones):
     two.page.clock.run_for(26_000)  # 30 s after the Pass: live again
     expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "B", timeout=LIVE)
     expect(two.page.locator("[data-waiting] li")).to_have_text(["Pass to B"])
+
+
+def test_a_form_a_live_change_drew_is_sent_with_this_phone_s_own_keys(page, browser, server):
+    """The regions a change brings are drawn once for every phone (web/live.py), with no
+    phone's CSRF token or request id: the page's script puts in its own as a form is sent,
+    here Robber Rummy's Delete (a form that loads the page, not a play in the background);
+    two phones never send the same request id."""
+    from test_browser_robber import tap_and_wait, tap_cards, who_plays
+
+    page.goto("/games/new?variant=robber")
+    form = page.locator("form[data-new-game]")
+    for i, name in enumerate(["Ann", "Bob", "Cy"]):
+        form.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    tap_and_wait(page, form.locator("[data-action=create]"))
+    context = browser.new_context(base_url=server, **PHONE)
+    context.set_default_timeout(10_000)
+    try:
+        other = context.new_page()
+        other.goto(page.url)
+        sent = []
+        for phone in (page, other):
+            phone.on("request", lambda r: sent.append(r.post_data) if r.url.endswith("/delete") else None)
+        who_plays(page, "Ann")
+        tap_cards(page, "H3", "H4", "H5")
+        send(page, page.locator("[data-action=confirm]"))
+        delete = other.locator("[data-log] li[data-type=meld] [data-action=delete]")
+        expect(delete).to_have_count(1, timeout=LIVE)  # drawn by the live change
+        assert other.locator("[data-log] input[name=csrf_token]").input_value() == ""
+        token = other.locator("meta[name=csrf-token]").get_attribute("content")
+        tap_and_wait(other, delete)
+        expect(other.locator("[data-flash]")).to_contain_text("Deleted")
+        expect(other.locator("[data-log] li[data-type=meld]")).to_have_count(0)
+        assert len(sent) == 1 and f"csrf_token={token}&" in sent[0]
+        first_id = re.search(r"request_id=(\w+)", sent[0]).group(1)
+        # Back on phone one (the play deleted comes back as a change): its own id.
+        expect(page.locator("[data-log] li[data-type=meld]")).to_have_count(0, timeout=LIVE)
+        who_plays(page, "Bob")
+        tap_cards(page, "S3", "S4", "S5")
+        send(page, page.locator("[data-action=confirm]"))
+        expect(other.locator("[data-log] li[data-type=meld] [data-action=delete]")).to_have_count(1, timeout=LIVE)
+        expect(page.locator("[data-log] li[data-type=meld] [data-action=delete]")).to_have_count(1)
+        tap_and_wait(page, page.locator("[data-log] li[data-type=meld] [data-action=delete]"))
+        assert len(sent) == 2 and re.search(r"request_id=(\w+)", sent[1]).group(1) != first_id
+    finally:
+        context.close()

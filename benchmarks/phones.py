@@ -134,6 +134,112 @@ class Connection:
         return Response(status, headers, body)
 
 
+class Events:
+    """Server-Sent Events as they arrive, decoded: the HTTP/1.1 chunks a WSGI server sends
+    a stream in (or the bytes as they are, without ``chunked``), then the events, each a
+    dict of its fields (``event``, ``id``, ``data``; ``retry`` alone for the stream's
+    first line; heartbeat comments are dropped). ``ended``: the last chunk came."""
+
+    def __init__(self, chunked: bool = True) -> None:
+        self.chunked, self.ended = chunked, False
+        self._raw = self._text = b""
+
+    def feed(self, data: bytes) -> list[dict]:
+        if not self.chunked:
+            self._text += data
+        else:
+            self._raw += data
+            while not self.ended:
+                line_end = self._raw.find(b"\r\n")
+                if line_end < 0:
+                    break
+                size = int(self._raw[:line_end].split(b";")[0] or b"0", 16)
+                if size == 0:
+                    self.ended = True
+                    break
+                start = line_end + 2
+                if len(self._raw) < start + size + 2:
+                    break
+                self._text += self._raw[start:start + size]
+                self._raw = self._raw[start + size + 2:]
+        found = []
+        while b"\n\n" in self._text:
+            block, self._text = self._text.split(b"\n\n", 1)
+            fields = {}
+            for line in block.decode("utf-8", "replace").split("\n"):
+                if line and not line.startswith(":"):
+                    name, _, value = line.partition(":")
+                    fields[name] = value[1:] if value.startswith(" ") else value
+            if fields:
+                found.append(fields)
+        return found
+
+
+class EventStream:
+    """A phone's stream of its game's changes (``GET /g/<key>/events``), held on a
+    connection of its own as the page's script holds it (the browser's EventSource).
+    ``status`` and ``headers`` of the answer; ``read`` waits for what comes next and
+    returns its events with the time they arrived; ``fileno`` for a selector."""
+
+    def __init__(self, host: str, port: int, path: str, cookie: str = "", timeout: float = 10.0) -> None:
+        self.sock = socket.create_connection((host, port), timeout=timeout)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Accept: text/event-stream"]
+        if cookie:
+            lines.append(f"Cookie: {cookie}")
+        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+        self.received = 0  # bytes, the answer's head included
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionResetError("the server closed the stream before answering")
+            head += chunk
+            self.received += len(chunk)
+        head, _, rest = head.partition(b"\r\n\r\n")
+        status_line, *header_lines = head.decode("latin-1").split("\r\n")
+        self.status = int(status_line.split(" ", 2)[1])
+        self.headers = {}
+        for line in header_lines:
+            name, _, value = line.partition(":")
+            self.headers.setdefault(name.strip().lower(), value.strip())
+        streaming = self.status == 200 and self.headers.get("content-type", "").startswith("text/event-stream")
+        self.events = Events(chunked=self.headers.get("transfer-encoding", "").lower() == "chunked")
+        self.ended = not streaming
+        self._first = self.events.feed(rest) if streaming else []
+
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
+    def read(self, timeout: float | None = None) -> list[tuple[float, dict]]:
+        """What has come, waiting up to ``timeout`` for something: (arrived, fields) each.
+        The stream's end (or the server closing it) sets ``ended``."""
+        if self._first:
+            now, self._first, found = time.perf_counter(), [], self._first
+            return [(now, fields) for fields in found]
+        if self.ended:
+            return []
+        self.sock.settimeout(timeout)
+        try:
+            data = self.sock.recv(262144)
+        except (socket.timeout, BlockingIOError):
+            return []
+        except OSError:
+            data = b""
+        now = time.perf_counter()
+        if not data:
+            self.ended = True
+            return []
+        self.received += len(data)
+        found = self.events.feed(data)
+        self.ended = self.events.ended
+        return [(now, fields) for fields in found]
+
+    def close(self) -> None:
+        self.sock.close()
+        self.ended = True
+
+
 @dataclass
 class Request:
     kind: str  # a write ("meld", "pass" … "new game") or a read ("page", "live", "open")

@@ -15,7 +15,10 @@ round's count are forms in the browser too: a 303. With ``script`` False the pho
 send every play as a browser without the script does (as they did before issue 15): a
 303, and the page it names loaded after each meld (``follow``: after every write;
 ``meld_pages`` False: never, the meld's id read from the 303's ``?saved=``). The phones
-not playing can ask for live updates (``watch``), as the page's script does.
+can watch live (``watch``), as the page's script does: each holds a stream of the
+game's changes (``stream``, :class:`EventStream`, read for the whole table by a thread
+of its own: :class:`Listener`), or the phones not playing ask ``/live`` every ``watch``
+seconds; ``Table.changes`` and ``Phone.heard`` say when each play reached each phone.
 
 Everything is recorded per request (what, status, when, seconds), and every write that
 got its answer (its 303, or its JSON) is kept in ``Table.acked`` (every write sent in
@@ -24,8 +27,10 @@ library is used: no load tool to install.
 """
 from __future__ import annotations
 
+import bisect
 import random
 import re
+import selectors
 import socket
 import threading
 import time
@@ -285,6 +290,19 @@ class Phone:
         self.polled = 0.0  # time.perf_counter() of its last live update
         self.received = 0  # bytes in the body of the last answer
         self.accept = ""  # the Accept header of its next POST (the page's script: JSON)
+        self.heard: dict[str, tuple[list[int], list[float]]] = {}  # game → versions, when
+
+    def hear(self, key: str, version: int, at: float) -> None:
+        """A version of the game ``key`` arrived (by the stream, or a poll)."""
+        versions, times = self.heard.setdefault(key, ([], []))
+        versions.append(version)
+        times.append(at)
+
+    def heard_at(self, key: str, version: int) -> float | None:
+        """When ``version`` of ``key``, or a later one, first arrived (None: not yet)."""
+        versions, times = self.heard.get(key, ((), ()))
+        i = bisect.bisect_left(versions, version)
+        return times[i] if i < len(versions) else None  # they came in that order
 
     def close(self) -> None:
         if self.conn is not None:
@@ -339,7 +357,8 @@ class Table:
     script: bool = True  # table plays as the page's script sends them: JSON, no page
     follow: bool = True  # load the page an answer names (a 303's, or going out's), as a browser does
     meld_pages: bool = True  # without script, False: no page after a meld either (its id: the 303's ?saved=)
-    watch: float = 0.0  # > 0: the phones not playing ask for live updates this often (s)
+    watch: float = 0.0  # > 0: the phones watch live (not playing: ask for updates this often, s)
+    stream: bool = False  # with watch: each phone holds a stream of the game's changes instead
     timeout: float = 10.0
     phones: list[Phone] = field(default_factory=list)
     requests: list[Request] = field(default_factory=list)
@@ -349,6 +368,8 @@ class Table:
     sent: list[tuple[str, tuple]] = field(default_factory=list)  # every write sent
     games: list[str] = field(default_factory=list)  # the edit keys of the games played
     rounds_counted: int = 0
+    # The plays whose new version the phone was answered with: (game, version, seat, sent).
+    changes: list[tuple[str, int, int, float]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -399,6 +420,7 @@ class Table:
         self.sent.append((self.key, step))
         if self.script and kind in BACKGROUND:
             phone.accept = "application/json"
+            sent = time.perf_counter()
             try:
                 _location, text = self._send(phone, kind, "POST", path, fields, expect=200,
                                              keep_cookie=self.follow)
@@ -406,6 +428,7 @@ class Table:
                 phone.accept = ""
             self.acked.append((self.key, step))
             phone.version = LIVE_VERSION.search(text).group(1)
+            self.changes.append((self.key, int(phone.version), self.phones.index(phone), sent))
             if kind == "meld":
                 self.melds.update({int(n): int(i) for i, n in MELD_JSON.findall(text)})
             if kind == "out" and self.follow:  # the browser goes on to the hands
@@ -436,6 +459,7 @@ class Table:
             match = LIVE_VERSION.search(text)
             if match:
                 phone.version = match.group(1)
+                phone.hear(self.key, int(phone.version), time.perf_counter())
 
     # -- a game -------------------------------------------------------------------------
     def new_game(self) -> None:
@@ -471,7 +495,7 @@ class Table:
                 return False
             step = steps[self.done]
             seat = step[1]
-            if self.watch:
+            if self.watch and not self.stream:
                 self._live(seat)
             kind, path, fields = step_request(step, self.key, self.round_no, self.melds)
             location = self._write(self.phones[seat], kind, path, fields, step)
@@ -488,6 +512,7 @@ class Table:
         After an unexpected answer the table starts a new game (``keep_going``, up to
         ``max_errors`` times) or stops.
         """
+        listener = Listener(self) if self.watch and self.stream else None
         try:
             while not stop.is_set() and (max_writes is None or len(self.sent) < max_writes):
                 try:
@@ -505,8 +530,87 @@ class Table:
         except Exception as e:  # noqa: BLE001 - a broken driver must show, not hang the run
             self.errors.append(f"driver: {type(e).__name__}: {e}")
         finally:
+            if listener is not None:
+                listener.stop()
             for phone in self.phones:
                 phone.close()
+
+
+class Listener:
+    """A table's phones holding their streams of the game's changes, read by one thread
+    (a selector over the table's streams): each phone's stream opened on the game being
+    played from the version it has, opened again at once when the server ends it, the
+    versions noted as they arrive (``Phone.hear``). A failure is the table's error."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join(timeout=15)
+
+    def _open(self, phone: Phone, key: str) -> EventStream | None:
+        table = self.table
+        started = time.perf_counter()
+        try:
+            stream = EventStream(table.host, table.port, f"/g/{key}/events?since={phone.version}",
+                                 phone.cookie, table.timeout)
+        except OSError as e:
+            table.errors.append(f"stream /g/{key}/events: {type(e).__name__}: {e}")
+            return None
+        table.requests.append(Request("stream", stream.status, started, time.perf_counter() - started))
+        if stream.status != 200:
+            table.errors.append(f"stream /g/{key}/events: {stream.status}")
+            stream.close()
+            return None
+        return stream
+
+    def _run(self) -> None:
+        table, selector = self.table, selectors.DefaultSelector()
+        key, streams = "", {}  # phone → its stream
+        try:
+            while not self.done.is_set():
+                if table.key != key:  # a new game: the phones open its page
+                    for stream in streams.values():
+                        selector.unregister(stream)
+                        stream.close()
+                    key, streams = table.key, {}
+                for phone in table.phones:
+                    if key and phone not in streams:
+                        stream = self._open(phone, key)
+                        if stream is None:
+                            self.done.wait(3.0)  # as a browser waits the stream's retry
+                            break
+                        streams[phone] = stream
+                        selector.register(stream, selectors.EVENT_READ, phone)
+                        self._take(stream, phone, key)  # what came with the answer's head
+                ready = [found.data for found, _mask in selector.select(timeout=0.1)]
+                for phone in ready:
+                    stream = streams[phone]
+                    self._take(stream, phone, key)
+                    if stream.ended:  # ended by the server: the next one at once
+                        selector.unregister(stream)
+                        stream.close()
+                        del streams[phone]
+        except Exception as e:  # noqa: BLE001 - a broken listener must show, not hang the run
+            table.errors.append(f"listener: {type(e).__name__}: {e}")
+        finally:
+            for stream in streams.values():
+                stream.close()
+            selector.close()
+
+    @staticmethod
+    def _take(stream: EventStream, phone: Phone, key: str) -> None:
+        for at, fields in stream.read(timeout=0):
+            if fields.get("event") == "change":
+                phone.hear(key, int(fields["id"]), at)
+                if int(fields["id"]) > int(phone.version or 0):
+                    phone.version = fields["id"]
+            elif fields.get("event") == "bye":
+                stream.ended = True
 
 
 def _gist(html: str) -> str:

@@ -8,12 +8,16 @@ This module owns three things, for every family of pages alike:
   (:func:`register`). Here it is drawn once per game, version, language and link (the
   edit link and the read-only link draw different regions; the link is the key in the
   URL) and kept for every phone of that kind: the streams, the ``/live`` polls and the
-  answer to the play itself all read the same payload (:func:`shared`). A table of five
-  phones whose play used to be drawn five times (its answer, four polls) is drawn once
-  per server process. Forms drawn for every phone alike cannot carry one phone's CSRF
-  token or request id: while a payload is drawn, ``templates/_keys.html`` leaves both
-  empty and the page's script fills in the phone's own as a form is sent. Only the
-  latest version of each kind is kept, and at most :data:`KINDS_KEPT` kinds.
+  answer to the play itself all read the same payload (:func:`shared`). A play at a
+  table of five phones is drawn once per server process, not five times (its answer,
+  four streams or polls): ``benchmarks/live_render.py`` measured a write with the
+  other phones told of it at 22 ms of the app's CPU against 69 ms with each request
+  drawing its own, 67% less in each of 3 pairs (benchmarks/README.md, "Issue 22"); the
+  project keeps a memo only for 10% or more. Forms drawn for every phone alike cannot
+  carry one phone's CSRF token or request id: while a payload is drawn,
+  ``templates/_keys.html`` leaves both empty and the page's script fills in the
+  phone's own as a form is sent. Only the latest version of each kind is kept, and at
+  most :data:`KINDS_KEPT` kinds.
 - **The stream** (``GET /g/<key>/events``, Server-Sent Events, the browser's
   EventSource): from the version the phone has (``Last-Event-ID``, else ``?since=``) it
   sends the payload at once if the game has moved on, then each new version as it comes

@@ -405,8 +405,9 @@ def watching(args) -> str:
 def open_loop_runs(args, names, ports, processes, *, tables_n: int, pairs: int, seconds: float,
                    stalled: int = 0) -> tuple[float | None, dict]:
     """The open loop with ``tables_n`` tables, floor and app in turn: (ratio, totals)."""
-    # Every table has opened its game and logged a play or two before it counts.
-    first_warmup = max(args.warmup, 2 * args.interval)
+    # Every table has opened its game and logged a play or two before it counts (the
+    # phones opening their games' pages: longer with more tables).
+    first_warmup = max(args.warmup, 2 * args.interval) * max(1.0, tables_n / args.open_tables)
     tables = {name: [open_loop.Table(server.HOST, ports[name], seed=args.seed + i,
                                      players=args.players, interval=args.interval,
                                      watch=args.watch, stream=not args.poll, script=not args.forms)

@@ -570,13 +570,12 @@ class Listener:
 
     def _run(self) -> None:
         table, selector = self.table, selectors.DefaultSelector()
-        key, streams = "", {}  # phone → its stream
+        key, streams = "", {}  # phone → its stream of the game being played
+        leaving: list[tuple[float, EventStream]] = []  # the last game's, read a second more
         try:
             while not self.done.is_set():
                 if table.key != key:  # a new game: the phones open its page
-                    for stream in streams.values():
-                        selector.unregister(stream)
-                        stream.close()
+                    leaving += [(time.perf_counter() + 1.0, stream) for stream in streams.values()]
                     key, streams = table.key, {}
                 for phone in table.phones:
                     if key and phone not in streams:
@@ -585,20 +584,26 @@ class Listener:
                             self.done.wait(3.0)  # as a browser waits the stream's retry
                             break
                         streams[phone] = stream
-                        selector.register(stream, selectors.EVENT_READ, phone)
+                        selector.register(stream, selectors.EVENT_READ, (phone, key))
                         self._take(stream, phone, key)  # what came with the answer's head
-                ready = [found.data for found, _mask in selector.select(timeout=0.1)]
-                for phone in ready:
-                    stream = streams[phone]
-                    self._take(stream, phone, key)
+                for found, _mask in selector.select(timeout=0.1):
+                    stream, (phone, of) = found.fileobj, found.data
+                    self._take(stream, phone, of)
                     if stream.ended:  # ended by the server: the next one at once
                         selector.unregister(stream)
                         stream.close()
-                        del streams[phone]
+                        if streams.get(phone) is stream:
+                            del streams[phone]
+                now = time.perf_counter()
+                for deadline, stream in [x for x in leaving if x[0] <= now]:
+                    leaving.remove((deadline, stream))
+                    if not stream.ended:
+                        selector.unregister(stream)
+                        stream.close()
         except Exception as e:  # noqa: BLE001 - a broken listener must show, not hang the run
             table.errors.append(f"listener: {type(e).__name__}: {e}")
         finally:
-            for stream in streams.values():
+            for stream in [*streams.values(), *(stream for _deadline, stream in leaving)]:
                 stream.close()
             selector.close()
 

@@ -6,9 +6,9 @@ one tap each, the turn passed on with one tap. Every play is checked by replayin
 log with it added (storage/logs.py); a refused play says why and nothing is saved.
 Earlier plays can be edited or deleted, and everything after them is recomputed.
 
-Many phones, one table: every phone on a game polls ``/live`` (static/app.js) and
-replaces the parts of the page that other phones' plays change, keeping what it has
-picked. Every form carries a fresh ``request_id``: sent twice, it is acted on once.
+Many phones, one table: every phone on a game hears its changes (web/live.py: a
+stream, or ``/live`` polled where none is held; static/app.js) and replaces the parts
+of the page that other phones' plays change, keeping what it has picked. Every form carries a fresh ``request_id``: sent twice, it is acted on once.
 
 With the page's script a play, an ace, a pass, going out and an undo are sent in the
 background asking for JSON (``Accept: application/json``): the answer is what ``/live``

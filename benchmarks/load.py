@@ -334,7 +334,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --poll, seconds between live polls (0: no live updates at all)")
     parser.add_argument("--poll", action="store_true",
                         help="both loops: the phones poll /live instead of holding streams "
-                             "(the page's script where no stream is held; waitress: always)")
+                             "(the page's script where no stream is held: always but under "
+                             "gunicorn's gevent workers)")
     parser.add_argument("--server", choices=("gunicorn", "waitress"), default="gunicorn")
     parser.add_argument("--workers", type=int, default=None, help="default: serving.py's")
     parser.add_argument("--worker-class", default=None, help="gunicorn's; default: serving.py's")
@@ -350,7 +351,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.stalled and args.closed:
         parser.error("--stalled goes with the realistic workload")
     realistic, closed = not args.closed, not (args.realistic or args.stalled)
-    args.poll = args.poll or args.server == "waitress"  # it holds no stream: the pages poll
     pairs = args.pairs or (1 if args.quick or args.stalled else 2)
     open_seconds = args.seconds or (args.stall_seconds if args.stalled else 5.0 if args.quick else 15.0)
     closed_seconds = args.seconds or (4.0 if args.quick else 8.0)
@@ -358,6 +358,8 @@ def main(argv: list[str] | None = None) -> int:
 
     chosen = server.resolve(args.server, args.src, workers=args.workers, threads=args.threads,
                             worker_class=args.worker_class)
+    # Only gevent's greenlets hold streams (web/live.py): elsewhere the pages poll.
+    args.poll = args.poll or chosen["worker_class"] != "gevent"
     print(f"Load benchmark — {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python "
           f"{platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
     setup = (f"gunicorn, {chosen['workers']} {chosen['worker_class']} workers × "

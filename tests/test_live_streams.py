@@ -85,7 +85,9 @@ def test_a_play_taken_by_one_worker_reaches_the_streams_held_by_both(tmp_path):
         workers = _workers(process.pid)
         assert len(workers) == 2, workers
         held: dict[int, list[EventStream]] = {pid: [] for pid in workers}
-        while min(len(s) for s in held.values()) < 2 and len(streams) < 60:
+        # A worker still starting accepts nothing: the streams go to the other meanwhile.
+        while min(len(s) for s in held.values()) < 2 and len(streams) < 200:
+            time.sleep(0.02)
             stream = EventStream(server.HOST, port, f"/g/{key}/events?since=0")
             streams.append(stream)
             assert stream.status == 200 and stream.headers["content-type"].startswith("text/event-stream")

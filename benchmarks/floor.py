@@ -34,7 +34,15 @@ them (a phone sees no error from it):
 - ``GET /g/<key>/live?since=<version>``: 204 when the game's version (here the id of
   its last row) is unchanged, else a small JSON of regions (the version, the screen,
   the round, the turn and the last row of the log; the app sends the whole of each
-  region that changed, some 20 KB).
+  region that changed, some 8 KB);
+- ``GET /g/<key>/events``: the app's live protocol (scorekeeper/web/live.py), as
+  cheaply: Server-Sent Events from the version the phone has (``Last-Event-ID``, else
+  ``?since=``), the same small JSON as ``/live`` drawn once per version and game for
+  every stream, ``retry:``, a heartbeat comment every 25 s, ``event: bye`` after 5
+  minutes. A thread per process (a greenlet under gevent), started by the first
+  stream, asks SQLite every 0.15 s whether anything was committed (``PRAGMA
+  data_version``) and wakes the streams of the games whose last row moved; a write of
+  the process wakes it at once: the same machinery as the app's, without the app.
 
 What it leaves out, on purpose: no replay, no rules, no idempotency record of the
 request id, no cached summary of the game, no version column to update, none of the
@@ -48,9 +56,10 @@ import json
 import os
 import secrets
 import sqlite3
+import threading
 import time
 
-from flask import Flask, Response, abort, g, jsonify, redirect, render_template, request
+from flask import Flask, Response, abort, g, jsonify, redirect, render_template, request, stream_with_context
 from flask_wtf.csrf import CSRFProtect, generate_csrf
 from jinja2 import DictLoader
 
@@ -90,6 +99,7 @@ ROUND = "SELECT id, type, player, cards, target FROM plays WHERE game = ? AND ro
 MELDS = """SELECT p.id FROM plays p JOIN games g ON g.id = p.game AND p.round_no = g.round_no
 WHERE p.game = ? AND p.type = 'meld' ORDER BY p.seq"""
 LAST = "SELECT id, type, player, cards, round_no FROM plays WHERE game = ? ORDER BY id DESC LIMIT 1"
+STREAM = {"heartbeat": 25.0, "lasts": 300.0, "retry": 3000, "watch": 0.15}  # as the app's (web/live.py)
 
 SUITS = {"S": ("♠", "b", "spades"), "H": ("♥", "r", "hearts"),
          "D": ("♦", "r", "diamonds"), "C": ("♣", "b", "clubs")}
@@ -309,6 +319,66 @@ class Database:
         return first
 
 
+class Changes:
+    """The streams of this process by game, and the watcher that wakes them (the app's
+    web/live.py Hub, cut to what the floor needs): made by the first stream, after
+    gunicorn forks and gevent patches ``threading``."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.lock = threading.Lock()
+        self.poke = threading.Event()
+        self.waiters: dict[int, set[threading.Event]] = {}
+        self.versions: dict[int, int] = {}
+        self.fresh = False
+        self.running = False
+        self.drawn: dict[int, tuple[int, bytes]] = {}  # game → (version, its event)
+
+    def watch(self, game_id: int) -> threading.Event:
+        waiter = threading.Event()
+        with self.lock:
+            self.waiters.setdefault(game_id, set()).add(waiter)
+            self.fresh, start, self.running = True, not self.running, True
+        if start:
+            threading.Thread(target=self._run, daemon=True).start()
+        self.poke.set()
+        return waiter
+
+    def unwatch(self, game_id: int, waiter: threading.Event) -> None:
+        with self.lock:
+            streams = self.waiters.get(game_id, set())
+            streams.discard(waiter)
+            if not streams:
+                self.waiters.pop(game_id, None)
+                self.versions.pop(game_id, None)
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            seen = None
+            while True:
+                with self.lock:
+                    if not self.waiters:
+                        self.running = False
+                        return
+                    games, fresh, self.fresh = list(self.waiters), self.fresh, False
+                now = conn.execute("PRAGMA data_version").fetchone()[0]
+                if now != seen or fresh:
+                    seen = now
+                    rows = conn.execute(f"SELECT game, max(id) FROM plays WHERE game IN "
+                                        f"({','.join('?' * len(games))}) GROUP BY game", games).fetchall()
+                    with self.lock:
+                        for game_id, version in rows:
+                            if self.versions.get(game_id) != version and game_id in self.waiters:
+                                self.versions[game_id] = version
+                                for waiter in self.waiters[game_id]:
+                                    waiter.set()
+                self.poke.wait(STREAM["watch"])
+                self.poke.clear()
+        finally:
+            conn.close()
+
+
 def _game_id(key: str) -> tuple[int, str]:
     game, _, token = key.partition("-")
     if not game.isdigit() or not token:
@@ -352,6 +422,12 @@ def create_app(database: str | None = None) -> Flask:
     db = Database(database or os.environ["SCOREKEEPER_DATABASE"])
     app.teardown_appcontext(db.close)
     db.create()
+    hubs: list[Changes] = []  # this process's, made by its first stream
+
+    def changes() -> Changes:
+        if not hubs:
+            hubs.append(Changes(db.path))
+        return hubs[0]
 
     @app.after_request
     def headers(response: Response) -> Response:
@@ -418,6 +494,14 @@ def create_app(database: str | None = None) -> Flask:
         return page("game.html", title="Game over", key=key, players=players,
                     rounds=round_no - 1)
 
+    def live_parts(key: str, last) -> dict:
+        """``/live``'s JSON for the game's last row (None: no play yet)."""
+        _id, kind, player, cards, round_no = last or (0, "", "", "[]", 1)
+        row = {"id": _id, "type": kind, "player": player, "cards": json.loads(cards), "number": None}
+        return dict(version=_id, screen="play", url=f"/g/{key}/table", round=round_no,
+                    regions={"turn": render_template("turn.html", turn=player, round_no=round_no),
+                             "log": render_template("row.html", r=row, key=key)})
+
     @app.get("/g/<key>/live")
     def live(key: str):
         game_id, token = _game_id(key)
@@ -427,12 +511,62 @@ def create_app(database: str | None = None) -> Flask:
             return "", 204
         if last is None and db.conn().execute(GAME, (game_id, token)).fetchone() is None:
             abort(404)
-        _id, kind, player, cards, round_no = last or (0, "", "", "[]", 1)
-        row = {"id": version, "type": kind, "player": player, "cards": json.loads(cards),
-               "number": None}
-        return jsonify(version=version, screen="play", url=f"/g/{key}/table", round=round_no,
-                       regions={"turn": render_template("turn.html", turn=player, round_no=round_no),
-                                "log": render_template("row.html", r=row, key=key)})
+        return jsonify(live_parts(key, last))
+
+    def event(game_id: int, key: str) -> tuple[int, bytes]:
+        """The game's change as the streams send it, drawn once per version (for every
+        phone: the floor's links are all edit links)."""
+        last = db.conn().execute(LAST, (game_id,)).fetchone()
+        version = last[0] if last else 0
+        hub = changes()
+        found = hub.drawn.get(game_id)
+        if found is None or found[0] != version:
+            data = json.dumps(live_parts(key, last), separators=(",", ":"))
+            found = hub.drawn[game_id] = (version, f"id: {version}\nevent: change\ndata: {data}\n\n".encode())
+        return found
+
+    @app.get("/g/<key>/events")
+    def events(key: str):
+        game_id, token = _game_id(key)
+        if db.conn().execute(GAME, (game_id, token)).fetchone() is None:
+            abort(404)
+        said = request.headers.get("Last-Event-ID") or request.args.get("since", "")
+        since = int(said) if said.isdigit() else None
+        version, first = event(game_id, key)
+        Database.close()
+        hub = changes()
+
+        def stream():
+            waiter = hub.watch(game_id)
+            try:
+                yield f"retry: {STREAM['retry']}\n\n".encode()
+                sent = version
+                if since != version:
+                    yield first
+                now = time.monotonic()
+                ends, beat = now + STREAM["lasts"], now + STREAM["heartbeat"]
+                while True:
+                    waiter.clear()
+                    if hub.versions.get(game_id, sent) > sent:
+                        sent, data = event(game_id, key)
+                        Database.close()
+                        yield data
+                        beat = time.monotonic() + STREAM["heartbeat"]
+                        continue
+                    now = time.monotonic()
+                    if now >= ends:
+                        yield b"event: bye\ndata: 1\n\n"
+                        return
+                    if now >= beat:
+                        yield b":\n\n"
+                        beat = now + STREAM["heartbeat"]
+                        continue
+                    waiter.wait(min(ends, beat) - now)
+            finally:
+                hub.unwatch(game_id, waiter)
+
+        return Response(stream_with_context(stream()), mimetype="text/event-stream",
+                        headers={"X-Accel-Buffering": "no"})
 
     def log_play(key: str, kind: str, player: str, cards: list[str], target: int | None,
                  *more: tuple[str, tuple]) -> int:
@@ -442,6 +576,8 @@ def create_app(database: str | None = None) -> Flask:
                                          game_id, token)), *more)
         if cursor.rowcount != 1:
             abort(404)
+        if hubs and hubs[0].running:
+            hubs[0].poke.set()  # the watcher looks at once (as the app's after a write)
         return cursor.lastrowid
 
     def played(key: str, saved: int, kind: str, player: str, cards: list[str],

@@ -22,11 +22,16 @@ the server counts (issue 13, item 5).
   unanswered is sent when that answer comes, and counted as sent late; its latency
   still runs from when it was due. Tables are independent: each starts at its own
   offset in the interval, so their plays are spread evenly over it.
-- **Watching live**, as the page's script does (static/app.js): each phone asks
-  ``/live?since=<version>`` one second after its last answer (204, or the JSON of the
-  regions that changed, which it reads the new version from); a phone sending a play
-  stops polling until it is answered (and its new page loaded, if any), and polls one
-  second after.
+- **Watching live**, as the page's script does (static/app.js): each phone that has a
+  page of the game loaded holds one stream of its changes (``/g/<key>/events``,
+  Server-Sent Events, on a connection of its own, opened again at once when the server
+  ends it), and notes when each new version arrives. With ``stream`` False (``load.py
+  --poll``, the page's script where no stream is held) it asks ``/live?since=<version>``
+  one second after its last answer instead (204, or the JSON of the regions that
+  changed, which it reads the new version from); a phone sending a play stops polling
+  until it is answered (and its new page loaded, if any), and polls one second after.
+  Either way :func:`change_times` says how long each play took to reach each other
+  phone of its table: from the play sent to the new version (or a later one) heard.
 - **Connections** as a browser keeps them: a phone reuses an idle keep-alive
   connection or opens another (two at most in practice: a poll in flight when a play
   is due); a kept connection the server has closed meanwhile is opened again and the
@@ -39,6 +44,7 @@ library is used.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import random
 import re
 import socket
@@ -47,7 +53,7 @@ import uuid
 from dataclasses import dataclass, field
 from urllib.parse import urlencode, urlsplit
 
-from benchmarks.phones import BACKGROUND, CSRF, KEY, MELD, MELD_JSON, VERSION, Request, _gist, step_request
+from benchmarks.phones import BACKGROUND, CSRF, KEY, MELD, MELD_JSON, VERSION, Events, Request, _gist, step_request
 from benchmarks.table_script import PLAYERS, script_round
 
 LIVE_VERSION = re.compile(rb'"version":\s*(\d+)')
@@ -110,6 +116,21 @@ class Phone:
         self.sending = False  # a form is being sent: the page's script does not poll
         self.watching = False  # a page of the game is loaded: its script polls
         self.next_poll = 0.0
+        self.stream: asyncio.Task | None = None  # the stream held, for the game of
+        self.stream_key = ""
+        self.heard: dict[str, tuple[list[int], list[float]]] = {}  # game → versions, when
+
+    def hear(self, key: str, version: int, at: float) -> None:
+        """A version of the game ``key`` arrived (by the stream, or a poll)."""
+        versions, times = self.heard.setdefault(key, ([], []))
+        versions.append(version)
+        times.append(at)
+
+    def heard_at(self, key: str, version: int) -> float | None:
+        """When ``version`` of ``key``, or a later one, first arrived (None: not yet)."""
+        versions, times = self.heard.get(key, ((), ()))
+        i = bisect.bisect_left(versions, version)
+        return times[i] if i < len(versions) else None  # they came in that order
 
     def close(self) -> None:
         for conn in self.idle:
@@ -174,10 +195,13 @@ class Table:
     interval: float = 2.0  # seconds between two plays of this table
     script: bool = True  # table plays sent as the page's script sends them (JSON, no page)
     watch: float = 1.0  # seconds from a poll's answer to the next (0: no live updates)
+    stream: bool = True  # the phones hold streams of the game's changes (False: they poll)
     timeout: float = 10.0
     requests: list[Request] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     late: int = 0  # plays sent after their time: the table's previous one was unanswered
+    # The plays whose new version the phone was answered with: (game, version, seat, sent).
+    changes: list[tuple[str, int, int, float]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -234,10 +258,12 @@ class Table:
         leads to the hands, whose page the browser loads. Recorded as ``kind`` (the whole
         play, from when it was due) and as "post" (the request alone)."""
         fields = fields + [("csrf_token", phone.token), ("request_id", uuid.uuid4().hex)]
+        sent = time.perf_counter()
         try:
             answer = await self._ask(phone, "post", "POST", path, fields, expect=(200,),
                                      accept="application/json")
             phone.version = LIVE_VERSION.search(answer.body).group(1).decode()
+            self.changes.append((self.key, int(phone.version), self.phones.index(phone), sent))
             text = answer.body.decode("utf-8", "replace")
             location, size = "", len(answer.body)
             if kind == "out":
@@ -255,6 +281,7 @@ class Table:
         first = self.phones[0]
         for phone in self.phones:
             phone.watching = False  # until it has loaded the new game's page
+            self._unlisten(phone)
         first.read_page((await self._ask(first, "open", "GET", "/games/new")).body)
         fields = [(f"seat_{i}", PLAYERS[i]) for i in range(self.players)] + [("first_dealer", "0")]
         location, _page = await self._form(first, "new game", "/games", fields, due)
@@ -266,8 +293,65 @@ class Table:
         self.round_no, self.steps = 1, None
 
     def _loaded(self, phone: Phone) -> None:
-        """A page of the game loaded: its script polls a second later."""
+        """A page of the game loaded: its script holds a stream of the game's changes (or
+        polls a second later)."""
         phone.watching, phone.next_poll = True, time.perf_counter() + self.watch
+        if self.stream and self.watch and phone.stream_key != self.key:
+            self._unlisten(phone)
+            phone.stream_key = self.key
+            phone.stream = asyncio.get_running_loop().create_task(self._listen(phone, self.key))
+
+    def _unlisten(self, phone: Phone) -> None:
+        if phone.stream is not None:
+            phone.stream.cancel()
+        phone.stream, phone.stream_key = None, ""
+
+    async def _listen(self, phone: Phone, key: str) -> None:
+        """The phone's stream of the game ``key``, as the page's script holds it: opened
+        from the version it has, opened again at once when the server ends it (``bye``),
+        a few seconds after a failure (the stream's ``retry``); until cancelled."""
+        while True:
+            started, writer = time.perf_counter(), None
+            try:
+                reader, writer = await asyncio.open_connection(self.host, self.port)
+                sock = writer.get_extra_info("socket")
+                if sock is not None:
+                    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                lines = [f"GET /g/{key}/events?since={phone.version} HTTP/1.1",
+                         f"Host: {self.host}:{self.port}", "Accept: text/event-stream"]
+                if phone.cookie:
+                    lines.append(f"Cookie: {phone.cookie}")
+                writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self.timeout)
+                status = int(head.split(b" ", 2)[1])
+                self.requests.append(Request("stream", status, started, time.perf_counter() - started))
+                if status != 200:
+                    raise Unexpected(f"stream /g/{key}/events: {status}")
+                events = Events(chunked=b"chunked" in head.lower())
+                ended = False
+                while not ended:
+                    data = await reader.read(262144)
+                    now = time.perf_counter()
+                    if not data:
+                        break
+                    for fields in events.feed(data):
+                        if fields.get("event") == "change":
+                            phone.hear(key, int(fields["id"]), now)
+                            if int(fields["id"]) > int(phone.version or 0):
+                                phone.version = fields["id"]
+                        elif fields.get("event") == "bye":
+                            ended = True
+                    ended = ended or events.ended
+                continue  # ended by the server: the next one at once
+            except asyncio.CancelledError:
+                raise
+            except (OSError, ValueError, IndexError, asyncio.TimeoutError, asyncio.IncompleteReadError,
+                    Unexpected) as e:
+                self.errors.append(f"stream /g/{key}/events: {type(e).__name__}: {e}")
+                await asyncio.sleep(3.0)  # as a browser waits the stream's retry
+            finally:
+                if writer is not None:
+                    writer.close()
 
     async def play(self, due: float) -> None:
         """The table's next play (or a new game), due at ``due``."""
@@ -303,7 +387,11 @@ class Table:
     async def run(self, first: float, until: float) -> None:
         """Plays due at ``first``, ``first + interval`` … before ``until``, and the phones
         watching live meanwhile; then every connection closed."""
-        watchers = [asyncio.create_task(self._watch(phone, until)) for phone in self.phones]
+        watchers = [asyncio.create_task(self._watch(phone, until)) for phone in self.phones
+                    if not self.stream]
+        for phone in self.phones:
+            if phone.watching:  # a page of the game open since the last run: its stream again
+                self._loaded(phone)
         try:
             due = first
             while due < until:
@@ -321,8 +409,13 @@ class Table:
                         phone.watching = False
                         phone.close()
                 due += self.interval
+            await asyncio.sleep(max(0.0, until - time.perf_counter()))  # the phones hear until the end
         finally:
             await asyncio.gather(*watchers, return_exceptions=True)
+            streams = [phone.stream for phone in self.phones if phone.stream is not None]
+            for phone in self.phones:
+                self._unlisten(phone)
+            await asyncio.gather(*streams, return_exceptions=True)
             self.close()
 
     async def _watch(self, phone: Phone, until: float) -> None:
@@ -344,9 +437,28 @@ class Table:
                 match = LIVE_VERSION.search(answer.body) if answer.status == 200 else None
                 if match:
                     phone.version = match.group(1).decode()
+                    phone.hear(self.key, int(phone.version), time.perf_counter())
             except Unexpected as e:
                 self.errors.append(str(e))
             phone.next_poll = time.perf_counter() + self.watch
+
+
+def change_times(tables: list[Table], start: float, end: float) -> tuple[list[float], int]:
+    """How long each play sent in [start, end) took to reach each other phone of its table
+    (seconds), and how many never reached one (by the time the phones stopped)."""
+    times, unheard = [], 0
+    for table in tables:
+        for key, version, seat, sent in table.changes:
+            if not start <= sent < end:
+                continue
+            for other, phone in enumerate(table.phones):
+                if other != seat:
+                    at = phone.heard_at(key, version)
+                    if at is None:
+                        unheard += 1
+                    else:
+                        times.append(max(0.0, at - sent))
+    return times, unheard
 
 
 async def run_tables(tables: list[Table], start: float, until: float) -> None:

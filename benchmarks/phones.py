@@ -15,7 +15,10 @@ round's count are forms in the browser too: a 303. With ``script`` False the pho
 send every play as a browser without the script does (as they did before issue 15): a
 303, and the page it names loaded after each meld (``follow``: after every write;
 ``meld_pages`` False: never, the meld's id read from the 303's ``?saved=``). The phones
-not playing can ask for live updates (``watch``), as the page's script does.
+can watch live (``watch``), as the page's script does: each holds a stream of the
+game's changes (``stream``, :class:`EventStream`, read for the whole table by a thread
+of its own: :class:`Listener`), or the phones not playing ask ``/live`` every ``watch``
+seconds; ``Table.changes`` and ``Phone.heard`` say when each play reached each phone.
 
 Everything is recorded per request (what, status, when, seconds), and every write that
 got its answer (its 303, or its JSON) is kept in ``Table.acked`` (every write sent in
@@ -24,8 +27,10 @@ library is used: no load tool to install.
 """
 from __future__ import annotations
 
+import bisect
 import random
 import re
+import selectors
 import socket
 import threading
 import time
@@ -134,6 +139,112 @@ class Connection:
         return Response(status, headers, body)
 
 
+class Events:
+    """Server-Sent Events as they arrive, decoded: the HTTP/1.1 chunks a WSGI server sends
+    a stream in (or the bytes as they are, without ``chunked``), then the events, each a
+    dict of its fields (``event``, ``id``, ``data``; ``retry`` alone for the stream's
+    first line; heartbeat comments are dropped). ``ended``: the last chunk came."""
+
+    def __init__(self, chunked: bool = True) -> None:
+        self.chunked, self.ended = chunked, False
+        self._raw = self._text = b""
+
+    def feed(self, data: bytes) -> list[dict]:
+        if not self.chunked:
+            self._text += data
+        else:
+            self._raw += data
+            while not self.ended:
+                line_end = self._raw.find(b"\r\n")
+                if line_end < 0:
+                    break
+                size = int(self._raw[:line_end].split(b";")[0] or b"0", 16)
+                if size == 0:
+                    self.ended = True
+                    break
+                start = line_end + 2
+                if len(self._raw) < start + size + 2:
+                    break
+                self._text += self._raw[start:start + size]
+                self._raw = self._raw[start + size + 2:]
+        found = []
+        while b"\n\n" in self._text:
+            block, self._text = self._text.split(b"\n\n", 1)
+            fields = {}
+            for line in block.decode("utf-8", "replace").split("\n"):
+                if line and not line.startswith(":"):
+                    name, _, value = line.partition(":")
+                    fields[name] = value[1:] if value.startswith(" ") else value
+            if fields:
+                found.append(fields)
+        return found
+
+
+class EventStream:
+    """A phone's stream of its game's changes (``GET /g/<key>/events``), held on a
+    connection of its own as the page's script holds it (the browser's EventSource).
+    ``status`` and ``headers`` of the answer; ``read`` waits for what comes next and
+    returns its events with the time they arrived; ``fileno`` for a selector."""
+
+    def __init__(self, host: str, port: int, path: str, cookie: str = "", timeout: float = 10.0) -> None:
+        self.sock = socket.create_connection((host, port), timeout=timeout)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Accept: text/event-stream"]
+        if cookie:
+            lines.append(f"Cookie: {cookie}")
+        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+        self.received = 0  # bytes, the answer's head included
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionResetError("the server closed the stream before answering")
+            head += chunk
+            self.received += len(chunk)
+        head, _, rest = head.partition(b"\r\n\r\n")
+        status_line, *header_lines = head.decode("latin-1").split("\r\n")
+        self.status = int(status_line.split(" ", 2)[1])
+        self.headers = {}
+        for line in header_lines:
+            name, _, value = line.partition(":")
+            self.headers.setdefault(name.strip().lower(), value.strip())
+        streaming = self.status == 200 and self.headers.get("content-type", "").startswith("text/event-stream")
+        self.events = Events(chunked=self.headers.get("transfer-encoding", "").lower() == "chunked")
+        self.ended = not streaming
+        self._first = self.events.feed(rest) if streaming else []
+
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
+    def read(self, timeout: float | None = None) -> list[tuple[float, dict]]:
+        """What has come, waiting up to ``timeout`` for something: (arrived, fields) each.
+        The stream's end (or the server closing it) sets ``ended``."""
+        if self._first:
+            now, self._first, found = time.perf_counter(), [], self._first
+            return [(now, fields) for fields in found]
+        if self.ended:
+            return []
+        self.sock.settimeout(timeout)
+        try:
+            data = self.sock.recv(262144)
+        except (socket.timeout, BlockingIOError):
+            return []
+        except OSError:
+            data = b""
+        now = time.perf_counter()
+        if not data:
+            self.ended = True
+            return []
+        self.received += len(data)
+        found = self.events.feed(data)
+        self.ended = self.events.ended
+        return [(now, fields) for fields in found]
+
+    def close(self) -> None:
+        self.sock.close()
+        self.ended = True
+
+
 @dataclass
 class Request:
     kind: str  # a write ("meld", "pass" … "new game") or a read ("page", "live", "open")
@@ -179,6 +290,19 @@ class Phone:
         self.polled = 0.0  # time.perf_counter() of its last live update
         self.received = 0  # bytes in the body of the last answer
         self.accept = ""  # the Accept header of its next POST (the page's script: JSON)
+        self.heard: dict[str, tuple[list[int], list[float]]] = {}  # game → versions, when
+
+    def hear(self, key: str, version: int, at: float) -> None:
+        """A version of the game ``key`` arrived (by the stream, or a poll)."""
+        versions, times = self.heard.setdefault(key, ([], []))
+        versions.append(version)
+        times.append(at)
+
+    def heard_at(self, key: str, version: int) -> float | None:
+        """When ``version`` of ``key``, or a later one, first arrived (None: not yet)."""
+        versions, times = self.heard.get(key, ((), ()))
+        i = bisect.bisect_left(versions, version)
+        return times[i] if i < len(versions) else None  # they came in that order
 
     def close(self) -> None:
         if self.conn is not None:
@@ -233,7 +357,8 @@ class Table:
     script: bool = True  # table plays as the page's script sends them: JSON, no page
     follow: bool = True  # load the page an answer names (a 303's, or going out's), as a browser does
     meld_pages: bool = True  # without script, False: no page after a meld either (its id: the 303's ?saved=)
-    watch: float = 0.0  # > 0: the phones not playing ask for live updates this often (s)
+    watch: float = 0.0  # > 0: the phones watch live (not playing: ask for updates this often, s)
+    stream: bool = False  # with watch: each phone holds a stream of the game's changes instead
     timeout: float = 10.0
     phones: list[Phone] = field(default_factory=list)
     requests: list[Request] = field(default_factory=list)
@@ -243,6 +368,8 @@ class Table:
     sent: list[tuple[str, tuple]] = field(default_factory=list)  # every write sent
     games: list[str] = field(default_factory=list)  # the edit keys of the games played
     rounds_counted: int = 0
+    # The plays whose new version the phone was answered with: (game, version, seat, sent).
+    changes: list[tuple[str, int, int, float]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -293,6 +420,7 @@ class Table:
         self.sent.append((self.key, step))
         if self.script and kind in BACKGROUND:
             phone.accept = "application/json"
+            sent = time.perf_counter()
             try:
                 _location, text = self._send(phone, kind, "POST", path, fields, expect=200,
                                              keep_cookie=self.follow)
@@ -300,6 +428,7 @@ class Table:
                 phone.accept = ""
             self.acked.append((self.key, step))
             phone.version = LIVE_VERSION.search(text).group(1)
+            self.changes.append((self.key, int(phone.version), self.phones.index(phone), sent))
             if kind == "meld":
                 self.melds.update({int(n): int(i) for i, n in MELD_JSON.findall(text)})
             if kind == "out" and self.follow:  # the browser goes on to the hands
@@ -330,6 +459,7 @@ class Table:
             match = LIVE_VERSION.search(text)
             if match:
                 phone.version = match.group(1)
+                phone.hear(self.key, int(phone.version), time.perf_counter())
 
     # -- a game -------------------------------------------------------------------------
     def new_game(self) -> None:
@@ -365,7 +495,7 @@ class Table:
                 return False
             step = steps[self.done]
             seat = step[1]
-            if self.watch:
+            if self.watch and not self.stream:
                 self._live(seat)
             kind, path, fields = step_request(step, self.key, self.round_no, self.melds)
             location = self._write(self.phones[seat], kind, path, fields, step)
@@ -382,6 +512,7 @@ class Table:
         After an unexpected answer the table starts a new game (``keep_going``, up to
         ``max_errors`` times) or stops.
         """
+        listener = Listener(self) if self.watch and self.stream else None
         try:
             while not stop.is_set() and (max_writes is None or len(self.sent) < max_writes):
                 try:
@@ -399,8 +530,92 @@ class Table:
         except Exception as e:  # noqa: BLE001 - a broken driver must show, not hang the run
             self.errors.append(f"driver: {type(e).__name__}: {e}")
         finally:
+            if listener is not None:
+                listener.stop()
             for phone in self.phones:
                 phone.close()
+
+
+class Listener:
+    """A table's phones holding their streams of the game's changes, read by one thread
+    (a selector over the table's streams): each phone's stream opened on the game being
+    played from the version it has, opened again at once when the server ends it, the
+    versions noted as they arrive (``Phone.hear``). A failure is the table's error."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join(timeout=15)
+
+    def _open(self, phone: Phone, key: str) -> EventStream | None:
+        table = self.table
+        started = time.perf_counter()
+        try:
+            stream = EventStream(table.host, table.port, f"/g/{key}/events?since={phone.version}",
+                                 phone.cookie, table.timeout)
+        except OSError as e:
+            table.errors.append(f"stream /g/{key}/events: {type(e).__name__}: {e}")
+            return None
+        table.requests.append(Request("stream", stream.status, started, time.perf_counter() - started))
+        if stream.status != 200:
+            table.errors.append(f"stream /g/{key}/events: {stream.status}")
+            stream.close()
+            return None
+        return stream
+
+    def _run(self) -> None:
+        table, selector = self.table, selectors.DefaultSelector()
+        key, streams = "", {}  # phone → its stream of the game being played
+        leaving: list[tuple[float, EventStream]] = []  # the last game's, read a second more
+        try:
+            while not self.done.is_set():
+                if table.key != key:  # a new game: the phones open its page
+                    leaving += [(time.perf_counter() + 1.0, stream) for stream in streams.values()]
+                    key, streams = table.key, {}
+                for phone in table.phones:
+                    if key and phone not in streams:
+                        stream = self._open(phone, key)
+                        if stream is None:
+                            self.done.wait(3.0)  # as a browser waits the stream's retry
+                            break
+                        streams[phone] = stream
+                        selector.register(stream, selectors.EVENT_READ, (phone, key))
+                        self._take(stream, phone, key)  # what came with the answer's head
+                for found, _mask in selector.select(timeout=0.1):
+                    stream, (phone, of) = found.fileobj, found.data
+                    self._take(stream, phone, of)
+                    if stream.ended:  # ended by the server: the next one at once
+                        selector.unregister(stream)
+                        stream.close()
+                        if streams.get(phone) is stream:
+                            del streams[phone]
+                now = time.perf_counter()
+                for deadline, stream in [x for x in leaving if x[0] <= now]:
+                    leaving.remove((deadline, stream))
+                    if not stream.ended:
+                        selector.unregister(stream)
+                        stream.close()
+        except Exception as e:  # noqa: BLE001 - a broken listener must show, not hang the run
+            table.errors.append(f"listener: {type(e).__name__}: {e}")
+        finally:
+            for stream in [*streams.values(), *(stream for _deadline, stream in leaving)]:
+                stream.close()
+            selector.close()
+
+    @staticmethod
+    def _take(stream: EventStream, phone: Phone, key: str) -> None:
+        for at, fields in stream.read(timeout=0):
+            if fields.get("event") == "change":
+                phone.hear(key, int(fields["id"]), at)
+                if int(fields["id"]) > int(phone.version or 0):
+                    phone.version = fields["id"]
+            elif fields.get("event") == "bye":
+                stream.ended = True
 
 
 def _gist(html: str) -> str:

@@ -13,6 +13,15 @@ Stock parts, stock settings, but for these:
   (``tests/test_stalled_phones.py`` holds a hundred; with ``gthread`` a stalled request
   holds one of the worker's threads, and as many stalled requests as threads stop it).
   SQLite's calls do not yield to other greenlets, but each takes milliseconds.
+- a thousand connections a worker (gunicorn's default, said here): each phone with a
+  game open holds one for its stream of live changes (web/live.py), and one more while
+  it sends a play (kept ten seconds after). 100 tables of 5 phones hold 500 streams and
+  at most 500 others, over two workers: a worker whose thousand are taken accepts no
+  more, and the other takes them, so two workers hold about a thousand phones.
+- the streams end as a worker stops (:func:`post_worker_init`): a stopping worker waits
+  for its requests, and a stream never ends by itself for minutes. A stream's connection
+  closes with it (:func:`pre_request`): kept alive, a stopping worker would wait for a
+  next request on it too, and a browser opens its next stream on a new connection.
 - a connection is kept ten seconds after its last answer (gunicorn's default: two), and a
   request's header lines have as long to arrive: on poor wifi a request may take a few
   seconds to get through; its body then has as long again (the app's deadline:
@@ -37,14 +46,25 @@ from scorekeeper.web.security import MAX_UPLOAD_BYTES
 worker_class = "gevent"
 workers = 2  # one per core
 keepalive = 10
+worker_connections = 1000  # per worker: a stream and a play's connection per phone
 preload_app = True
 control_socket_disable = True
 
 
+def post_worker_init(worker) -> None:  # gunicorn's server hook, in each worker before it serves
+    """The live streams end when the worker stops (``worker.alive``: False once told to)."""
+    from scorekeeper.web import live
+
+    live.while_serving(lambda: worker.alive)
+
+
 def pre_request(worker, req) -> None:  # gunicorn's server hook, before the app sees a request
     """A body the app may not read to its end closes the connection after the answer: one
-    said to be over the limit, or one sent in chunks, whose size is known only at its end."""
+    said to be over the limit, or one sent in chunks, whose size is known only at its end.
+    So does a stream of a game's changes (``…/events``), when it ends."""
     headers = dict(req.headers)
     length = headers.get("CONTENT-LENGTH", "")
     if "TRANSFER-ENCODING" in headers or (length and (not length.isdigit() or int(length) > MAX_UPLOAD_BYTES)):
+        req.force_close()
+    elif req.path.endswith("/events"):
         req.force_close()

@@ -64,16 +64,18 @@ $$("form[data-preview-url]").forEach(form => {
   else if (ok) ok.disabled = true;
 });
 
-/* The table, live: every second, ask if another phone changed the game, and replace
-   the regions (data-region) keeping what is picked, or go on to the game's screen.
+/* The table, live: the server pushes each change (data-events; where it cannot, the page
+   asks every second), and the regions (data-region) are replaced keeping what is
+   picked, or the page goes on to the game's screen.
    This phone's plays go in the background, in order, each with its own request id (a
    resend counts once), kept in localStorage until answered (listed while the server
    does not answer; leaving warns). */
 (() => {
-  const live = body.dataset.live, table = body.matches(".table-screen"), form = $("#play");
+  const {live, events} = body.dataset, table = body.matches(".table-screen"), form = $("#play");
   if (!live || !window.fetch) return;
+  const rid = () => [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 256).toString(16).slice(1)).join("");
   const local = localStorage, WAIT = "waiting " + live, PICKS = "picks " + live;
-  let version = +body.dataset.version, timer, busy, leaving, dirty, sending, next;
+  let version = +body.dataset.version, timer, busy, leaving, dirty, sending, next, stream, held, polling = !events || !window.EventSource;
   let queue = (table && store(local, WAIT)) || [], stuck = queue.length > 0;
   const turn = () => { const s = $("[data-turn]"); return s && s.dataset.turn; };
   const chosen = name => { const i = $(`[name=${name}]:checked`, form); return i ? i.value : ""; };
@@ -123,6 +125,18 @@ $$("form[data-preview-url]").forEach(form => {
     });
     if (any()) form.later();
   };
+  /* Kept while a play is on its way (its answer is fresher) or a page loads. */
+  const heard = data => { if (leaving || sending) held = data; else if (data.version > version) update(data); };
+  const flush = () => { const h = held; held = null; if (h) heard(h); };
+  const listen = () => {
+    if (polling || stream || document.hidden) return;
+    let open;
+    const s = stream = new EventSource(events + "?since=" + version);
+    s.onopen = () => open = 1;
+    on(s, "change", e => heard(JSON.parse(e.data)));
+    on(s, "bye", () => { s.close(); stream = null; listen(); });
+    s.onerror = () => { if (!open || s.readyState > 1) s.close(), stream = null, polling = true, later(); };  /* no stream: poll */
+  };
   const draw = () => {
     if (table) store(local, WAIT, queue.length && queue);
     const box = $("[data-waiting]");
@@ -149,10 +163,13 @@ $$("form[data-preview-url]").forEach(form => {
         if (item.picks && data.error) pick(item.body);
         if (!leaving) body.dataset.sent = (+body.dataset.sent || 0) + 1;  /* answered here */
       }, () => { stuck = true; draw(); })  /* no answer: sent again later */
-      .then(() => { clearTimeout(slow); sending = false; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) later(); });
+      .then(() => { clearTimeout(slow); sending = false; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) flush(), later(); });
   };
   on(document, "submit", e => {
-    const f = e.target, b = e.submitter, confirm = b && b.dataset.action === "confirm";
+    const f = e.target, b = e.submitter, confirm = b && b.dataset.action === "confirm", k = f.elements;
+    /* A live region's form is drawn for every phone: this phone's token and an id of its own (a double tap: the same) */
+    if (k.csrf_token && !k.csrf_token.value) k.csrf_token.value = $("meta[name=csrf-token]").content;
+    if (k.request_id && !k.request_id.value) k.request_id.value = rid();
     if (!table || !b || !b.matches("[data-ace],[data-action=confirm],[data-action=pass],[data-action=undo],[data-action=out],[data-action=take],[data-action=stock],[data-action=renege]")) {
       clearTimeout(timer);  /* a page load: not live meanwhile (30 s at most) */
       leaving = true;
@@ -161,7 +178,7 @@ $$("form[data-preview-url]").forEach(form => {
     e.preventDefault();
     const data = new FormData(f);
     if (b.name) data.append(b.name, b.value);
-    data.set("request_id", [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 256).toString(16).slice(1)).join(""));
+    data.set("request_id", rid());
     const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
     const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
       text: f === form ? fill(body.dataset.queued || "{player}: {play}", {player: chosen("player"), play}) : play};
@@ -179,15 +196,17 @@ $$("form[data-preview-url]").forEach(form => {
   });
   on(window, "beforeunload", e => { if (queue.length) e.preventDefault(), e.returnValue = ""; });
   on(window, "online", pump);
-  function later() { clearTimeout(timer); timer = setTimeout(poll, 1000); }
+  function later() { clearTimeout(timer); if (polling || stuck) timer = setTimeout(poll, 1000); }
   function poll() {
     if (leaving) return;  /* its timer, if any, is the form's */
     clearTimeout(timer);
     if (busy || sending || document.hidden) return;  /* a play's answer is fresher */
+    flush();
+    if (!polling) return void (listen(), pump());
     busy = true;
     fetch(live + "?since=" + version)
       .then(r => r.status === 200 ? r.json() : null)
-      .then(data => { if (data && !leaving && !sending && data.version > version) update(data); })
+      .then(data => { if (data) heard(data); })
       .catch(() => {})
       .then(() => { busy = false; if (!leaving) later(), pump(); });
   }
@@ -198,21 +217,7 @@ $$("form[data-preview-url]").forEach(form => {
     on(form, "click", e => { if (e.target.matches("[data-picker] input")) keep(), say(); });
   }
   draw();
-  on(document, "visibilitychange", poll);
+  on(document, "visibilitychange", () => { if (document.hidden && stream) stream.close(), stream = null; poll(); });
+  listen();
   queue.length ? pump() : later();
 })();
-
-/* New game: the first-dealer choices show the names as they are typed; a tap on a name
-   played here before seats that player in the next empty seat. */
-const seats = $$("[data-seat]"), quick = $("[data-quick-pick]");
-seats.forEach(input => {
-  const r = $(`[data-dealer-seat='${input.dataset.seat}']`), seat = r && r.nextElementSibling.textContent;  /* "Seat 1", in the page's words */
-  const show = () => { if (r) r.nextElementSibling.textContent = input.value.trim() || seat; };
-  on(input, "input", show);
-  show();
-});
-if (quick) quick.hidden = false, on(quick, "click", e => {
-  const b = e.target.closest("[data-pick-name]"), name = b && b.dataset.pickName.toLowerCase();
-  const empty = name && !seats.some(s => s.value.trim().toLowerCase() === name) && seats.find(s => !s.value.trim());
-  if (empty) empty.value = b.dataset.pickName, empty.dispatchEvent(new Event("input", {bubbles: true}));
-});

@@ -59,7 +59,7 @@ def create_app(test_config: dict | None = None):
     from flask import Flask
     from flask_wtf.csrf import CSRFProtect
 
-    from . import database, languages, links, security, words
+    from . import database, languages, links, live, security, words
     from .views import counted, games, helpers, players, round_end, steals, table
 
     app = Flask(
@@ -101,6 +101,7 @@ def create_app(test_config: dict | None = None):
     CSRFProtect(app)
     database.init_app(app)
     links.init_app(app)
+    live.init_app(app)  # the live tables: one payload per change, streams, the watcher
     for blueprint in (helpers.bp, games.bp, table.bp, round_end.bp, steals.bp, counted.bp, players.bp):
         app.register_blueprint(blueprint)
     return app

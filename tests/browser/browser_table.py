@@ -16,6 +16,31 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
 MINUS = "\u2212"  # scores are printed with a real minus sign: −120
 
+# The page's streams of live changes (EventSource) as a test sees them: each one opened
+# (window.__streams) and the changes they brought (window.__heard). Installed before the
+# page's own script (Context.add_init_script); the page works as without it.
+STREAMS = """(() => {
+  const Real = window.EventSource;
+  if (!Real) return;
+  window.__streams = [];
+  window.__heard = 0;
+  window.EventSource = class extends Real {
+    constructor(url, options) {
+      super(url, options);
+      window.__streams.push(this);
+      this.addEventListener("change", () => { window.__heard++; });
+    }
+  };
+})();"""
+
+
+def deaf(page: Page) -> None:
+    """This phone hears nothing more of the other phones' plays, as on wifi that stops
+    delivering: its stream closed under the page's script (which does not know it), and
+    no other stream or poll let through."""
+    page.route(re.compile(r"/events\?|/live\?"), lambda route: route.abort())
+    page.evaluate("(window.__streams || []).forEach(s => s.close())")
+
 
 def number(text: str) -> int:
     """A score as printed (−120, +40, -20) as an int."""

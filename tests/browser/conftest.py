@@ -1,8 +1,10 @@
-"""Browser tests: the real app served by waitress on a free port, driven by Chromium.
+"""Browser tests: the real app served as it is for real on a free port, driven by Chromium.
 
-Like Datasette's ``tests/test_playwright.py``: one server process per session (started,
-polled until it answers, always torn down), one browser per session, a fresh phone-sized
-context per test. Debian's Chromium is used (``/usr/bin/chromium``): a Playwright browser
+Like Datasette's ``tests/test_playwright.py``: one server per session (gunicorn with
+``scorekeeper/serving.py``'s settings, started as ``benchmarks/server.py`` starts it: two
+gevent workers, so the pages hold their streams of live changes and a play taken by one
+worker reaches a page whose stream the other holds; polled until it answers, always torn
+down), one browser per session, a fresh phone-sized context per test. Debian's Chromium is used (``/usr/bin/chromium``): a Playwright browser
 download does not work here. Screenshots for review go to ``test-artifacts/screenshots/``.
 """
 from __future__ import annotations
@@ -10,7 +12,6 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_table import PHONE, Routes, seed_round_by_routes
+from browser_table import PHONE, STREAMS, Routes, seed_round_by_routes
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -52,7 +53,7 @@ def _wait_until_ready(url: str, process: subprocess.Popen, timeout: float = 20.0
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    """The app as it is served for real: waitress, its own database, a fixed secret key."""
+    """The app as it is served for real: gunicorn, its own database, a fixed secret key."""
     if not Path(CHROMIUM).exists():
         # `make test` installs it (as root, with apt-get): under CI its absence is a failure;
         # elsewhere the browser tests are skipped with one line that says what to install.
@@ -60,31 +61,17 @@ def server(tmp_path_factory):
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    waitress = Path(sys.executable).parent / "waitress-serve"
+    from benchmarks import server as served
+
     port = _free_port()
     data = tmp_path_factory.mktemp("server")
-    env = {
-        **os.environ,
-        "SCOREKEEPER_DATABASE": str(data / "scorekeeper.db"),
-        "SCOREKEEPER_SECRET_KEY": "browser-tests",
-    }
-    log = open(data / "server.log", "wb")
-    process = subprocess.Popen(
-        [str(waitress), "--host", "127.0.0.1", f"--port={port}", "--call", "scorekeeper:create_app"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
+    process = served.start("gunicorn", port, data / "scorekeeper.db", data / "server.log")
     base_url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_ready(base_url + "/", process)
         yield base_url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+        served.stop(process)
 
 
 @pytest.fixture(scope="session")
@@ -101,9 +88,11 @@ def browser(server):
 
 @pytest.fixture
 def context(browser, server):
-    """A fresh phone for each test: no cookies, no cache, JavaScript on."""
+    """A fresh phone for each test: no cookies, no cache, JavaScript on (its streams of
+    live changes watched: browser_table.STREAMS)."""
     context = browser.new_context(base_url=server, **PHONE)
     context.set_default_timeout(10_000)
+    context.add_init_script(STREAMS)
     yield context
     context.close()
 

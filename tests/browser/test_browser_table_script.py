@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_table import Phone, Routes
+from browser_table import Phone, Routes, deaf
 from test_browser_a11y import assert_accessible
 
 WAITING = "[data-waiting] li"
@@ -80,7 +80,7 @@ def test_a_refused_play_keeps_its_cards_picked_and_says_why(phone):
     routes.key = phone.key
     phone.tap_cards("S7", "S8", "S9")
     phone.expect_preview(30)
-    page.route(re.compile(r"/live\?"), lambda route: route.abort())  # this phone hears nothing
+    deaf(page)  # this phone hears nothing of it
     routes.meld("B", "S9", "H9", "D9")  # another phone lays S9 meanwhile
     phone.confirm()
     expect(page.locator("[data-bar] [data-error][role=alert]")).to_contain_text("already on the table")

@@ -4,6 +4,11 @@ Two browser contexts at phone size (two phones, each with its own cookies) open 
 same game's edit link. What one logs appears on the other within 2 seconds without a
 reload, and the other keeps what it has picked. A card logged on one phone and picked
 on the other is refused there, with the reason.
+
+The changes come by the page's stream (Server-Sent Events, the browser's EventSource;
+the server is gunicorn with its two workers, so the play and the stream are often on
+different workers): no poll is made, an idle page makes one request, and a hidden page
+holds none. Where the stream cannot be opened the page polls ``/live`` every second.
 """
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_table import PHONE, Phone
+from browser_table import PHONE, STREAMS, Phone, deaf, send
 
 LIVE = 2_000  # ms: how soon every phone sees a play (issue: many phones, one table)
 
@@ -25,6 +30,7 @@ def phones(browser, server, page):
     one.new_game(["A", "B", "C"], dealer=2)
     context = browser.new_context(base_url=server, **PHONE)
     context.set_default_timeout(10_000)
+    context.add_init_script(STREAMS)
     two = Phone(context.new_page())
     two.key, two.game_id = one.key, one.game_id
     two.goto("/table")
@@ -101,9 +107,9 @@ def test_a_card_the_other_phone_logged_is_refused_with_the_reason(phones):
     # Both at the same moment: phone two has not heard of phone one's play yet.
     two.tap_cards("S9")  # untapped: a pair of nines
     two.expect_preview(10)
-    two.page.route(re.compile(r"/live\?"), lambda route: route.abort())
+    deaf(two.page)
     one.meld("H9", "D9", points=10)
-    two.page.wait_for_timeout(1_200)  # a poll or two, that do not arrive
+    two.page.wait_for_timeout(1_200)  # what would have come by now, that does not arrive
     two.confirm()
     error = two.page.locator("[data-error][role=alert]")
     expect(error).to_have_text("9♥ is already on the table (one deck has one 9♥).")
@@ -173,10 +179,12 @@ def test_a_live_update_does_not_overtake_a_play_on_its_way(phones):
     held, asked = held_back(two, r"/pass$"), live_requests(two)
     two.page.locator("[data-action=pass]").tap()
     until(two, lambda: held)
+    heard = two.page.evaluate("window.__heard")
     one.out()  # the round ends: a live update would take phone two to the hands
+    until(two, lambda: two.page.evaluate("window.__heard") > heard)  # its stream brought it
     two.page.clock.run_for(5_000)  # five polls' time: none asked while the Pass is on its way
     two.page.evaluate("0")
-    assert asked == []
+    assert asked == [] and two.page.url.endswith("/table")  # kept for after the answer
     with two.page.expect_navigation():
         held[0].continue_()
     assert two.page.url.endswith(f"/g/{one.key}/end")
@@ -194,6 +202,7 @@ def test_a_page_whose_play_got_no_answer_is_live_again_30_seconds_on(phones):
     two.page.locator("[data-action=pass]").tap()
     until(two, lambda: held)
     one.pass_turn()  # A's turn passed on by the other phone
+    until(two, lambda: two.page.evaluate("window.__heard") > 0)  # its stream brought it, kept
     two.page.clock.run_for(5_000)
     two.page.evaluate("0")
     assert asked == []
@@ -201,3 +210,164 @@ def test_a_page_whose_play_got_no_answer_is_live_again_30_seconds_on(phones):
     two.page.clock.run_for(26_000)  # 30 s after the Pass: live again
     expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "B", timeout=LIVE)
     expect(two.page.locator("[data-waiting] li")).to_have_text(["Pass to B"])
+
+
+def test_a_form_a_live_change_drew_is_sent_with_this_phone_s_own_keys(page, browser, server):
+    """The regions a change brings are drawn once for every phone (web/live.py), with no
+    phone's CSRF token or request id: the page's script puts in its own as a form is sent,
+    here Robber Rummy's Delete (a form that loads the page, not a play in the background);
+    two phones never send the same request id."""
+    from test_browser_robber import tap_and_wait, tap_cards, who_plays
+
+    page.goto("/games/new?variant=robber")
+    form = page.locator("form[data-new-game]")
+    for i, name in enumerate(["Ann", "Bob", "Cy"]):
+        form.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    tap_and_wait(page, form.locator("[data-action=create]"))
+    context = browser.new_context(base_url=server, **PHONE)
+    context.set_default_timeout(10_000)
+    try:
+        other = context.new_page()
+        other.goto(page.url)
+        sent = []
+        for phone in (page, other):
+            phone.on("request", lambda r: sent.append(r.post_data) if r.url.endswith("/delete") else None)
+        who_plays(page, "Ann")
+        tap_cards(page, "H3", "H4", "H5")
+        send(page, page.locator("[data-action=confirm]"))
+        delete = other.locator("[data-log] li[data-type=meld] [data-action=delete]")
+        expect(delete).to_have_count(1, timeout=LIVE)  # drawn by the live change
+        assert other.locator("[data-log] input[name=csrf_token]").input_value() == ""
+        token = other.locator("meta[name=csrf-token]").get_attribute("content")
+        tap_and_wait(other, delete)
+        expect(other.locator("[data-flash]")).to_contain_text("Deleted")
+        expect(other.locator("[data-log] li[data-type=meld]")).to_have_count(0)
+        assert len(sent) == 1 and f"csrf_token={token}&" in sent[0]
+        first_id = re.search(r"request_id=(\w+)", sent[0]).group(1)
+        # Back on phone one (the play deleted comes back as a change): its own id.
+        expect(page.locator("[data-log] li[data-type=meld]")).to_have_count(0, timeout=LIVE)
+        who_plays(page, "Bob")
+        tap_cards(page, "S3", "S4", "S5")
+        send(page, page.locator("[data-action=confirm]"))
+        expect(other.locator("[data-log] li[data-type=meld] [data-action=delete]")).to_have_count(1, timeout=LIVE)
+        expect(page.locator("[data-log] li[data-type=meld] [data-action=delete]")).to_have_count(1)
+        tap_and_wait(page, page.locator("[data-log] li[data-type=meld] [data-action=delete]"))
+        assert len(sent) == 2 and re.search(r"request_id=(\w+)", sent[1]).group(1) != first_id
+    finally:
+        context.close()
+
+
+def requests_of(phone: Phone) -> list[str]:
+    """Every request this phone makes from now on (its URL)."""
+    made = []
+    phone.page.on("request", lambda r: made.append(r.url))
+    return made
+
+
+def streams_open(page) -> int:
+    return page.evaluate("window.__streams.filter(s => s.readyState === 1).length")
+
+
+def wait_until(page, expression: str, seconds: float = 5.0) -> None:
+    """Until ``expression`` is true in the page (wait_for_function would need eval, which
+    the pages' Content-Security-Policy forbids)."""
+    for _ in range(int(seconds * 50)):
+        if page.evaluate(expression):
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError(f"never true: {expression}")
+
+
+def test_a_play_reaches_the_other_phone_by_its_stream(phones):
+    one, two = phones
+    made = requests_of(two)
+    wait_until(two.page, "window.__streams.some(s => s.readyState === 1)")  # open
+    one.meld("S9", "S8", "S7", points=30)
+    expect(two.log_item(type="meld", player="A")).to_have_count(1, timeout=LIVE)
+    expect(two.page.locator("[data-round-score='A']")).to_have_text("30")
+    one.pass_turn()
+    expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "B", timeout=LIVE)
+    assert two.page.evaluate("window.__heard") == 2
+    # By the stream it had: no other opened, no poll.
+    assert not [url for url in made if "/live?" in url]
+    assert two.page.evaluate("window.__streams.length") == 1 and streams_open(two.page) == 1
+
+
+def test_with_the_stream_blocked_polling_brings_the_play(browser, server, page):
+    """A server or a network that holds no stream (waitress answers 204; here the request
+    fails): the page asks /live every second, as it always did."""
+    one = Phone(page)
+    one.new_game(["A", "B", "C"], dealer=2)
+    context = browser.new_context(base_url=server, **PHONE)
+    context.set_default_timeout(10_000)
+    try:
+        two = Phone(context.new_page())
+        two.key, two.game_id = one.key, one.game_id
+        refused = []
+        two.page.route(re.compile(r"/events\?"), lambda route: (refused.append(route.request.url), route.abort()))
+        made = requests_of(two)
+        two.goto("/table")
+        one.meld("S9", "S8", "S7", points=30)
+        expect(two.log_item(type="meld", player="A")).to_have_count(1, timeout=LIVE + 1_000)
+        assert len(refused) == 1 and any("/live?since=" in url for url in made)
+    finally:
+        context.close()
+
+
+def test_an_idle_table_page_makes_at_most_2_requests_in_10_seconds(page):
+    """Its stream, and nothing else: no poll. (The page's timers run on a clock the test
+    moves: 10 s of them in no time.)"""
+    phone = Phone(page)
+    phone.new_game(["A", "B", "C"], dealer=2)
+    page.clock.install()
+    phone.goto("/table")
+    page.wait_for_load_state("networkidle")
+    made = requests_of(phone)
+    page.clock.run_for(10_000)
+    page.wait_for_timeout(300)
+    page.evaluate("0")
+    assert len(made) <= 2 and not [url for url in made if "/live" in url], made
+    assert streams_open(page) == 1
+
+
+def test_a_hidden_page_closes_its_stream_and_catches_up_when_shown(phones):
+    """A phone put to sleep holds nothing on the server and asks nothing; shown again, it
+    opens a stream from the version it has, which brings what it missed at once."""
+    one, two = phones
+    page = two.page
+    wait_until(page, "window.__streams.some(s => s.readyState === 1)")
+    made = requests_of(two)
+    page.evaluate("Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+                  "document.dispatchEvent(new Event('visibilitychange'))")
+    assert page.evaluate("window.__streams.every(s => s.readyState === 2)")  # closed
+    one.meld("S9", "S8", "S7", points=30)
+    page.wait_for_timeout(1_500)  # a poll's time, and more
+    assert page.evaluate("window.__streams.length") == 1 and not [url for url in made if "/live?" in url]
+    assert two.log_item(type="meld", player="A").count() == 0
+    page.evaluate("Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+                  "document.dispatchEvent(new Event('visibilitychange'))")
+    expect(two.log_item(type="meld", player="A")).to_have_count(1, timeout=LIVE)
+    assert page.evaluate("window.__streams.map(s => s.url.replace(/^.*\\//, ''))") == [
+        "events?since=0", "events?since=0"]  # the second from the version it had
+    assert streams_open(page) == 1
+
+
+def test_a_stream_the_server_ends_is_opened_again_at_once(page):
+    """The server ends each stream after a while (event: bye): the page opens the next one
+    at once, from the version it has, instead of waiting the stream's retry (60 s here)."""
+    phone = Phone(page)
+    phone.new_game(["A", "B", "C"], dealer=2)
+    asked = []
+
+    def first_ends(route):
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            route.fulfill(status=200, headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"},
+                          body="retry: 60000\n\nevent: bye\ndata: 1\n\n")
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/events\?"), first_ends)
+    phone.goto("/table")
+    wait_until(page, "window.__streams.length === 2 && window.__streams[1].readyState === 1")
+    assert len(asked) == 2 and asked[1].endswith("/events?since=0")

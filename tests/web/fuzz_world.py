@@ -77,8 +77,10 @@ class World:
         self.copies = 0
         self.requests = 0
         self.hits: Counter = Counter()
+        # The live streams held (as under gunicorn) and ended at once: the route sends
+        # what it has to and its end, and the fuzz reads the whole answer.
         self.app = create_app({"TESTING": True, "DATABASE": self.template, "SECRET_KEY": "fuzz",
-                               "WTF_CSRF_ENABLED": False})
+                               "WTF_CSRF_ENABLED": False, "LIVE_STREAMS": True, "LIVE_STREAM_SECONDS": 0})
 
         @self.app.teardown_request
         def count_hit(_error) -> None:  # which route answered (before any request is made)
@@ -327,6 +329,7 @@ def _routes() -> dict[tuple[str, str], Route]:
     # Pages of any game (a game of another family is sent to its own page).
     for rule in ("/g/<game_key>", "/g/<game_key>/export", "/g/<game_key>/export.csv", "/g/<game_key>/rules"):
         r[(rule, "GET")] = Route(any_game, {"x": anything})
+    r[("/g/<game_key>/events", "GET")] = Route(any_game, {"since": value("0", "1", "2", "5", "9", "12")})
     r[("/g/<game_key>/table", "GET")] = Route(ICEBERG, {"saved": value("1", "2", "3", "4")})
     r[("/g/<game_key>/rounds/<id:round_no>", "GET")] = Route(ICEBERG, {})
     r[("/g/<game_key>/live", "GET")] = Route(ICEBERG, {"since": value("0", "1", "5", "9", "12")})

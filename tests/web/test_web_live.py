@@ -5,6 +5,7 @@ The table page carries its version (``data-version``) and the URL to poll
 fresh HTML of each region of the page that plays change, how many copies of each card
 are left to pick, and which screen the game is at now.
 """
+import json
 import re
 
 import pytest
@@ -153,3 +154,45 @@ def test_every_region_of_the_page_is_what_live_sends(phones):
 def test_live_for_a_key_that_opens_nothing_is_404(phones):
     table, other = phones
     assert other.get(f"/g/{table.game_id}-wrong/live").status_code == 404
+
+
+def test_what_live_sends_is_drawn_once_for_every_phone_of_a_kind(phones, client):
+    """The regions are drawn once per game, version, link and language (web/live.py): the
+    play's own answer, then every phone that asks, read the same bytes; a phone with the
+    read-only link or another language has its own."""
+    from flask import template_rendered
+
+    table, other = phones
+    drawn = []
+
+    def note(_app, template, context, **_extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(note, client.application)
+    answer = table.client.post(f"{table.url}/plays", headers={"Accept": "application/json"}, data={
+        "player": "A", "meld": "", "confirm": "1", "cards": ["S9", "S8", "S7"], "round_no": "1"}).get_json()
+    polls = [live(phone, table.url, 0).data for phone in (other, client.application.test_client(), table.client)]
+    assert len(set(polls)) == 1
+    assert json.loads(polls[0]) == {k: v for k, v in answer.items() if k not in ("notices", "error", "said")}
+    assert drawn.count("_log.html") == 1
+    view = view_link(client, table)
+    spanish = client.application.test_client()
+    assert live(client.application.test_client(), view, 0).get_json()["regions"]["log"] != answer["regions"]["log"]
+    assert "Ronda 1" in spanish.get(f"{table.url}/live?since=0", headers={"Accept-Language": "es"}).get_json()["regions"]["turn"]
+    assert drawn.count("_log.html") == 3
+
+
+def test_forms_drawn_for_every_phone_carry_no_phone_s_keys(phones):
+    """The page's script puts in the phone's own as a form is sent (its meta's CSRF token, a
+    request id of its own); a page drawn for one phone carries its own, for phones without
+    the script."""
+    table, other = phones
+    table.meld("A", "S7", "S8", "S9")
+    regions = live(other, table.url, 0).get_json()["regions"]
+    for name in ("turn", "log"):
+        assert ('<input type="hidden" name="csrf_token" value=""><input type="hidden" name="request_id" '
+                'value="">') in regions[name]
+    assert not re.search(r'name="(csrf_token|request_id)" value="[^"]', "".join(regions.values()))
+    page = table.page()
+    assert re.search(r'<meta name="csrf-token" content="[^"]+">', page)
+    assert len(re.findall(r'name="request_id" value="[\w-]{16}"', page)) >= 3

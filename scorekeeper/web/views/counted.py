@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 from wtforms import BooleanField, IntegerField, StringField, SubmitField
 from wtforms.validators import InputRequired, Optional
@@ -29,6 +29,7 @@ from ...games.words import Say, Sentence
 from ...storage import kernel, rounds as counted, transfer
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
+from .. import live as updates
 from ..chart import chart
 from ..database import get_db
 from ..forms import Between, WriteForm
@@ -201,11 +202,18 @@ def live(game_id: int):
     """For the game page's script (app.js, live table): 204 while ``?since=<version>`` is
     still the game's version, else the new version and round count; the page reloads.
     Read-only links get it too: viewers watch the totals change."""
-    if helpers.unchanged(game_id):
-        return "", 204
-    scored = _scored(game_id)
-    return jsonify(version=scored.game.version, screen="counted", round=scored.recorded,
-                   url=url_for("counted.game", game_id=game_id), regions={}, cards={})
+    return updates.poll(game_id, SCREENS)
+
+
+def live_parts(scored: counted.Scored) -> dict:
+    """What ``/live`` and the stream send (web/live.py): the version and round count, the
+    page to reload; no regions."""
+    game = scored.game
+    return dict(version=game.version, screen="counted", round=scored.recorded,
+                url=url_for("counted.game", game_id=game.id), regions={}, cards={})
+
+
+updates.register(SCREENS, _scored, live_parts)
 
 
 @bp.route("/g/<game_key>/counted/round")

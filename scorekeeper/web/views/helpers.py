@@ -463,12 +463,6 @@ def bring_back() -> dict | None:
     return {"words": data["w"], "token": token, "action": url_for(data["e"], game_id=game_id)}
 
 
-def unchanged(game_id: int) -> bool:
-    """A live poll's ``?since=<version>`` is still the game's version (answer 204). A game
-    that is not there raises NotFound: the 404 page below."""
-    return request.args.get("since", type=int) == kernel.version_of(get_db(), game_id)
-
-
 @bp.app_errorhandler(NotFound)
 @bp.app_errorhandler(404)
 def not_found(_error):

@@ -26,6 +26,7 @@ from ...games.words import Cards, Say, SayN, Sentence
 from ...storage import kernel, log_changes, logs, plays, results
 from ...storage.kernel import NotFound, Refused, Repeated
 from .. import links
+from .. import live as updates
 from ..chart import chart
 from ..database import get_db
 from ..forms import CardsField, ConfirmRoundForm, DeleteForm, HandForm, PassForm, TableForm, UndoForm
@@ -35,7 +36,7 @@ from . import helpers
 from .games import export_file, log_sheet
 from .helpers import ALREADY_SAVED, refusal_status
 from .round_end import cards_left, hand_entry
-from .table import CONFIRM, WENT_OUT, answer, live_json, picked_first, wants_json
+from .table import CONFIRM, WENT_OUT, answer, picked_first, wants_json
 
 SCREENS = "steals"
 bp = Blueprint(SCREENS, __name__, url_prefix="/g/<game_key>/robber")
@@ -283,10 +284,9 @@ REGIONS = {"scores": "_scores.html", "turn": "_robber_turn.html", "board": "_rob
 
 @bp.route("/live")
 def live(game_id: int):
-    """What changed since ``?since=<version>`` (static/app.js): 204, or the fresh regions."""
-    if helpers.unchanged(game_id):
-        return "", 204
-    return live_json(live_parts(_state(game_id)))
+    """What changed since ``?since=<version>`` (static/app.js): 204, or the fresh regions
+    (drawn once for every phone of its kind, web/live.py)."""
+    return updates.poll(game_id, SCREENS)
 
 
 def live_parts(state: Steals) -> dict:
@@ -304,12 +304,15 @@ def live_parts(state: Steals) -> dict:
     )
 
 
+updates.register(SCREENS, _state, live_parts)
+
+
 def _refused(game_id: int, error, status: int = 422, state: Steals | None = None, **kwargs):
     """A play refused: the table with the reason and what was picked (in the background:
     the regions and the reason; the page keeps what was picked)."""
     state = state or _state(game_id)
     if wants_json():
-        return answer(live_parts(state), error=error, status=status)
+        return answer(updates.shared(game_id, SCREENS, state).parts, error=error, status=status)
     return table_page(state, error=error, status=status, **kwargs)
 
 
@@ -318,7 +321,7 @@ def _done(game_id: int, words, where: str | None = None, state: Steals | None = 
     to show (in the background: the regions, drawn from ``state``, the hand as the play
     left it, else read again, and the words; the page moves on if the screen did)."""
     if wants_json():
-        return answer(live_parts(state or _state(game_id)), notices=[words])
+        return answer(updates.shared(game_id, SCREENS, state).parts, notices=[words])
     flash(said(words))
     return redirect(where or screen_url(_state(game_id)), 303)
 

@@ -6,9 +6,9 @@ one tap each, the turn passed on with one tap. Every play is checked by replayin
 log with it added (storage/logs.py); a refused play says why and nothing is saved.
 Earlier plays can be edited or deleted, and everything after them is recomputed.
 
-Many phones, one table: every phone on a game polls ``/live`` (static/app.js) and
-replaces the parts of the page that other phones' plays change, keeping what it has
-picked. Every form carries a fresh ``request_id``: sent twice, it is acted on once.
+Many phones, one table: every phone on a game hears its changes (web/live.py: a
+stream, or ``/live`` polled where none is held; static/app.js) and replaces the parts
+of the page that other phones' plays change, keeping what it has picked. Every form carries a fresh ``request_id``: sent twice, it is acted on once.
 
 With the page's script a play, an ace, a pass, going out and an undo are sent in the
 background asking for JSON (``Accept: application/json``): the answer is what ``/live``
@@ -27,6 +27,7 @@ from ...games.words import Say, SayN, Sentence
 from ...storage import log_changes, logs, plays
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
+from .. import live as updates
 from ..database import get_db
 from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
 from ..picker import count_line, grid
@@ -71,14 +72,14 @@ def _back(game_id: int, saved: int | None = None, state: logs.LogState | None = 
     round as the play left it, else read again)."""
     if wants_json():
         state = state or load_state(game_id)
-        return answer(live_parts(state), notices=saved_words(state, saved))
+        return answer(updates.shared(game_id, SCREENS, state).parts, notices=saved_words(state, saved))
     return redirect(url_for("table.show", game_id=game_id, saved=saved), 303)
 
 
 def _already_saved(game_id: int, url: str | None = None):
     """A repeated form: nothing more to do, so go where it went the first time."""
     if wants_json():
-        return answer(live_parts(load_state(game_id)), notices=[ALREADY_SAVED])
+        return answer(updates.shared(game_id, SCREENS).parts, notices=[ALREADY_SAVED])
     flash(said(ALREADY_SAVED))
     return redirect(url or url_for("table.show", game_id=game_id), 303)
 
@@ -88,7 +89,7 @@ def _refused(game_id: int, error, status: int = 422, state=None, **kwargs):
     background: the regions and the reason; the page keeps what was picked)."""
     state = state or load_state(game_id)
     if wants_json():
-        return answer(live_parts(state), error=error, status=status)
+        return answer(updates.shared(game_id, SCREENS, state).parts, error=error, status=status)
     return table_page(state, error=error, status=status, **kwargs)
 
 
@@ -180,11 +181,10 @@ def live(game_id: int):
 
     JSON: the version, the screen (and its URL, to move on to), the round, the HTML of
     each region of the table page (data-region) and how many copies of each card are left
-    to pick. Read-only links get it too: viewers watch the live table.
+    to pick. Read-only links get it too: viewers watch the live table. Drawn once for
+    every phone of its kind (web/live.py), as the stream sends it.
     """
-    if helpers.unchanged(game_id):
-        return "", 204
-    return live_json(live_parts(load_state(game_id)))
+    return updates.poll(game_id, SCREENS)
 
 
 def live_parts(state: logs.LogState) -> dict:
@@ -204,6 +204,9 @@ def live_parts(state: logs.LogState) -> dict:
         regions={name: render_template(path, **context) for name, path in parts.items()},
         cards={str(card): n for card, n in plays.availability(state.round).items()},
     )
+
+
+updates.register(SCREENS, load_state, live_parts)
 
 
 def _picked(form) -> tuple[str, ...]:
@@ -318,7 +321,7 @@ def out(game_id: int):
         return _refused(game_id, e.said, refusal_status(e), player=form.player.data)
     words = Say("%(player)s went out. Enter the cards left in the other hands.", player=form.player.data)
     if wants_json():
-        return answer(live_parts(after), notices=[words])
+        return answer(updates.shared(game_id, SCREENS, after).parts, notices=[words])
     flash(said(words))
     return redirect(end, 303)
 
@@ -352,7 +355,7 @@ def undo(game_id: int):
     words = Sentence(Say("Undone: %(what)s", what=undone))
     state = load_state(game_id)
     if wants_json():
-        return answer(live_parts(state), notices=[words])
+        return answer(updates.shared(game_id, SCREENS, state).parts, notices=[words])
     flash(said(words))
     if state.ended:
         return redirect(url_for("round_end.show", game_id=game_id), 303)

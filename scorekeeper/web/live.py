@@ -1,0 +1,383 @@
+"""Live tables: how a game's changes reach every phone that has it open.
+
+This module owns three things, for every family of pages alike:
+
+- **The live payload, drawn once.** What a phone is told of a change (the version, the
+  screen and its URL, the round, the HTML of the regions that plays change, the cards
+  left) is drawn by its family's ``live_parts(state)``; each family declares it once
+  (:func:`register`). Here it is drawn once per game, version, language and link (the
+  edit link and the read-only link draw different regions; the link is the key in the
+  URL) and kept for every phone of that kind: the streams, the ``/live`` polls and the
+  answer to the play itself all read the same payload (:func:`shared`). A play at a
+  table of five phones is drawn once per server process, not five times (its answer,
+  four streams or polls): ``benchmarks/live_render.py`` measured a write with the
+  other phones told of it at 22 ms of the app's CPU against 69 ms with each request
+  drawing its own, 67% less in each of 3 pairs (benchmarks/README.md, "Issue 22"); the
+  project keeps a memo only for 10% or more. Forms drawn for every phone alike cannot
+  carry one phone's CSRF token or request id: while a payload is drawn,
+  ``templates/_keys.html`` leaves both empty and the page's script fills in the
+  phone's own as a form is sent. Only the latest version of each kind is kept, and at
+  most :data:`KINDS_KEPT` kinds.
+- **The stream** (``GET /g/<key>/events``, Server-Sent Events, the browser's
+  EventSource): from the version the phone has (``Last-Event-ID``, else ``?since=``) it
+  sends the payload at once if the game has moved on, then each new version as it comes
+  (``id: <version>``, ``event: change``, ``data: <the payload's JSON>``), a comment line
+  as a heartbeat, and ends by itself after a few minutes with ``event: bye`` (the page
+  opens a new stream at once), so nothing is held for ever. A stream holds no database
+  connection while it waits.
+- **The watcher**: one thread per process (a greenlet under gunicorn's gevent workers,
+  whose monkey-patching turns the stock ``threading`` primitives used here into
+  greenlet ones), started by the first stream and stopped when the last one ends, never
+  at import or when the app is made (gunicorn makes the app before forking, and before
+  gevent patches ``threading``). While any stream is open it asks SQLite every
+  :data:`WATCH_SECONDS` whether anything was committed (``PRAGMA data_version``, on its
+  own connection: it moves when any other connection commits, in this process or in
+  another worker), and if so reads the versions of the games watched and wakes the
+  streams of those that moved. A write of this process wakes it at once.
+
+Where a stream would hold a scarce thread (waitress's few threads, gunicorn's sync or
+gthread workers), the stream route answers 204 at once and the page polls ``/live``
+every second instead: ``LIVE_STREAMS`` is ``"auto"`` (streams under gevent's greenlets
+and Werkzeug's thread-per-request server, ``make run``), or True or False.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import sys
+import threading
+import time
+from collections import OrderedDict
+from typing import Callable
+
+from flask import Blueprint, Flask, Response, current_app, g, request, stream_with_context
+from flask_babel import get_locale
+from werkzeug.exceptions import HTTPException
+
+from ..storage import kernel
+from .database import close_db, get_db
+
+bp = Blueprint("live", __name__)
+log = logging.getLogger(__name__)
+
+WATCH_SECONDS = 0.15  # how often the watcher asks SQLite whether anything was committed
+KINDS_KEPT = 512  # payloads kept: one per game, link and language (100 tables ≈ 100-300)
+DEFAULTS = {
+    "LIVE_STREAMS": "auto",  # True, False, or "auto": only where a stream holds no thread of a few
+    "LIVE_HEARTBEAT_SECONDS": 25.0,  # a comment line when nothing else was sent for this long
+    "LIVE_STREAM_SECONDS": 300.0,  # a stream ends after this, and the page opens a new one
+    "LIVE_RETRY_MS": 3000,  # how soon a browser opens a stream again after a dropped one
+}
+
+# Each family's live payload: screens → (the game read as its pages read it, live_parts).
+BUILDERS: dict[str, tuple[Callable[[int], object], Callable[[object], dict]]] = {}
+
+
+# Whether the server still serves: gunicorn's worker says so (scorekeeper/serving.py); a
+# stopping worker ends its streams instead of waiting for them.
+_serving: list[Callable[[], bool]] = []
+
+
+def register(screens: str, state: Callable[[int], object], parts: Callable[[object], dict]) -> None:
+    """A family of pages (``screens``) declares its live payload: ``parts(state(game_id))``,
+    its ``live_parts`` of the game as its pages read it."""
+    BUILDERS[screens] = (state, parts)
+
+
+def while_serving(check: Callable[[], bool]) -> None:
+    """``check()`` turns False when the server is stopping (gunicorn: the worker's
+    ``alive``): the streams then end, as a stopping worker waits for every request."""
+    _serving.append(check)
+
+
+def init_app(app: Flask) -> None:
+    for name, value in DEFAULTS.items():
+        app.config.setdefault(name, value)
+    app.register_blueprint(bp)
+
+
+# ---------------------------------------------------------------------------------------
+# The payload, drawn once per kind of phone.
+
+
+class Payload:
+    """One version of one kind's payload: the parts (a play's answer adds its words to
+    them), their JSON (``/live``) and the stream's event (bytes), each made once."""
+
+    __slots__ = ("parts", "version", "_json", "_event")
+
+    def __init__(self, parts: dict) -> None:
+        self.parts, self.version = parts, parts["version"]
+        self._json = self._event = None
+
+    @property
+    def json(self) -> str:
+        if self._json is None:  # UTF-8 as it is: a card's ♠ is 3 bytes, 6 as an escape
+            self._json = json.dumps(self.parts, ensure_ascii=False, separators=(",", ":"))
+        return self._json
+
+    @property
+    def event(self) -> bytes:
+        if self._event is None:  # JSON has no line break of its own: one data line
+            self._event = f"id: {self.version}\nevent: change\ndata: {self.json}\n\n".encode()
+        return self._event
+
+
+class _Kind:
+    """The payload kept for one kind of phone on one game, and the lock that lets one
+    request draw it while the others wait for it."""
+
+    __slots__ = ("lock", "payload")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.payload: Payload | None = None
+
+
+def _kind(hub: "Hub", screens: str) -> _Kind:
+    # The key in the URL says the game and the link (edit or read-only: URLs in the
+    # regions carry it); the language, the words.
+    key = (screens, g.game_id, g.game_key, str(get_locale() or ""))
+    with hub.lock:
+        kind = hub.kinds.get(key)
+        if kind is None:
+            kind = hub.kinds[key] = _Kind()
+            while len(hub.kinds) > KINDS_KEPT:
+                hub.kinds.popitem(last=False)
+        else:
+            hub.kinds.move_to_end(key)
+    return kind
+
+
+def shared(game_id: int, screens: str, state=None, version: int | None = None) -> Payload:
+    """The game's live payload for this phone's kind (its link and language), drawn by
+    the family ``screens`` unless another phone of its kind had it drawn at this version.
+    ``state``: the game as the caller has read it already (a play's answer); ``version``:
+    the version wanted, when known (else the game's version now is read)."""
+    if version is None:
+        version = kernel.version_of(get_db(), game_id)
+    kind = _kind(hub(), screens)
+    found = kind.payload
+    if found is not None and found.version == version:
+        return found
+    with kind.lock:  # one request draws it; the others of its kind wait and take it
+        found = kind.payload
+        if found is not None and found.version >= version:
+            return found
+        load, parts = BUILDERS[screens]
+        g.live_shared = True  # the forms' keys left empty (templates/_keys.html)
+        try:
+            drawn = Payload(parts(state if state is not None else load(game_id)))
+        finally:
+            g.live_shared = False
+        if found is None or drawn.version >= found.version:
+            kind.payload = drawn
+        return drawn
+
+
+@bp.app_template_global("shared_render")
+def shared_render() -> bool:
+    """Whether the regions being drawn are for every phone of a kind (no phone's keys)."""
+    return g.get("live_shared", False)
+
+
+def since_asked() -> int | None:
+    """The version the phone has: the stream's ``Last-Event-ID`` (a browser reconnecting),
+    else ``?since=``; None if it says none (or nothing that is a version)."""
+    for said in (request.headers.get("Last-Event-ID"), request.args.get("since")):
+        if said and said.isascii() and said.isdigit() and len(said) <= 18:
+            return int(said)
+    return None
+
+
+def poll(game_id: int, screens: str) -> Response | tuple[str, int]:
+    """``/live?since=<version>``'s answer: 204 while the game is at that version, else the
+    payload (shared, as the streams send it)."""
+    version = kernel.version_of(get_db(), game_id)
+    if request.args.get("since", type=int) == version:
+        return "", 204
+    return Response(shared(game_id, screens, version=version).json, mimetype="application/json")
+
+
+# ---------------------------------------------------------------------------------------
+# The stream.
+
+
+def streams_held() -> bool:
+    """Whether this server holds a stream without taking one of a few threads from the
+    other requests: ``LIVE_STREAMS``, or with "auto" only under gevent's greenlets (the
+    served app: gunicorn's gevent workers) or Werkzeug's server (a thread per request:
+    ``make run``). Elsewhere (waitress, gunicorn's sync or gthread workers) the phones poll."""
+    setting = current_app.config["LIVE_STREAMS"]
+    if setting != "auto":
+        return bool(setting)
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("threading"):
+        return True
+    return request.environ.get("SERVER_SOFTWARE", "").startswith("Werkzeug/")
+
+
+@bp.route("/g/<game_key>/events")
+def events(game_id: int):
+    """The game's changes as Server-Sent Events (module docstring); 204 where streams are
+    not held here (the page polls instead)."""
+    if not streams_held():
+        return "", 204
+    db = get_db()
+    game = kernel.header(db, game_id)
+    screens, version = game["variant"].screens, game["version"]
+    since = since_asked()
+    first = shared(game_id, screens, version=version) if since != version else None
+    close_db()  # no connection held while the stream waits
+    config = current_app.config
+    stream = _stream(hub(), game_id, screens, version, first, config)
+    return Response(stream_with_context(stream), mimetype="text/event-stream",
+                    headers={"X-Accel-Buffering": "no"})  # a proxy in front: no buffering
+
+
+def _stream(hub: "Hub", game_id: int, screens: str, known: int, first: Payload | None, config):
+    beat_every, lasts = config["LIVE_HEARTBEAT_SECONDS"], config["LIVE_STREAM_SECONDS"]
+    waiter = hub.watch(game_id)
+    try:
+        yield f"retry: {int(config['LIVE_RETRY_MS'])}\n\n".encode()
+        sent = known
+        if first is not None:
+            sent = known = max(known, first.version)
+            yield first.event
+        now = time.monotonic()
+        ends, beat = now + lasts, now + beat_every
+        while True:
+            waiter.clear()
+            moved = hub.versions.get(game_id)
+            if moved is not None and moved > known:
+                known = moved
+            if known != sent:
+                try:
+                    payload = shared(game_id, screens, version=known)
+                except HTTPException:  # the game cannot be read any more: the stream ends
+                    return
+                finally:
+                    close_db()
+                sent = known = max(known, payload.version)
+                yield payload.event
+                beat = time.monotonic() + beat_every
+                continue
+            now = time.monotonic()
+            if now >= ends or hub.closing:
+                if not hub.closing:
+                    yield b"event: bye\ndata: 1\n\n"  # the page opens a new stream at once
+                return
+            if now >= beat:
+                yield b":\n\n"
+                beat = now + beat_every
+                continue
+            waiter.wait(min(ends, beat) - now)
+    finally:
+        hub.unwatch(game_id, waiter)
+
+
+@bp.after_app_request
+def wake_the_watcher(response: Response) -> Response:
+    """A write of this process: the watcher looks at once, not at its next turn."""
+    if request.method == "POST" and g.get("game_id") is not None:
+        found = current_app.extensions.get("scorekeeper.live")
+        if found is not None and found.running:
+            found.poke.set()
+    return response
+
+
+# ---------------------------------------------------------------------------------------
+# The watcher.
+
+
+def hub() -> "Hub":
+    """This app's hub (its streams, its watcher, its payloads), made by the first request
+    that needs one: after gunicorn forks and gevent patches ``threading``."""
+    found = current_app.extensions.get("scorekeeper.live")
+    if found is None:
+        found = current_app.extensions.setdefault(
+            "scorekeeper.live", Hub(current_app.config["DATABASE"]))
+    return found
+
+
+class Hub:
+    """One process's streams by game, the versions the watcher last read, the payloads."""
+
+    def __init__(self, database: str, interval: float = WATCH_SECONDS) -> None:
+        self.database, self.interval = database, interval
+        self.lock = threading.Lock()
+        self.poke = threading.Event()
+        self.waiters: dict[int, set[threading.Event]] = {}
+        self.versions: dict[int, int] = {}  # by the watcher only
+        self.fresh: set[int] = set()  # games watched since the watcher last read
+        self.kinds: OrderedDict[tuple, _Kind] = OrderedDict()
+        self.running = False
+        self.closing = False
+
+    def watch(self, game_id: int) -> threading.Event:
+        """A stream of ``game_id`` from now on: the event set when the game moves."""
+        waiter = threading.Event()
+        with self.lock:
+            self.waiters.setdefault(game_id, set()).add(waiter)
+            self.fresh.add(game_id)
+            start = not self.running
+            self.running = True
+        if start:
+            threading.Thread(target=self._run, name="scorekeeper-live", daemon=True).start()
+        self.poke.set()
+        return waiter
+
+    def unwatch(self, game_id: int, waiter: threading.Event) -> None:
+        with self.lock:
+            streams = self.waiters.get(game_id)
+            if streams is not None:
+                streams.discard(waiter)
+                if not streams:
+                    del self.waiters[game_id]
+                    self.versions.pop(game_id, None)
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False)
+        try:
+            seen = None
+            while True:
+                with self.lock:
+                    if not self.waiters:
+                        self.running = False
+                        return
+                    fresh, self.fresh = self.fresh, set()
+                    games = list(self.waiters)
+                if _serving and not all(check() for check in _serving):
+                    self._close()
+                try:
+                    now = conn.execute("PRAGMA data_version").fetchone()[0]
+                    if now != seen or fresh:
+                        seen = now
+                        self._read(conn, games)
+                except sqlite3.Error:  # a database busy or gone: said, and tried again
+                    log.exception("the live watcher could not read %s", self.database)
+                self.poke.wait(self.interval)
+                self.poke.clear()
+        finally:
+            conn.close()
+
+    def _read(self, conn: sqlite3.Connection, games: list[int]) -> None:
+        for start in range(0, len(games), 500):
+            chunk = games[start:start + 500]
+            rows = conn.execute(f"SELECT id, version FROM games WHERE id IN ({','.join('?' * len(chunk))})",
+                                chunk).fetchall()
+            with self.lock:
+                for game_id, version in rows:
+                    if self.versions.get(game_id) != version and game_id in self.waiters:
+                        self.versions[game_id] = version
+                        for waiter in self.waiters[game_id]:
+                            waiter.set()
+
+    def _close(self) -> None:
+        """The server is stopping: every stream ends (the pages open new ones elsewhere)."""
+        with self.lock:
+            self.closing = True
+            for streams in self.waiters.values():
+                for waiter in streams:
+                    waiter.set()

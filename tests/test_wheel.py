@@ -49,16 +49,21 @@ PAGES = textwrap.dedent("""
 
 
 def test_a_wheel_installed_in_a_fresh_virtualenv_serves_every_page(tmp_path):
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"),
-                    str(ROOT)], check=True, capture_output=True)
+    # Built with this environment's setuptools and Babel (the lock's), not fetched again.
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
+                    str(tmp_path / "dist"), str(ROOT)], check=True, capture_output=True)
     wheel = next((tmp_path / "dist").glob("scorekeeper-*.whl"))
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
-    # Its own pip (the project's would take its installation out of this environment).
-    for install in (["--require-hashes", "-r", str(ROOT / "requirements.txt")], ["--no-deps", str(wheel)],
-                    ["--no-index", str(wheel)]):  # the last: pip finds everything it declares here
-        installed = subprocess.run([str(python), "-m", "pip", "install", "-q", *install],
+    # The lock (pip itself among its packages) put in by this environment's pip; then the
+    # new environment's own pip installs the wheel.
+    installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                                "--require-hashes", "-r", str(ROOT / "requirements.txt")],
+                               capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    for install in (["--no-deps", str(wheel)], ["--no-index", str(wheel)]):  # the last: pip finds
+        installed = subprocess.run([str(python), "-m", "pip", "install", "-q", *install],  # all it declares
                                    capture_output=True, text=True)
         assert installed.returncode == 0, installed.stderr[-3000:]
     checked = subprocess.run([str(python), "-m", "pip", "check"], capture_output=True, text=True)

@@ -268,25 +268,32 @@ def _ends_before(variant: LogVariant, round_no: int) -> Say:
 def _change_in_round(db: Database, game_id: int, request_id: str | None, play_id: int,
                      revision: int | None, changed_log, write_row) -> PlayRow:
     """One play of any round changed (``changed_log(log) -> (the new log, the play it is
-    about, what the answer names)``), its round replayed and the rounds after it worked out;
-    written with ``write_row(play)``."""
+    about, what the answer names)``), written with ``write_row(play)``."""
     def plan():
         loaded = _round_of(db, game_id, play_id, revision)
         _same_revision(loaded.log, play_id, revision)
         log, about, answer = changed_log(loaded.log)
-        after = replay(loaded, log, about)
-        check_order(log.variant, after.log.rows(loaded.round_no), after.rules)
-        kept, standing, playing_now = _rounds_after(db, loaded, after)
-
-        def save():
-            saved = write_row(answer)
-            if kept is not None:
-                results.write(db, game_id, loaded.round_no, kept)
-            save_standing(db, loaded.log, loaded.header, standing, playing_now)
-            return saved
-        return loaded.log.version, save
+        return _round_changed(db, loaded, log, about, lambda: write_row(answer))
 
     return kernel.change(db, game_id, request_id, plan)
+
+
+def _round_changed(db: Database, loaded: Loaded, log: GameLog, about: PlayRow | None, write_row):
+    """The plan of a change to the round read (its rows as ``log`` has them; ``about``: the
+    play changed, if any): the round replayed, its order checked, the rounds after it
+    worked out; (the version read, the writer: ``write_row()`` then the results and the
+    summary)."""
+    after = replay(loaded, log, about)
+    check_order(log.variant, after.log.rows(loaded.round_no), after.rules)
+    kept, standing, playing_now = _rounds_after(db, loaded, after)
+
+    def save():
+        saved = write_row()
+        if kept is not None:
+            results.write(db, loaded.log.id, loaded.round_no, kept)
+        save_standing(db, loaded.log, loaded.header, standing, playing_now)
+        return saved
+    return loaded.log.version, save
 
 
 def edit_play(db: Database, game_id: int, request_id: str | None, play_id: int, player: str,
@@ -345,17 +352,8 @@ def restore_play(db: Database, game_id: int, request_id: str | None, row: PlayRo
             raise Refused(Say("another play has been logged in its place since: log it again "
                               "instead"))
         plays = tuple(sorted(log.plays + (row,), key=lambda p: p.seq))
-        after = replay(loaded, replace(log, plays=plays), row)
-        check_order(log.variant, after.log.rows(row.round_no), after.rules)
-        kept, standing, playing_now = _rounds_after(db, loaded, after)
-
-        def save():
-            saved = replace(row, id=_insert_play(db, game_id, row))
-            if kept is not None:
-                results.write(db, game_id, loaded.round_no, kept)
-            save_standing(db, loaded.log, loaded.header, standing, playing_now)
-            return saved
-        return loaded.log.version, save
+        return _round_changed(db, loaded, replace(log, plays=plays), row,
+                              lambda: replace(row, id=_insert_play(db, game_id, row)))
 
     return kernel.change(db, game_id, request_id, plan)
 

@@ -400,29 +400,16 @@ def test_a_play_replays_its_round_once_and_its_answer_reads_nothing_again(table,
     assert replays == [1]  # round 1, once
 
 
-def _longest_round() -> dict:
-    """An Iceberg round of two decks with as many events as its cards allow nearly: every
-    run laid down as three cards and built up one card at a time, then the eight aces."""
-    events, number = [], 0
-    for suit in "SHDC":
-        for who in ("Ann", "Bob"):
-            number += 1
-            events.append({"type": "meld", "player": who, "cards": [suit + "2", suit + "3", suit + "4"]})
-            events += [{"type": "layoff", "player": who, "meld": number, "cards": [suit + rank]}
-                       for rank in ("5", "6", "7", "8", "9", "10", "J", "Q", "K")]
-    events += [{"type": "ace", "player": "Ann", "cards": [suit + "A"]} for suit in "SHDCSHDC"]
-    return {"events": events, "hands": {"Ann": [], "Bob": []}}
-
-
 def test_the_largest_game_a_file_may_hold_imports_and_exports_within_the_upload_limit(client, app, db):
     """100 rounds of 88 events each, in its export's own layout: under the upload limit,
     imported whole, and its pages read (the game page lists the latest rounds)."""
+    from benchmarks.write_lock import longest_round
     from scorekeeper import gamefile
     from scorekeeper.storage import games
     from scorekeeper.web import security
 
     doc = {"format": "scorekeeper/1", "variant": "iceberg", "rules": {"decks": 2, "target": 10**9},
-           "players": ["Ann", "Bob"], "teams": None, "rounds": [_longest_round()] * gamefile.MAX_ROUNDS}
+           "players": ["Ann", "Bob"], "teams": None, "rounds": [longest_round()] * gamefile.MAX_ROUNDS}
     answer = _upload(client, doc)
     assert answer.status_code == 303
     game_id = int(re.search(r"/g/(\d+)-", answer.headers["Location"]).group(1))

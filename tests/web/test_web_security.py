@@ -20,8 +20,10 @@ import pytest
 
 from db_dump import dump
 from scorekeeper import create_app
+from scorekeeper.games.cards import JOKER
 from scorekeeper.web import links
 from scorekeeper.web.security import CONTENT_SECURITY_POLICY
+from scorekeeper.web.views.helpers import card_chips
 from web_table import seed_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -196,8 +198,18 @@ def test_safe_is_used_only_on_the_server_drawn_qr_codes():
         assert "autoescape false" not in text, path.name
         uses += [(path.name, m) for m in re.findall(r"\{\{[^}]*\|\s*safe[^}]*\}\}", text)]
     assert uses == [("_share.html", "{{ link.qr|safe }}"), ("sheet.html", "{{ qr|safe }}")]  # summary.html and counted_game.html include it
-    for path in (ROOT / "scorekeeper").rglob("*.py"):
-        assert "Markup(" not in path.read_text(), path
+    made = [(path.name, line.strip()) for path in (ROOT / "scorekeeper").rglob("*.py")
+            for line in path.read_text().splitlines() if "Markup(" in line]
+    # The card chips: a fixed piece of HTML whose values format() escapes, joined by a space.
+    assert made == [("helpers.py", """CHIP = Markup('<span class="k {}">{}{}</span>')  # a card drawn: its colour's letter, rank, suit"""),
+                    ("helpers.py", 'return Markup(" ").join(CHIPS.get(str(name)) or _chip(card_parts(name)) for name in names)')]
+
+
+def test_a_card_chip_escapes_text_that_is_no_card():
+    with create_app({"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "x"}).test_request_context():
+        drawn = str(card_chips(["H5", "<b>&</b>", "10♠", JOKER]))
+    assert drawn == ('<span class="k r">5♥</span> <span class="k ">&lt;b&gt;&amp;&lt;/b&gt;</span> '
+                     '<span class="k b">10♠</span> <span class="k j">JK</span>')
 
 
 def test_the_qr_code_escapes_its_title():

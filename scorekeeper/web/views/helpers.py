@@ -14,16 +14,17 @@ import hashlib
 import secrets
 from datetime import date
 from types import MappingProxyType
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from flask import (Blueprint, Response, abort, current_app, flash, g, jsonify, redirect, render_template, request,
                    url_for)
 from flask_babel import format_date, get_locale
 from flask_wtf.csrf import CSRFError
 from itsdangerous import BadSignature, URLSafeSerializer
+from markupsafe import Markup
 
 from ...games import registry
-from ...games.cards import CardError, parse_card
+from ...games.cards import JOKER, SUITS, Card, CardError, parse_card
 from ...games.iceberg import signed
 from ...games.words import Ordinal, Say, SayN, joined
 from ...storage import games, kernel, log_changes
@@ -136,6 +137,28 @@ def card_parts(name) -> Mapping[str, str]:
         "colour": card.colour,
         "label": card_label(card),
     })
+
+
+CHIP = Markup('<span class="k {}">{}{}</span>')  # a card drawn: its colour's letter, rank, suit
+
+
+def _chip(parts: Mapping[str, str]) -> Markup:
+    return CHIP.format(parts["colour"][:1], parts["rank"], parts["symbol"])
+
+
+# Every card as the pages draw it (``card_chips``), the same in every language: the most
+# drawn thing of every page (a round's log, the melds on the table), drawn here once.
+CHIPS = {str(card): _chip({"colour": card.colour or "joker", "rank": card.rank_label,
+                           "symbol": SYMBOLS.get(card.suit, "")})
+         for card in [Card(rank, suit) for suit in SUITS for rank in range(1, 14)] + [JOKER]}
+
+
+@bp.app_template_global("card_chips")
+def card_chips(names: Iterable) -> Markup:
+    """Cards (names, or Card) as people read them, separated by spaces: rank and suit
+    symbol, red or black (templates/_cards.html). Text in another spelling is read as a
+    card; text that is no card (sent back to a page that refuses it) is printed as it came."""
+    return Markup(" ").join(CHIPS.get(str(name)) or _chip(card_parts(name)) for name in names)
 
 
 @bp.app_template_filter("signed")

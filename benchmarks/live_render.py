@@ -1,8 +1,10 @@
-"""What a change drawn once for every phone of a kind saves (scorekeeper/web/live.py).
+"""What a change drawn once for every phone of a kind saves (scorekeeper/web/live.py),
+and what a log line drawn once saves (``log_line``, scorekeeper/web/views/table.py).
 
 Run from the repository root:
 
     .venv/bin/python benchmarks/live_render.py             # 3 pairs of runs, about 40 s
+    .venv/bin/python benchmarks/live_render.py --memo lines  # the log lines kept, or not
     .venv/bin/python benchmarks/live_render.py --pairs 1 --rounds 1   # a smoke run
 
 One table of five phones, all with the edit link and one language, plays the load
@@ -12,9 +14,10 @@ timed): each play sent as the page's script sends it (JSON, answered with the li
 payload), a hand or a round's count as a form; after every write the four other phones
 are told the change as their streams are (``/live?since=<version>``, which reads the
 same payload). The CPU time of all of it (``time.thread_time``) per write, with the
-payload shared (as served) and with every request drawing its own (web/live.py's kinds
-never kept), in turn, each run on a fresh database playing the same rounds; then the
-saving of each pair. Only the standard library and the app.
+memo compared kept (as served) and not, in turn, each run on a fresh database playing
+the same rounds; then the saving of each pair. ``--memo payload`` (the default): each
+request draws its own payload (web/live.py's kinds never kept); ``--memo lines``: the
+payload shared, each of its log lines drawn afresh. Only the standard library and the app.
 """
 from __future__ import annotations
 
@@ -36,16 +39,20 @@ from benchmarks.phones import BACKGROUND, MELD_JSON, step_request  # noqa: E402
 from benchmarks.table_script import PLAYERS, script_round  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.web import live  # noqa: E402
+from scorekeeper.web.views import table  # noqa: E402
 
 VERSION = re.compile(r'"version":\s*(\d+)')
 PAGE_VERSION = re.compile(r'data-version="(\d+)"')
 
 
-def run(shared: bool, rounds: int, players: int, seed: int) -> tuple[float, int, int]:
-    """(CPU seconds, writes, payloads drawn) for ``rounds`` scripted rounds."""
-    kind = live._kind
-    if not shared:
+def run(shared: bool, rounds: int, players: int, seed: int, memo: str = "payload") -> tuple[float, int, int]:
+    """(CPU seconds, writes, payloads drawn) for ``rounds`` scripted rounds, with the
+    ``memo`` kept (``shared``) or not."""
+    kind, line = live._kind, table._line
+    if not shared and memo == "payload":
         live._kind = lambda hub, screens: live._Kind()  # every request draws its own
+    if not shared and memo == "lines":
+        table._line = line.__wrapped__  # every line drawn afresh
     drawn = [0]
     parts = {screens: live.BUILDERS[screens] for screens in live.BUILDERS}
 
@@ -94,7 +101,7 @@ def run(shared: bool, rounds: int, players: int, seed: int) -> tuple[float, int,
                     cpu += time.thread_time() - started
             return cpu, writes, drawn[0]
     finally:
-        live._kind = kind
+        live._kind, table._line = kind, line
         live.BUILDERS.update(parts)
 
 
@@ -104,20 +111,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="scripted rounds a run (2)")
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--seed", type=int, default=20240601)
+    parser.add_argument("--memo", choices=("payload", "lines"), default="payload",
+                        help="kept or not: the payload of each kind of phone, or each log line")
     args = parser.parse_args(argv)
     run(True, 1, args.players, args.seed)  # templates compiled, caches warm
+    kept, afresh = {"payload": ("shared", "each its own"), "lines": ("lines kept", "lines afresh")}[args.memo]
     print(f"One table of {args.players} phones, {args.rounds} scripted rounds a run; ms of the app's "
-          f"CPU per write, with every other phone told the change")
+          f"CPU per write, with every other phone told the change; {kept} or {afresh}")
     savings = []
     for pair in range(1, args.pairs + 1):
         shown = []
         for shared in (pair % 2 == 1, pair % 2 == 0):  # the order alternates from pair to pair
-            cpu, writes, drawn = run(shared, args.rounds, args.players, args.seed)
+            table._line.cache_clear()
+            cpu, writes, drawn = run(shared, args.rounds, args.players, args.seed, args.memo)
             shown.append((shared, cpu / writes, drawn, writes))
         with_, without = (next(s for s in shown if s[0] is flag) for flag in (True, False))
         savings.append(1 - with_[1] / without[1])
-        print(f"  pair {pair}: shared {with_[1] * 1000:.2f} ms ({with_[2]} payloads drawn for "
-              f"{with_[3]} writes), each its own {without[1] * 1000:.2f} ms ({without[2]} drawn): "
+        print(f"  pair {pair}: {kept} {with_[1] * 1000:.2f} ms ({with_[2]} payloads drawn for "
+              f"{with_[3]} writes), {afresh} {without[1] * 1000:.2f} ms ({without[2]} drawn): "
               f"{savings[-1] * 100:.0f}% less")
     savings.sort()
     print(f"Saving: {savings[len(savings) // 2] * 100:.0f}% (median of {len(savings)} pairs; "

@@ -1,10 +1,11 @@
 """What a change drawn once for every phone of a kind saves (scorekeeper/web/live.py),
-and what a log line drawn once saves (``log_line``, scorekeeper/web/views/table.py).
+and what a piece of a page drawn once saves (``drawn_once``: the log's lines and the
+melds, scorekeeper/web/views/helpers.py).
 
 Run from the repository root:
 
     .venv/bin/python benchmarks/live_render.py             # 3 pairs of runs, about 40 s
-    .venv/bin/python benchmarks/live_render.py --memo lines  # the log lines kept, or not
+    .venv/bin/python benchmarks/live_render.py --memo pieces  # the log lines and melds kept, or not
     .venv/bin/python benchmarks/live_render.py --pairs 1 --rounds 1   # a smoke run
 
 One table of five phones, all with the edit link and one language, plays the load
@@ -16,8 +17,8 @@ are told the change as their streams are (``/live?since=<version>``, which reads
 same payload). The CPU time of all of it (``time.thread_time``) per write, with the
 memo compared kept (as served) and not, in turn, each run on a fresh database playing
 the same rounds; then the saving of each pair. ``--memo payload`` (the default): each
-request draws its own payload (web/live.py's kinds never kept); ``--memo lines``: the
-payload shared, each of its log lines drawn afresh. Only the standard library and the app.
+request draws its own payload (web/live.py's kinds never kept); ``--memo pieces``: the
+payload shared, each of its log lines and melds drawn afresh. Only the standard library and the app.
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ from benchmarks.phones import BACKGROUND, MELD_JSON, step_request  # noqa: E402
 from benchmarks.table_script import PLAYERS, script_round  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.web import live  # noqa: E402
-from scorekeeper.web.views import table  # noqa: E402
+from scorekeeper.web.views import helpers  # noqa: E402
 
 VERSION = re.compile(r'"version":\s*(\d+)')
 PAGE_VERSION = re.compile(r'data-version="(\d+)"')
@@ -48,11 +49,11 @@ PAGE_VERSION = re.compile(r'data-version="(\d+)"')
 def run(shared: bool, rounds: int, players: int, seed: int, memo: str = "payload") -> tuple[float, int, int]:
     """(CPU seconds, writes, payloads drawn) for ``rounds`` scripted rounds, with the
     ``memo`` kept (``shared``) or not."""
-    kind, line = live._kind, table._line
+    kind, piece = live._kind, helpers._piece
     if not shared and memo == "payload":
         live._kind = lambda hub, screens: live._Kind()  # every request draws its own
-    if not shared and memo == "lines":
-        table._line = line.__wrapped__  # every line drawn afresh
+    if not shared and memo == "pieces":
+        helpers._piece = piece.__wrapped__  # every piece drawn afresh
     drawn = [0]
     parts = {screens: live.BUILDERS[screens] for screens in live.BUILDERS}
 
@@ -101,7 +102,7 @@ def run(shared: bool, rounds: int, players: int, seed: int, memo: str = "payload
                     cpu += time.thread_time() - started
             return cpu, writes, drawn[0]
     finally:
-        live._kind, table._line = kind, line
+        live._kind, helpers._piece = kind, piece
         live.BUILDERS.update(parts)
 
 
@@ -111,18 +112,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="scripted rounds a run (2)")
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--seed", type=int, default=20240601)
-    parser.add_argument("--memo", choices=("payload", "lines"), default="payload",
-                        help="kept or not: the payload of each kind of phone, or each log line")
+    parser.add_argument("--memo", choices=("payload", "pieces"), default="payload",
+                        help="kept or not: the payload of each kind of phone, or each log line and meld")
     args = parser.parse_args(argv)
     run(True, 1, args.players, args.seed)  # templates compiled, caches warm
-    kept, afresh = {"payload": ("shared", "each its own"), "lines": ("lines kept", "lines afresh")}[args.memo]
+    kept, afresh = {"payload": ("shared", "each its own"), "pieces": ("pieces kept", "pieces afresh")}[args.memo]
     print(f"One table of {args.players} phones, {args.rounds} scripted rounds a run; ms of the app's "
           f"CPU per write, with every other phone told the change; {kept} or {afresh}")
     savings = []
     for pair in range(1, args.pairs + 1):
         shown = []
         for shared in (pair % 2 == 1, pair % 2 == 0):  # the order alternates from pair to pair
-            table._line.cache_clear()
+            helpers._piece.cache_clear()
             cpu, writes, drawn = run(shared, args.rounds, args.players, args.seed, args.memo)
             shown.append((shared, cpu / writes, drawn, writes))
         with_, without = (next(s for s in shown if s[0] is flag) for flag in (True, False))

@@ -257,10 +257,11 @@ def replay(loaded: Loaded, log: GameLog | None = None, changed: PlayRow | None =
 # What the replay says, as the table screen asks it.
 
 
-@dataclass
+@dataclass(frozen=True)
 class TablePlay:
     """A row of the log with what the replay made of it (None for a play the game file
-    does not record: a pass, the discard pile taken …)."""
+    does not record: a pass, the discard pile taken …). A value: the pages key the line
+    they draw of it by what it holds."""
 
     row: PlayRow
     play: object | None

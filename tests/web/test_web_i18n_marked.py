@@ -61,6 +61,7 @@ ALLOWED_LITERALS = {" won"}
 NAMES_CALLS = {"_", "gettext", "ngettext", "url_for", "card_parts", "cards", "card",
                "selectattr", "rejectattr", "map", "attr", "get", "equalto", "truncate",
                "startswith", "endswith", "include", "import",
+               "drawn_once",  # a template and its macro
                "suit_row"}  # a picker's row and the name of its field
 COMPARED = {"==", "!=", "in", "not", "is"}
 READ_ATTRIBUTES = {"aria-label", "title", "alt", "placeholder", "aria-placeholder",

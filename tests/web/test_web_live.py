@@ -198,12 +198,12 @@ def test_forms_drawn_for_every_phone_carry_no_phone_s_keys(phones):
     assert len(re.findall(r'name="request_id" value="[\w-]{16}"', page)) >= 3
 
 
-def test_a_kept_log_line_is_drawn_again_when_what_it_shows_changes(phones, client):
-    """Log lines are kept drawn (views/table.py ``log_line``): after every change the log
+def test_a_kept_log_line_or_meld_is_drawn_again_when_what_it_shows_changes(phones, client):
+    """Log lines and melds are kept drawn (views/helpers.py ``drawn_once``): after every change the log
     is what it would be drawn afresh: an edit of an earlier play (a later lay-off's place
     and points move), a pass told on the line before it, a deleted meld (the numbers
     after it move), a rename, another language."""
-    from scorekeeper.web.views import table as table_views
+    from scorekeeper.web.views import helpers
 
     table, other = phones
 
@@ -211,19 +211,22 @@ def test_a_kept_log_line_is_drawn_again_when_what_it_shows_changes(phones, clien
         return live(other, table.url, 0).get_json()["regions"]["log"] if language == "en" else \
             other.get(f"{table.url}/live?since=0", headers={"Accept-Language": language}).get_json()["regions"]["log"]
 
+    def melds():
+        return live(other, table.url, 0).get_json()["regions"]["melds"]
+
     def afresh(language="en"):
-        kept = log(language)
-        table_views._line.cache_clear()
-        assert log(language) == kept
+        kept, kept_melds = log(language), melds()
+        helpers._piece.cache_clear()
+        assert (log(language), melds()) == (kept, kept_melds)
         return kept
 
     table.meld("A", "H2", "D2")
     table.meld("B", "S7", "S8", "S9")
     table.lay_off("C", 2, "S10")
-    assert "4th" in afresh() and "(meld 2)" in log()
+    assert "4th" in afresh() and "(meld 2)" in log() and "10♠" in melds()
     run = table.play_ids()[1]
     table.post(f"/plays/{run}", {"player": "B", "cards": ["S6", "S7", "S8", "S9"], "save": "1"})
-    assert "5th" in afresh() and "4th" not in log()
+    assert "5th" in afresh() and "4th" not in log() and "6♠" in melds()
     table.pass_turn()
     assert "passed to" in afresh()
     table.post(f"/plays/{table.play_ids()[0]}/delete", {})

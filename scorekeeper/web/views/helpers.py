@@ -13,11 +13,12 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import date
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from flask import (Blueprint, Response, abort, current_app, flash, g, jsonify, redirect, render_template, request,
-                   url_for)
+from flask import (Blueprint, Response, abort, current_app, flash, g, get_template_attribute, jsonify, redirect,
+                   render_template, request, url_for)
 from flask_babel import format_date, get_locale
 from flask_wtf.csrf import CSRFError
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -159,6 +160,31 @@ def card_chips(names: Iterable) -> Markup:
     symbol, red or black (templates/_cards.html). Text in another spelling is read as a
     card; text that is no card (sent back to a page that refuses it) is printed as it came."""
     return Markup(" ").join(CHIPS.get(str(name)) or _chip(card_parts(name)) for name in names)
+
+
+# Pieces of pages kept drawn (``drawn_once``): a round's 40–80 log lines and its melds, for
+# each link and language of a hundred tables' open games.
+PIECES_KEPT = 16384
+
+
+@bp.app_template_global("drawn_once")
+def drawn_once(template: str, macro: str, *args) -> Markup:
+    """A piece of a page, ``template``'s ``macro`` called with ``args``, drawn once for the
+    phones of one link and language and kept: a change to a round redraws its log and its
+    melds for every kind of phone, and the lines and melds it did not change were the
+    most of that work (benchmarks/README.md, "Pieces drawn once"). ``args`` are values
+    (hashable, compared by what they hold) that, with the link and the language, are
+    everything the piece is drawn from: a play's row (its revision moves with every
+    change of it) and what the replay made of it, not the round they sit in."""
+    language = g.get("pieces_language")
+    if language is None:  # Flask-Babel's lookup, once a request: a round's log asks for dozens
+        language = g.pieces_language = str(get_locale() or "")
+    return _piece(language, g.get("game_key"), template, macro, args)
+
+
+@lru_cache(maxsize=PIECES_KEPT)
+def _piece(_language: str, _link: str | None, template: str, macro: str, args: tuple) -> Markup:
+    return get_template_attribute(template, macro)(*args)  # Markup: the templates autoescape
 
 
 @bp.app_template_filter("signed")

@@ -19,12 +19,8 @@ same routes answer as forms do: a 303 to the page to show, or the page with the 
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 
-from flask import (Blueprint, Response, abort, flash, get_template_attribute, redirect, render_template,
-                   request, url_for)
-from flask_babel import get_locale
-from markupsafe import Markup
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from ...games.errors import ScorekeeperError
 from ...games.words import Say, SayN, Sentence
@@ -44,31 +40,6 @@ bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
 bp.add_app_template_global(new_request_id, "request_id")
 bp.add_app_template_global(count_line, "count_line")
 bp.before_request(helpers.own_games(SCREENS))
-
-# Log lines kept drawn (``log_line``): a round's 40–80 lines for each link and language of
-# a hundred tables' open games.
-LINES_KEPT = 8192
-
-
-@bp.app_template_global("log_line")
-def log_line(tp: logs.TablePlay, game_id: int, editable: bool, then: logs.TablePlay | None) -> Markup:
-    """One line of a round's log (``_play.html``'s ``play_item``), drawn once for the
-    phones of one link and language and kept: a change to the round redraws its log for
-    every kind of phone, and the lines it did not change were the most of that work
-    (benchmarks/README.md, "A log line drawn once"). The play's row (its revision moves
-    with every change of it), what the replay made of it, its meld's number, the pass
-    told on its line, the link and the language are everything the line is drawn from,
-    and are its key."""
-    return _line(str(get_locale() or ""), links.key_for(game_id), game_id, bool(editable), tp.row,
-                 tp.play, tp.meld_number, then.row if then else None, then.passed_to if then else None)
-
-
-@lru_cache(maxsize=LINES_KEPT)
-def _line(_language, _link, game_id, editable, row, play, meld_number, then_row, passed_to) -> Markup:
-    item = get_template_attribute("_play.html", "play_item")
-    then = logs.TablePlay(then_row, None, passed_to=passed_to) if then_row is not None else None
-    return item(logs.TablePlay(row, play, meld_number), game_id, editable, then)  # Markup: autoescaped
-
 
 def wants_json() -> bool:
     """The page's script sent this play in the background and reads JSON (static/app.js)."""

@@ -4,7 +4,9 @@ A game is its log: the tables hold who sits where, the rules, every play and
 the hands counted at the end of each round. Scores are computed from them; what is kept
 besides is derived and rebuilt from them: each finished round's results (``round_results``,
 storage/results.py) and the few summary columns on ``games`` that the history list shows,
-both rewritten by the change that alters them.
+both rewritten by the change that alters them; and what the pages last drew of a game
+(``drawn_payloads``, storage/drawn.py), shared by the server's processes and never
+read as the game.
 
 Connections run in WAL mode with a busy timeout, and every write goes through
 ``with write(db):``, which takes the write lock up front with ``BEGIN IMMEDIATE``: a
@@ -191,6 +193,18 @@ def m007_round_results(db: Database) -> None:
             results.write(db, game_id, 1, results.encode(games.replayed_rounds(db, game_id)))
         except Refused:
             pass
+
+
+@migrations()
+def m008_drawn_payloads(db: Database) -> None:
+    """What the pages drew of a game's latest version for one kind of phone, kept for the
+    server's other processes (storage/drawn.py): derived, and never read as the game."""
+    db["drawn_payloads"].create(
+        {"game": int, "kind": str, "version": int, "body": str, "stored": float},
+        pk=("game", "kind"), not_null={"version", "body", "stored"},
+        foreign_keys=[("game", "games", "id")],
+    )
+    db["drawn_payloads"].create_index(["stored"])
 
 
 def connect(path: str) -> Database:

@@ -10,6 +10,7 @@ import click
 from flask import Flask, current_app, g
 from sqlite_utils import Database
 
+from ..storage import drawn
 from ..storage.db import connect, migrate
 
 
@@ -45,5 +46,6 @@ def init_app(app: Flask) -> None:
     db = connect(app.config["DATABASE"])
     try:
         migrate(db)
+        drawn.forget(db)  # drawn by the app as it was before (a release may draw otherwise)
     finally:
         db.close()

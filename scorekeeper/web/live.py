@@ -13,7 +13,9 @@ This module owns three things, for every family of pages alike:
   four streams or polls): ``benchmarks/live_render.py`` measured a write with the
   other phones told of it at 22 ms of the app's CPU against 69 ms with each request
   drawing its own, 67% less in each of 3 pairs (benchmarks/README.md, "Issue 22"); the
-  project keeps a memo only for 10% or more. Forms drawn for every phone alike cannot
+  project keeps a memo only for 10% or more. The process that draws a payload keeps it
+  in the database too (storage/drawn.py), and the server's other process reads it
+  there instead of drawing it again for its own phones. Forms drawn for every phone alike cannot
   carry one phone's CSRF token or request id: while a payload is drawn,
   ``templates/_keys.html`` leaves both empty and the page's script fills in the
   phone's own as a form is sent. Only the latest version of each kind is kept, and at
@@ -42,6 +44,7 @@ and Werkzeug's thread-per-request server, ``make run``), or True or False.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import sqlite3
@@ -55,7 +58,7 @@ from flask import Blueprint, Flask, Response, current_app, g, request, stream_wi
 from flask_babel import get_locale
 from werkzeug.exceptions import HTTPException
 
-from ..storage import kernel
+from ..storage import drawn, kernel
 from .database import close_db, get_db
 
 bp = Blueprint("live", __name__)
@@ -103,13 +106,20 @@ def init_app(app: Flask) -> None:
 
 class Payload:
     """One version of one kind's payload: the parts (a play's answer adds its words to
-    them), their JSON (``/live``) and the stream's event (bytes), each made once."""
+    them), their JSON (``/live``) and the stream's event (bytes), each made once; drawn
+    here (``parts``) or by the other process (``text``, its JSON)."""
 
-    __slots__ = ("parts", "version", "_json", "_event")
+    __slots__ = ("_parts", "version", "_json", "_event")
 
-    def __init__(self, parts: dict) -> None:
-        self.parts, self.version = parts, parts["version"]
-        self._json = self._event = None
+    def __init__(self, parts: dict | None = None, *, version: int | None = None, text: str | None = None) -> None:
+        self._parts, self._json, self._event = parts, text, None
+        self.version = parts["version"] if parts is not None else version
+
+    @property
+    def parts(self) -> dict:
+        if self._parts is None:
+            self._parts = json.loads(self._json)
+        return self._parts
 
     @property
     def json(self) -> str:
@@ -139,6 +149,7 @@ def _kind(hub: "Hub", screens: str) -> _Kind:
     # The key in the URL says the game and the link (edit or read-only: URLs in the
     # regions carry it); the language, the words.
     key = (screens, g.game_id, g.game_key, str(get_locale() or ""))
+    g.live_kind = _kind_name(*key)
     with hub.lock:
         kind = hub.kinds.get(key)
         if kind is None:
@@ -165,15 +176,27 @@ def shared(game_id: int, screens: str, state=None, version: int | None = None) -
         found = kind.payload
         if found is not None and found.version >= version:
             return found
-        load, parts = BUILDERS[screens]
-        g.live_shared = True  # the forms' keys left empty (templates/_keys.html)
-        try:
-            drawn = Payload(parts(state if state is not None else load(game_id)))
-        finally:
-            g.live_shared = False
-        if found is None or drawn.version >= found.version:
-            kind.payload = drawn
-        return drawn
+        db, name = get_db(), g.live_kind
+        other = drawn.kept(db, game_id, name, version)  # the other process drew it?
+        if other is not None:
+            made = Payload(version=other[0], text=other[1])
+        else:
+            load, parts = BUILDERS[screens]
+            g.live_shared = True  # the forms' keys left empty (templates/_keys.html)
+            try:
+                made = Payload(parts(state if state is not None else load(game_id)))
+            finally:
+                g.live_shared = False
+            drawn.keep(db, game_id, name, made.version, made.json)
+        if found is None or made.version >= found.version:
+            kind.payload = made
+        return made
+
+
+def _kind_name(screens: str, game_id: int, link: str, language: str) -> str:
+    """A kind of phone as storage/drawn.py keeps it: its link (the key in the URL, whose
+    secret is stored hashed) and its language."""
+    return f"{screens} {language} {hashlib.blake2b(link.encode(), digest_size=16).hexdigest()}"
 
 
 @bp.app_template_global("shared_render")

@@ -10,6 +10,8 @@ import re
 
 import pytest
 
+from scorekeeper import create_app
+
 from web_table import seed_round
 
 REGIONS_WITH_A_FORM = {"scores", "turn", "log", "aces", "melds"}
@@ -233,3 +235,55 @@ def test_a_kept_log_line_or_meld_is_drawn_again_when_what_it_shows_changes(phone
     assert "(meld 1)" in afresh() and "(meld 2)" not in log()
     assert "Ronda" in afresh("es") or "ronda" in log("es")
     assert afresh("de") != log("es")
+
+
+def test_the_other_process_reads_the_payload_drawn_by_the_first(phones, app, tmp_path):
+    """Two server processes on one database (two apps here): the one that took the play
+    drew its payload; the other's phones are sent the same bytes without drawing it
+    (storage/drawn.py), and a later change is drawn afresh."""
+    from flask import template_rendered
+
+    table, _other = phones
+    second = create_app({**app.config, "DATABASE": app.config["DATABASE"]})
+    elsewhere = second.test_client()
+    drawn = []
+
+    def note(_app, template, context, **_extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(note, second)
+    answer = table.client.post(f"{table.url}/plays", headers={"Accept": "application/json"}, data={
+        "player": "A", "meld": "", "confirm": "1", "cards": ["S9", "S8", "S7"], "round_no": "1"}).get_json()
+    told = live(elsewhere, table.url, 0).get_json()
+    assert told == {k: v for k, v in answer.items() if k not in ("notices", "error", "said")}
+    assert drawn == []
+    table.pass_turn()
+    after = live(elsewhere, table.url, told["version"]).get_json()
+    assert after == live(table.client, table.url, told["version"]).get_json()
+    assert after["version"] == told["version"] + 1 and "passed to B" in after["regions"]["log"]
+    spanish = elsewhere.get(f"{table.url}/live?since=0", headers={"Accept-Language": "es"}).get_json()
+    assert "_log.html" in drawn and spanish["version"] == after["version"]  # drawn by none before
+
+
+def test_a_payload_is_not_kept_while_another_change_holds_the_lock(app):
+    """Keeping a payload never waits for the write lock: it is skipped."""
+    import time
+
+    from scorekeeper.storage import drawn
+    from scorekeeper.storage.db import connect, write
+
+    holder, keeper = connect(app.config["DATABASE"]), connect(app.config["DATABASE"])
+    game = holder.execute("INSERT INTO games (variant, players, rules, first_dealer, created, updated) "
+                          "VALUES ('iceberg', '[]', '{}', 0, '', '')").lastrowid
+    holder.conn.commit()
+    with write(holder):
+        started = time.monotonic()
+        assert drawn.keep(keeper, game, "table en x", 3, "{}") is False
+        assert time.monotonic() - started < 1
+    assert drawn.kept(keeper, game, "table en x", 3) is None
+    assert drawn.keep(keeper, game, "table en x", 3, '{"version":3}') is True
+    assert drawn.keep(keeper, game, "table en x", 2, "older") is True  # an older one does not replace it
+    assert drawn.kept(keeper, game, "table en x", 3) == (3, '{"version":3}')
+    assert drawn.kept(keeper, game, "table en x", 4) is None
+    create_app(dict(app.config))  # the app starting again forgets them
+    assert drawn.kept(keeper, game, "table en x", 3) is None

@@ -38,7 +38,7 @@ def kept(db: Database, game_id: int, kind: str, version: int) -> tuple[int, str]
 def keep(db: Database, game_id: int, kind: str, version: int, body: str) -> bool:
     """Keep ``body`` as ``kind``'s payload at ``version`` (unless a newer one is kept), and
     drop those of games idle for long; False, and nothing kept, if the write lock is
-    held (no wait: the caller has its payload already)."""
+    held (no wait: the caller has its payload already) or the file takes no write."""
     now = time.time()
     db.conn.execute("PRAGMA busy_timeout = 0")
     try:
@@ -53,10 +53,13 @@ def keep(db: Database, game_id: int, kind: str, version: int, body: str) -> bool
                    "stored = excluded.stored WHERE excluded.version > drawn_payloads.version",
                    [game_id, kind, version, body, now])
         db.execute("DELETE FROM drawn_payloads WHERE stored < ?", [now - KEPT_SECONDS])
+        db.conn.commit()
+    except sqlite3.Error:  # a full disk, say: the payload was drawn all the same
+        db.conn.rollback()
+        return False
     except BaseException:
         db.conn.rollback()
         raise
-    db.conn.commit()
     return True
 
 

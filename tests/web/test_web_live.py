@@ -287,3 +287,27 @@ def test_a_payload_is_not_kept_while_another_change_holds_the_lock(app):
     assert drawn.kept(keeper, game, "table en x", 4) is None
     create_app(dict(app.config))  # the app starting again forgets them
     assert drawn.kept(keeper, game, "table en x", 3) is None
+
+
+
+def test_a_payload_that_cannot_be_kept_is_answered_all_the_same(phones, monkeypatch):
+    """A file that takes no write (a full disk) loses the other process a drawn payload,
+    never a phone its answer."""
+    import sqlite3
+
+    from sqlite_utils import Database
+
+    table, other = phones
+    execute = Database.execute
+
+    def full(self, sql, *args, **kwargs):
+        if sql.startswith("INSERT INTO drawn_payloads"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return execute(self, sql, *args, **kwargs)
+
+    monkeypatch.setattr(Database, "execute", full)
+    table.meld("A", "S7", "S8", "S9")
+    told = live(other, table.url, 0)
+    assert told.status_code == 200 and "7♠" in told.get_json()["regions"]["log"]
+    kept = sqlite3.connect(other.application.config["DATABASE"]).execute("SELECT count(*) FROM drawn_payloads")
+    assert kept.fetchone()[0] == 0

@@ -372,3 +372,21 @@ def test_a_play_is_told_only_while_it_is_the_last_of_the_round(table):
     table.undo()
     table.page()  # the undo's own message (a flash) is shown and gone
     assert _told_at(table.client, melded) == []
+
+
+def test_a_deleted_play_comes_back_after_its_player_was_renamed(table, client, db):
+    """The notice keeps whose play it was by seat: renamed meanwhile, the play comes back
+    credited to the name the seat has now."""
+    from scorekeeper.storage import players
+    from scorekeeper.storage.players import EVERY_GAME
+
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    deleted = table.post(f"/plays/{table.play_ids()[0]}/delete", {})
+    notice = client.get(deleted.headers["Location"]).get_data(as_text=True)
+    token = re.search(r'name="deleted" value="([^"]+)"', notice).group(1)
+    a = next(p.id for p in players.everyone(db, EVERY_GAME) if p.name == "A")
+    assert client.post(f"/players/{a}/rename", data={"name": "Ann", "expected": "A"}).status_code == 303
+    table.post("/plays/restore", {"deleted": token})
+    assert table.round_scores() == {"Ann": 30, "B": 0}
+    assert 'data-player="Ann"' in table.page()

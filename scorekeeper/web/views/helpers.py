@@ -437,18 +437,24 @@ def bring_back_form(game_id: int, endpoint: str) -> tuple[dict, str] | None:
     return data["d"], "back-" + hashlib.sha256(token.encode()).hexdigest()[:40]
 
 
-def deleted_row(row: PlayRow) -> dict:
-    """A deleted play as its notice keeps it: where it was and what it was."""
+def deleted_row(game_id: int, row: PlayRow) -> dict:
+    """A deleted play as its notice keeps it: where it was and what it was, and whose it
+    was by seat as well as by name (a player renamed or merged meanwhile keeps the seat)."""
+    players = kernel.header(get_db(), game_id)["players"]
     return {"round": row.round_no, "seq": row.seq, "type": row.type, "player": row.player,
+            "seat": players.index(row.player) if row.player in players else None,
             "cards": list(row.cards), "target": row.target}
 
 
-def row_deleted(data: dict) -> PlayRow | None:
-    """The play a notice keeps (None if it is not one: the notice is signed, but said so)."""
+def row_deleted(data: dict, players: list[str]) -> PlayRow | None:
+    """The play a notice keeps, by the name its seat has now in ``players`` (None if it is
+    not one: the notice is signed, but said so)."""
     try:
+        seat = data.get("seat")
+        player = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else str(data["player"])
         return PlayRow(None, int(data["round"]), int(data["seq"]), str(data["type"]),
-                            str(data["player"]), tuple(str(c) for c in data["cards"]),
-                            None if data["target"] is None else int(data["target"]))
+                       player, tuple(str(c) for c in data["cards"]),
+                       None if data["target"] is None else int(data["target"]))
     except (KeyError, TypeError, ValueError):
         return None
 
@@ -484,7 +490,7 @@ def restore_deleted(game_id: int, endpoint: str) -> tuple[PlayRow, bool]:
     phone is told so). NotBroughtBack: a notice not of this game, or a play the log no
     longer takes (why, and the status to answer with)."""
     back = bring_back_form(game_id, endpoint)
-    row = row_deleted(back[0]) if back else None
+    row = row_deleted(back[0], kernel.header(get_db(), game_id)["players"]) if back else None
     if row is None:
         raise NotBroughtBack(CANNOT_BRING_BACK, 422)
     try:

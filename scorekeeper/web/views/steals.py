@@ -444,7 +444,7 @@ def delete(game_id: int, play_id: int):
         return table_page(_state(game_id), error=e.said, status=refusal_status(e))
     else:
         words = kernel.sentence(helpers.page_text("Deleted %(play)s", play=row.describe()))
-        token = helpers.deleted_token(game_id, "steals.restore", helpers.deleted_row(row), words,
+        token = helpers.deleted_token(game_id, "steals.restore", helpers.deleted_row(game_id, row), words,
                                       form.request_id.data)
         return redirect(f"{screen_url(_state(game_id))}?deleted={token}", 303)  # URL-safe
     return redirect(screen_url(_state(game_id)), 303)

@@ -479,7 +479,7 @@ def delete(game_id: int, play_id: int):
         return edit_page(play_state(game_id, play_id), play_id, error=e.said, status=422)
     words = helpers.page_text("Deleted %(play)s from round %(round)s: every score is recomputed.",
                               play=row.describe(), round=row.round_no)
-    token = helpers.deleted_token(game_id, "table.restore", helpers.deleted_row(row), words,
+    token = helpers.deleted_token(game_id, "table.restore", helpers.deleted_row(game_id, row), words,
                                   form.request_id.data)
     return redirect(round_url(load_state(game_id), row.round_no, deleted=token), 303)
 

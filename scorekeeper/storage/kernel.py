@@ -247,10 +247,17 @@ def backup(db: Database, path: str) -> None:
 # Forms acted on once, and plays changed meanwhile.
 
 
+REQUEST_ID_LONGEST = 64  # a form's key: the pages make 16 characters (web/forms.py)
+
+
 def once(db: Database, game_id: int, request_id: str | None) -> None:
-    """Record this form's key with the change; a key acted on before raises Repeated."""
+    """Record this form's key with the change; a key acted on before raises Repeated, a
+    key longer than any page makes is refused (on every route alike)."""
     if not request_id:
         return
+    if len(str(request_id)) > REQUEST_ID_LONGEST:
+        raise Refused(Say("this form's key is longer than %(n)s characters: nothing was saved. "
+                          "Reload the page and try again", n=REQUEST_ID_LONGEST))
     cursor = db.execute(
         "INSERT OR IGNORE INTO requests (game, request_id, created) VALUES (?, ?, ?)",
         [game_id, str(request_id), now()],

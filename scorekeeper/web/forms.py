@@ -74,7 +74,7 @@ class RequestIdField(StringField):
     """
 
     def __init__(self, label=lazy_gettext("request id"), validators=None, **kwargs):
-        super().__init__(label, validators or [Optional(), Length(max=64)], **kwargs)
+        super().__init__(label, validators or [Optional(), Length(max=kernel.REQUEST_ID_LONGEST)], **kwargs)
 
 
 class PageForm(FlaskForm):

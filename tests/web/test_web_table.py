@@ -390,3 +390,22 @@ def test_a_deleted_play_comes_back_after_its_player_was_renamed(table, client, d
     table.post("/plays/restore", {"deleted": token})
     assert table.round_scores() == {"Ann": 30, "B": 0}
     assert 'data-player="Ann"' in table.page()
+
+
+@pytest.mark.parametrize("path, data", [
+    ("/pass", {}), ("/undo", {"last": "0"}), ("/plays", {"player": "A", "cards": ["S7", "S8", "S9"], "confirm": "1"}),
+    ("/aces", {"player": "A", "card": "SA"}), ("/delete", None)])
+def test_a_request_id_longer_than_any_page_makes_is_refused_on_every_route(table, app, path, data):
+    """One limit for every route that takes a form's key (storage/kernel.py): a key
+    longer than 64 characters saves nothing and is said to be the reason."""
+    from db_dump import dump
+
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "H7", "H8", "H9")
+    if data is None:
+        path, data = f"/plays/{table.play_ids()[0]}/delete", {}
+    before = dump(app.config["DATABASE"])
+    response = table.client.post(table.url + path, data={**data, "request_id": "x" * 100_000})
+    assert response.status_code in (400, 422), response.status_code
+    assert dump(app.config["DATABASE"]) == before
+    assert "longer than 64 characters" in response.get_data(as_text=True)

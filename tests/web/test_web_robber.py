@@ -714,3 +714,19 @@ def test_delete_after_a_rename_sends_the_plays_revision_and_works(three, client,
     for play_id, revision in forms.items():
         three.ok(three.post(f"/plays/{play_id}/delete", revision=revision))
     assert three.log() == []
+
+
+def test_a_deleted_play_comes_back_after_its_player_was_renamed(three, client, db):
+    """Robber Rummy's notice keeps the seat too: the play comes back credited to the
+    name the seat has now."""
+    from scorekeeper.storage import players
+    from scorekeeper.storage.players import EVERY_GAME
+
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    (meld,) = (int(i) for i in re.findall(r'data-play="(\d+)"', three.page()))
+    deleted = three.ok(three.post(f"/plays/{meld}/delete", revision="0"))
+    token = re.search(r'name="deleted" value="([^"]+)"', text(client.get(deleted.headers["Location"]))).group(1)
+    ann = next(p.id for p in players.everyone(db, EVERY_GAME) if p.name == "Ann")
+    assert client.post(f"/players/{ann}/rename", data={"name": "Anna", "expected": "Ann"}).status_code == 303
+    three.ok(three.post("/plays/restore", deleted=token))
+    assert three.log() == ["Anna melds 4♠ 4♥ 4♣ (meld 1)"]

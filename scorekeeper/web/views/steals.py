@@ -299,7 +299,7 @@ def live_parts(state: Steals) -> dict:
     return dict(
         version=state.log.version, screen=context["screen"], url=screen_url(state),
         round=state.round_no,
-        regions={name: render_template(path, **context) for name, path in parts.items()},
+        regions=helpers.regions(parts, context),
         cards={str(card): n for card, n in plays.availability(state.round).items()},
     )
 

@@ -7,6 +7,7 @@ partnerships get the choice of who partners whom.
 """
 from __future__ import annotations
 
+import hashlib
 import secrets
 import unicodedata
 
@@ -30,7 +31,7 @@ from ..games.options import Option
 from ..games.variant import Variant
 from ..games.words import Say, SayN, joined
 from ..storage import kernel
-from .links import LARGEST_ID
+from .links import LARGEST_ID, phone
 from .words import FirstLetter, page_text, said
 
 try:  # WTForms 3.3 names its choices; older versions take (value, label) pairs
@@ -75,6 +76,22 @@ class RequestIdField(StringField):
 
     def __init__(self, label=lazy_gettext("request id"), validators=None, **kwargs):
         super().__init__(label, validators or [Optional(), Length(max=kernel.REQUEST_ID_LONGEST)], **kwargs)
+
+    def key(self) -> str | None:
+        """The key the change is recorded under: the page's id, for this phone (its session),
+        this kind of change (the route) and what the form asks (its other fields). The
+        same form sent again by this phone is the same key (acted on once); the same id
+        from another phone, on another route or with another play is another request,
+        never a repeat of someone else's (or of another play). An id longer than any page
+        makes is passed on as it came, for the store to refuse (one limit, kernel's)."""
+        if not self.data:
+            return None
+        if len(self.data) > kernel.REQUEST_ID_LONGEST:
+            return self.data
+        asked = sorted((name, value) for name, value in request.form.items(multi=True)
+                       if name not in ("csrf_token", self.name))
+        said = repr((phone(), request.endpoint, self.data, asked)).encode()
+        return hashlib.blake2b(said, digest_size=18).hexdigest()
 
 
 class PageForm(FlaskForm):

@@ -19,6 +19,7 @@ Views keep taking ``game_id``: :func:`init_app` turns the key in the URL into th
 from __future__ import annotations
 
 import hmac
+import secrets
 from datetime import timedelta
 from functools import lru_cache
 
@@ -113,6 +114,17 @@ def remember(game_id: int, key: str, access: str) -> None:
     session["games"] = dict(list(games.items())[-REMEMBERED:])
     session.permanent = True
     g.pop("held", None)
+
+
+def phone() -> str:
+    """This phone's name: random, kept in its session from the first page it opens. The
+    forms' keys are this phone's (web/forms.py: another phone sending the same key sends
+    another request, never a repeat of this phone's)."""
+    name = session.get("phone")
+    if not isinstance(name, str) or not name:
+        name = session["phone"] = secrets.token_urlsafe(12)
+        session.permanent = True
+    return name
 
 
 def remembered() -> dict[int, tuple[str, str]]:
@@ -218,6 +230,13 @@ def init_app(app: Flask) -> None:
         for it (LookupError for a game this phone has no link to)."""
         if "game_id" in values and app.url_map.is_endpoint_expecting(endpoint, "game_key"):
             values["game_key"] = key_for(values.pop("game_id"))
+
+    @app.before_request
+    def name_the_phone() -> None:
+        """Named by the first page it opens, before it sends any form (a form's answer
+        lost on bad wifi, sent again, is then still this phone's)."""
+        if request.endpoint != "static":
+            phone()
 
     @app.before_request
     def read_only_refuses_changes() -> None:

@@ -155,6 +155,80 @@ def test_a_round_confirmed_on_two_phones_is_counted_once(phones, db):
 
 
 # ---------------------------------------------------------------------------------------
+# A form's key is this phone's, for one kind of change and one play.
+
+
+def test_the_new_game_form_s_key_from_another_phone_makes_another_game(client, app, db):
+    """The same key from another phone is another request: its own game, never a
+    redirect to the first phone's game with its edit link."""
+    form = {"seat_0": "Ann", "seat_1": "Bob", "first_dealer": "0", "request_id": "the-same-form"}
+    first = client.post("/games", data=form)
+    stranger = app.test_client()
+    second = stranger.post("/games", data=form)
+    assert first.status_code == second.status_code == 303
+    assert second.headers["Location"] != first.headers["Location"]
+    assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 2
+    page = stranger.get(second.headers["Location"]).get_data(as_text=True)
+    assert "Already saved" not in page and first.headers["Location"] not in page
+    # The first phone sending it again is a double tap: its own game, once.
+    again = client.post("/games", data=form)
+    assert again.headers["Location"] == first.headers["Location"]
+    assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 2
+
+
+def test_the_same_key_from_another_phone_is_another_play(phones, db):
+    table, other = phones
+    table.client.post(f"{table.url}/plays", data={
+        "player": "A", "cards": ["S7", "S8", "S9"], "meld": "", "confirm": "1", "request_id": "k"})
+    theirs = other.post(f"{table.url}/plays", data={
+        "player": "A", "cards": ["H7", "H8", "H9"], "meld": "", "confirm": "1", "request_id": "k"})
+    assert theirs.status_code == 303
+    assert ALREADY not in other.get(theirs.headers["Location"]).get_data(as_text=True)
+    assert count(db, "plays", table.game_id) == 2
+
+
+def test_the_same_key_on_another_play_or_another_route_is_never_a_dropped_change(phones, db):
+    """One phone reusing a key (a page's script gone wrong, a hostile phone) for another
+    play, a pass or an ace: each is acted on, none is told "Already saved"."""
+    table, _other = phones
+    sent = [("/plays", {"player": "A", "cards": ["S7", "S8", "S9"], "meld": "", "confirm": "1"}),
+            ("/plays", {"player": "A", "cards": ["H7", "H8", "H9"], "meld": "", "confirm": "1"}),
+            ("/aces", {"player": "A", "card": "SA"}),
+            ("/pass", {"turn": "A"})]
+    for path, form in sent:
+        answer = table.client.post(table.url + path, data={**form, "request_id": "k"})
+        assert answer.status_code == 303, text(answer)[-1000:]
+        assert ALREADY.split(":")[0] not in table.client.get(answer.headers["Location"]).get_data(as_text=True)
+    types = [row[0] for row in db.execute("SELECT type FROM plays WHERE game = ? ORDER BY seq", [table.game_id])]
+    assert types == ["meld", "meld", "ace", "pass"]
+
+
+def test_a_rename_under_a_key_a_play_used_is_done(phones, db):
+    table, _other = phones
+    table.client.post(f"{table.url}/plays", data={
+        "player": "A", "cards": ["S7", "S8", "S9"], "meld": "", "confirm": "1", "request_id": "k"})
+    ann = db.execute("SELECT id FROM players WHERE name = 'A'").fetchone()[0]
+    renamed = table.client.post(f"/players/{ann}/rename", data={"name": "Ann", "expected": "A", "request_id": "k"})
+    assert renamed.status_code == 303
+    assert db.execute("SELECT name FROM players WHERE id = ?", [ann]).fetchone()[0] == "Ann"
+
+
+def test_a_play_whose_answer_was_lost_sent_again_counts_once(phones, db):
+    """The phone is named by the first page it opens: a write's answer lost on the way
+    (with whatever cookie it carried) and the form sent again is still this phone's."""
+    table, _other = phones
+    html = table.page()
+    cookie = table.client.get_cookie("session").value
+    form = {"player": "A", "cards": ["S7", "S8", "S9"], "meld": "", "confirm": "1",
+            "request_id": hidden(html, "/plays", "request_id")}
+    assert table.client.post(f"{table.url}/plays", data=form).status_code == 303
+    table.client.set_cookie("session", cookie)  # the answer never came
+    again = table.client.post(f"{table.url}/plays", data=form)
+    assert ALREADY in table.client.get(again.headers["Location"]).get_data(as_text=True)
+    assert count(db, "plays", table.game_id) == 1
+
+
+# ---------------------------------------------------------------------------------------
 # The same card from two phones.
 
 

@@ -244,11 +244,11 @@ def _check_or_save(scored: counted.Scored, form: RoundForm, round_no: int, editi
             result, totals = counted.preview(get_db(), scored, round_no, rnd)
             return _round_page(scored, round_no, preview=result, preview_totals=totals, **again)
         if editing:
-            counted.edit_round(get_db(), game_id, form.request_id.data, round_no, rnd,
+            counted.edit_round(get_db(), game_id, form.request_id.key(), round_no, rnd,
                                form.revision.data)
             flash(page_text("Round %(n)s changed; every total after it is recomputed.", n=round_no))
         else:
-            after = counted.record_round(get_db(), game_id, form.request_id.data, round_no, rnd)
+            after = counted.record_round(get_db(), game_id, form.request_id.key(), round_no, rnd)
             if after.over:
                 flash(page_text("Round %(n)s saved. Game over: %(status)s.", n=round_no,
                                 status=after.said_status()))
@@ -270,7 +270,7 @@ def _check_or_save(scored: counted.Scored, form: RoundForm, round_no: int, editi
 def save_round(game_id: int):
     scored = _scored(game_id)
     form = RoundForm()
-    if kernel.acted_on(get_db(), game_id, form.request_id.data):  # a double tap: done already
+    if kernel.acted_on(get_db(), game_id, form.request_id.key()):  # a double tap: done already
         flash(said(ALREADY_SAVED))
         return redirect(url_for("counted.game", game_id=game_id), 303)
     if scored.over:
@@ -344,7 +344,7 @@ def delete_round(game_id: int, round_no: int):
         return redirect(url_for("counted.game", game_id=game_id), 303)
     deleted = counted.recorded_round(get_db(), game_id, round_no)
     try:
-        counted.delete_round(get_db(), game_id, form.request_id.data, round_no,
+        counted.delete_round(get_db(), game_id, form.request_id.key(), round_no,
                              form.revision.data if form.validate() else None)
     except Repeated:
         flash(said(ALREADY_SAVED))

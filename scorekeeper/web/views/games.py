@@ -80,7 +80,7 @@ def create():
         players, rules, dealer = form.game()
         try:
             game_id, secret = games.create(get_db(), variant, players, rules, dealer, form.teams(),
-                                           form.request_id.data or None)
+                                           form.request_id.key())
         except AlreadyHere as e:  # the form sent twice: the game its first sending made
             edit, _view = kernel.secrets_of(get_db(), e.game_id)
             links.remember(e.game_id, links.make_key(e.game_id, edit), links.EDIT)

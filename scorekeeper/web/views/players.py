@@ -101,7 +101,7 @@ def _done_already(request_id: str | None, player_id: int):
 @bp.route("/players/<id:player_id>/rename", methods=["POST"])
 def rename(player_id: int):
     form = RenameForm()
-    repeated = _done_already(form.request_id.data, player_id)
+    repeated = _done_already(form.request_id.key(), player_id)
     if repeated:
         return repeated
     player = _player(player_id)  # 404 for no such player, and for one this phone does not see
@@ -115,9 +115,9 @@ def rename(player_id: int):
                             status=422)
     try:
         changed = players.rename(get_db(), player_id, form.name.data, form.expected.data or None,
-                                 editable=links.editable_games(), request_id=form.request_id.data)
+                                 editable=links.editable_games(), request_id=form.request_id.key())
     except Repeated:
-        return _done_already(form.request_id.data, player_id)
+        return _done_already(form.request_id.key(), player_id)
     except players.Forbidden as e:  # a game of theirs started meanwhile, on a phone not this one
         return _forbidden(player_id, NOT_RENAMED, True, player.name, e.games)
     except Stale as e:
@@ -146,7 +146,7 @@ def merge(player_id: int):
     form = MergeForm()
     db = get_db()
     into = links.parse_id(request.form.get("into", ""))
-    repeated = _done_already(form.request_id.data, into if into is not None else player_id)
+    repeated = _done_already(form.request_id.key(), into if into is not None else player_id)
     if repeated:  # the first merge went through: the player it named is gone
         return repeated
     source = _player(player_id)
@@ -168,9 +168,9 @@ def merge(player_id: int):
             "person” to confirm it", source=source.name, target=target.name)), status=422)
     try:
         changed = players.merge(db, player_id, target.id, editable=links.editable_games(),
-                                request_id=form.request_id.data)
+                                request_id=form.request_id.key())
     except Repeated:
-        return _done_already(form.request_id.data, target.id)
+        return _done_already(form.request_id.key(), target.id)
     except players.Forbidden as e:
         return _forbidden(player_id, NOT_MERGED, False, source.name, e.games)
     except Refused as e:

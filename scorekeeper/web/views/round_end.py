@@ -89,7 +89,7 @@ def save_hand(game_id: int):
     if not form.validate():
         return end_page(state, player=form.player.data, error=Say("Say whose hand this is."), status=422)
     try:
-        log_changes.save_hand(get_db(), game_id, form.request_id.data, form.round_no.data,
+        log_changes.save_hand(get_db(), game_id, form.request_id.key(), form.round_no.data,
                        form.player.data, form.cards.data)
     except Repeated:
         flash(said(ALREADY_SAVED))
@@ -113,7 +113,7 @@ def confirm(game_id: int):
     if not form.validate():
         return end_page(state, error=Say("Which round is being counted?"), status=422)
     try:
-        after = log_changes.confirm_round(get_db(), game_id, form.request_id.data, form.round_no.data)
+        after = log_changes.confirm_round(get_db(), game_id, form.request_id.key(), form.round_no.data)
     except Repeated:
         flash(page_text("Already saved: round %(n)s is counted.", n=form.round_no.data))
         return redirect(screen_url(load_state(game_id)), 303)

@@ -390,7 +390,7 @@ def play(game_id: int):
         return table_page(state, preview=shown, **kwargs)
     kind = ("layoff" if form.meld.data else "meld") if action == "play" else action
     try:
-        row, after = log_changes.add_play(get_db(), game_id, form.request_id.data, kind, form.player.data,
+        row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), kind, form.player.data,
                                    picked, form.meld.data, round_no=form.round_no.data)
     except Repeated:
         return _done(game_id, ALREADY_SAVED, url_for("steals.table", game_id=game_id))
@@ -404,7 +404,7 @@ def pass_turn(game_id: int):
     form = PassForm()
     form.validate()
     try:
-        _row, after = log_changes.add_play(get_db(), game_id, form.request_id.data, "pass", "",
+        _row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), "pass", "",
                                     turn=form.turn.data or None, round_no=form.round_no.data)
     except Repeated:
         words = ALREADY_SAVED
@@ -421,7 +421,7 @@ def undo(game_id: int):
     form = UndoForm()
     form.validate()
     try:
-        words = Sentence(log_changes.undo_said(get_db(), game_id, form.request_id.data, form.last.data))
+        words = Sentence(log_changes.undo_said(get_db(), game_id, form.request_id.key(), form.last.data))
     except Repeated:
         words = ALREADY_SAVED
     except Refused as e:
@@ -435,7 +435,7 @@ def delete(game_id: int, play_id: int):
     form = DeleteForm()
     form.validate()
     try:
-        row = log_changes.delete_play(get_db(), game_id, form.request_id.data, play_id, form.revision.data)
+        row = log_changes.delete_play(get_db(), game_id, form.request_id.key(), play_id, form.revision.data)
     except Repeated:
         flash(said(ALREADY_SAVED))
     except NotFound:
@@ -445,7 +445,7 @@ def delete(game_id: int, play_id: int):
     else:
         words = kernel.sentence(helpers.page_text("Deleted %(play)s", play=row.describe()))
         token = helpers.deleted_token(game_id, "steals.restore", helpers.deleted_row(game_id, row), words,
-                                      form.request_id.data)
+                                      form.request_id.key())
         return redirect(f"{screen_url(_state(game_id))}?deleted={token}", 303)  # URL-safe
     return redirect(screen_url(_state(game_id)), 303)
 
@@ -503,7 +503,7 @@ def save_hand(game_id: int):
         return end_page(_state(game_id), player=form.player.data,
                         error=Say("Say whose hand this is."), status=422)
     try:
-        log_changes.save_hand(get_db(), game_id, form.request_id.data, form.round_no.data,
+        log_changes.save_hand(get_db(), game_id, form.request_id.key(), form.round_no.data,
                        form.player.data, form.cards.data)
     except Repeated:
         flash(said(ALREADY_SAVED))
@@ -521,7 +521,7 @@ def confirm(game_id: int):
     if not form.validate():
         return end_page(_state(game_id), error=Say("Which hand is being counted?"), status=422)
     try:
-        after = Steals(log_changes.confirm_round(get_db(), game_id, form.request_id.data, form.round_no.data))
+        after = Steals(log_changes.confirm_round(get_db(), game_id, form.request_id.key(), form.round_no.data))
     except Repeated:
         flash(page_text("Already saved: hand %(n)s is counted.", n=form.round_no.data))
         return redirect(screen_url(_state(game_id)), 303)

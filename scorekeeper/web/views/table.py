@@ -243,7 +243,7 @@ def play(game_id: int):
         shown = logs.preview(state, kind, form.player.data, picked, form.meld.data)
         return table_page(state, preview=shown, **kwargs)
     try:
-        row, after = log_changes.add_play(get_db(), game_id, form.request_id.data, kind,
+        row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), kind,
                                           form.player.data, picked, form.meld.data,
                                           round_no=form.round_no.data)
     except Repeated:
@@ -261,7 +261,7 @@ def ace(game_id: int):
     if not form.validate():
         return _refused(game_id, _form_error(form))
     try:
-        row, after = log_changes.add_play(get_db(), game_id, form.request_id.data, "ace",
+        row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), "ace",
                                           form.player.data, [form.card.data], round_no=form.round_no.data)
     except Repeated:
         return _already_saved(game_id)
@@ -311,7 +311,7 @@ def out(game_id: int):
                         picked=picked, target=request.form.get("meld", type=int),
                         player=form.player.data)
     try:
-        _row, after = log_changes.add_play(get_db(), game_id, form.request_id.data, "out",
+        _row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), "out",
                                            form.player.data, round_no=form.round_no.data)
     except Repeated:
         return _already_saved(game_id, end)
@@ -330,7 +330,7 @@ def pass_turn(game_id: int):
     form = PassForm()
     form.validate()
     try:
-        row, after = log_changes.add_play(get_db(), game_id, form.request_id.data, "pass", "",
+        row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), "pass", "",
                                           turn=form.turn.data or None, round_no=form.round_no.data)
     except Repeated:
         return _already_saved(game_id)
@@ -345,7 +345,7 @@ def undo(game_id: int):
     form = UndoForm()
     form.validate()
     try:
-        undone = log_changes.undo_said(get_db(), game_id, form.request_id.data, form.last.data)
+        undone = log_changes.undo_said(get_db(), game_id, form.request_id.key(), form.last.data)
     except Repeated:
         return _already_saved(game_id, screen_url(load_state(game_id)))
     except Refused as e:
@@ -444,7 +444,7 @@ def save_edit(game_id: int, play_id: int):
         shown = log_changes.preview_edit(state, play_id, form.player.data, picked, form.meld.data)
         return edit_page(state, play_id, preview=shown, **kwargs)
     try:
-        row = log_changes.edit_play(get_db(), game_id, form.request_id.data, play_id, form.player.data,
+        row = log_changes.edit_play(get_db(), game_id, form.request_id.key(), play_id, form.player.data,
                              picked, form.meld.data, revision=form.revision.data)
     except Repeated:
         flash(said(ALREADY_SAVED))
@@ -466,7 +466,7 @@ def delete(game_id: int, play_id: int):
     form = DeleteForm()
     form.validate()
     try:
-        row = log_changes.delete_play(get_db(), game_id, form.request_id.data, play_id,
+        row = log_changes.delete_play(get_db(), game_id, form.request_id.key(), play_id,
                                revision=form.revision.data)
     except Repeated:
         flash(said(ALREADY_SAVED))
@@ -480,7 +480,7 @@ def delete(game_id: int, play_id: int):
     words = helpers.page_text("Deleted %(play)s from round %(round)s: every score is recomputed.",
                               play=row.describe(), round=row.round_no)
     token = helpers.deleted_token(game_id, "table.restore", helpers.deleted_row(game_id, row), words,
-                                  form.request_id.data)
+                                  form.request_id.key())
     return redirect(round_url(load_state(game_id), row.round_no, deleted=token), 303)
 
 

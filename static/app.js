@@ -15,14 +15,13 @@ if (navigator.wakeLock && $("[data-wake-lock]")) {
   awake();
 }
 
-/* Card picker: with two copies of a card left (data-two), one cell cycles 0 → 1 → 2 → 0
-   (its second copy's checkbox, added here, is hidden). */
-$$("[data-two]").forEach(i => i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2><b>${i.nextElementSibling.textContent}</b></label>`));
-const second = i => { const n = i.parentNode.nextElementSibling; return n && n.matches(".two") && n.firstChild; };
-const shown = i => { const t = second(i); i.nextElementSibling.dataset.count = i.checked && t && t.checked ? 2 : 1; };
-$$("[data-picker] input:not([data-copy])").forEach(i => {
-  const t = second(i);
-  if (t) shown(i), on(i, "click", () => { if (!i.checked && !t.checked && !t.disabled) i.checked = t.checked = true; else if (!i.checked) t.checked = false; shown(i); });
+/* Card picker, two decks: a card's second copy has a cell of its own (added here where the
+   page did not draw it: data-two), shown beside it once the card is picked (app.css); a
+   picked card tapped again is unpicked, both copies. */
+$$("[data-two]").forEach(i => i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2 aria-label="${fill(i.closest("[data-second]").dataset.second, {card: i.getAttribute("aria-label")}).replace(/"/g, "&quot;")}"><b>${i.nextElementSibling.textContent}²</b></label>`));
+on(document, "click", e => {  /* before the count below is made */
+  const i = e.target, n = i.matches("[data-picker] input:not([data-copy])") && !i.checked && i.parentNode.nextElementSibling;
+  if (n && n.matches(".two")) n.firstElementChild.checked = false;
 });
 
 /* The cards picked, in words: "7 of 10 cards: 2♠ 3♠" (as picker.count_line writes them),
@@ -93,7 +92,6 @@ $$("form[data-preview-url]").forEach(form => {
       if (i) i.checked = true, i.disabled = false;
     }
     own = chosen("player") !== turn();
-    cells().forEach(shown);
     count(form);
     form.later();
     keep();
@@ -184,7 +182,8 @@ $$("form[data-preview-url]").forEach(form => {
       text: f === form ? fill(body.dataset.queued || "{player}: {play}", {player: chosen("player"), play}) : play};
     if (confirm) {  /* sent: the picker is free for the next play */
       item.picks = 1;
-      cells().forEach(i => { if (i.checked) i.checked = !(i.disabled = true); shown(i); });
+      cells().forEach(i => { if (i.checked) i.checked = !(i.disabled = true); });
+      b.disabled = true;  /* nothing picked: nothing to confirm (the preview enables it) */
       choose("meld", "");
       $("[data-preview]", f).textContent = "";
       count(f);

@@ -45,25 +45,33 @@ def test_cards_on_the_table_are_disabled(page):
     expect(phone.card_input("S9")).not_to_be_checked()
 
 
-def test_two_decks_let_one_cell_pick_a_card_twice(page):
+def test_two_decks_a_card_tapped_again_is_unpicked_and_its_second_copy_has_a_cell(page):
     phone = Phone(page)
     phone.new_game(["A", "B", "C", "D"], dealer=3)  # 4 players: two decks
     one, two = phone.card_input("S9"), phone.card_input("S9", copy=2)
-    cell = phone.card_cell("S9")
-    # With the script the second copy has no cell of its own: a tap cycles 0 → 1 → 2 → 0.
-    expect(phone.card_cell("S9", copy=2)).to_be_hidden()
+    cell, second = phone.card_cell("S9"), phone.card_cell("S9", copy=2)
+    # The second copy's cell is shown beside the card once it is picked; a picked card
+    # tapped again is unpicked (issue 25), both copies with it.
+    expect(second).to_be_hidden()
+    expect(two).to_have_attribute("aria-label", "9 of spades, second copy")
     cell.tap()
     expect(one).to_be_checked()
     expect(two).not_to_be_checked()
+    expect(second).to_be_visible()
     cell.tap()
+    expect(one).not_to_be_checked()
+    expect(second).to_be_hidden()
+    cell.tap()
+    second.tap()
     expect(one).to_be_checked()
     expect(two).to_be_checked()
-    expect(cell).to_have_attribute("data-count", "2")
+    expect(page.locator("[data-tally]")).to_have_text("2 cards: 9♠ 9♠")
     cell.tap()
     expect(one).not_to_be_checked()
     expect(two).not_to_be_checked()
+    expect(page.locator("[data-tally]")).to_have_text("")  # nothing picked: no count
     cell.tap()
-    cell.tap()
+    second.tap()
     phone.meld("H9", points=30)  # S9 twice and H9: a set of three
     expect(phone.log_item(type="meld", player="A")).to_contain_text("9♠ 9♠ 9♥")
     expect(one).to_be_disabled()

@@ -27,6 +27,9 @@ def robber_game(page, players, partnerships="none") -> str:
     return url.group(1)
 
 
+LINES = "e => { const r = document.createRange(); r.selectNodeContents(e); return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }"
+
+
 def scroll_width(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth")
 
@@ -42,6 +45,9 @@ def test_the_score_strip_with_six_long_names_fits_a_phone(page):
     assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH
     for name in LONG_NAMES:  # wrapped on screen, never cut short (issue 15, item 2)
         expect(strip.get_by_role("columnheader", name=name, exact=True)).to_have_text(name)
+    title = strip.locator("tbody th").first  # "Round 1" on one line (issue 25)
+    expect(title).to_have_text("Round 1")
+    assert title.evaluate(LINES) == 1
     whole = strip.locator("th[data-player='Christopher']")
     assert whole.evaluate("th => th.scrollWidth <= th.clientWidth")  # no "…"
     expect(strip.locator("[data-round-score='Christopher']")).to_have_text("30")
@@ -107,10 +113,15 @@ def test_robber_a_taken_card_tapped_again_shows_picked_twice(page):
     expect(page.locator("input[value='HQ']:not([data-copy])")).to_be_checked()
     box = page.locator("[data-preview]")
     expect(box).to_contain_text("a new meld needs three cards or more")
-    tap_cards(page, "HQ", "SQ", "DQ")  # the tester's taps: Q♥ again makes it two copies
+    tap_cards(page, "HQ", "SQ", "DQ")  # the tester's taps: Q♥ again unpicks it (issue 25)
+    expect(page.locator("input[value='HQ']:not([data-copy])")).not_to_be_checked()
+    expect(page.locator("[data-action=confirm]")).to_be_disabled()
+    tap_cards(page, "HQ")  # picked again: its second copy's cell is shown beside it
+    second = page.locator("[data-picker] label:has(input[value='HQ'][data-copy='2']) b")
+    second.tap()
     expect(box.locator("[data-twice]")).to_have_attribute("data-twice", "HQ")
     expect(box).to_contain_text("Set of queens: Q♠ Q♥ Q♥ Q♦, worth 40 to Val.")
-    tap_cards(page, "HQ", "HQ")  # unpicked, then picked once
+    second.tap()  # the second copy unpicked: Q♥ once
     expect(box.locator("[data-twice]")).to_have_count(0)
     expect(box.locator("[data-ok='1']")).to_have_attribute("data-points", "30")
     expect(box).to_contain_text("Set of queens: Q♠ Q♥ Q♦, worth 30 to Val.")
@@ -118,3 +129,26 @@ def test_robber_a_taken_card_tapped_again_shows_picked_twice(page):
     assert_accessible(page, "robber preview")
     send(page, page.locator("[data-action=confirm]"))
     expect(page.locator("[data-log] li").last).to_contain_text("Val melds Q♠ Q♥ Q♦")
+
+
+def test_a_lay_off_s_preview_says_each_card_on_its_own_line_and_confirm_waits_for_cards(page):
+    """Issue 25: "8♥ as 4th card: 40" and "9♥ as 5th card: 50" ran together in the bar, and
+    Confirm looked active with nothing picked."""
+    phone = Phone(page)
+    phone.new_game(["A", "B", "C"], dealer=2)
+    confirm = page.locator("form#play [data-action=confirm]")
+    expect(confirm).to_be_disabled()
+    phone.tap_cards("S7", "S8", "S9")
+    expect(confirm).to_be_enabled()
+    phone.confirm()
+    expect(phone.log_item(type="meld")).to_have_count(1)
+    expect(confirm).to_be_disabled()  # sent: nothing picked any more
+    phone.tap_meld(1)
+    phone.tap_cards("S10", "SJ")
+    lines = page.locator("[data-preview] li")
+    expect(lines).to_have_count(2)
+    expect(lines.nth(0)).to_have_text(re.compile(r"^10♠ as 4th card: \d+$"))
+    expect(lines.nth(1)).to_have_text(re.compile(r"^J♠ as 5th card: \d+$"))
+    first, second = lines.nth(0).bounding_box(), lines.nth(1).bounding_box()
+    assert second["y"] >= first["y"] + first["height"] - 1  # each on its own line
+    assert lines.nth(0).evaluate(LINES) == 1

@@ -14,6 +14,7 @@ from ..games.words import SUIT_PLURALS, Say, SayN
 from .words import said
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+JOKER_WORD = Say("joker")  # a joker, as the pages draw it (its card chip, its picker cell)
 # A card in words for screen readers ("9 of spades"): its rank in words, and a whole
 # sentence per suit (a language may put the rank after the suit, or inflect it).
 RANK_NAMES = {1: Say("ace"), 11: Say("jack"), 12: Say("queen"), 13: Say("king"),
@@ -69,9 +70,10 @@ def grid(available: Mapping[Card, int], picked: Iterable[str] = (), aces: bool =
 
 
 def picked_cards(rows: Iterable[SuitRow], jokers: int = 0) -> list[str]:
-    """The cards picked in a picker's rows, as the cells show them (9♠), each copy."""
+    """The cards picked in a picker's rows, as the cells show them (9♠, a joker in the
+    page's words), each copy."""
     shown = [f"{c.rank}{row.symbol}" for row in rows for c in row.cells for _ in range(c.picked)]
-    return shown + ["JK"] * jokers
+    return shown + [said(JOKER_WORD)] * jokers
 
 
 def count_line(rows: Iterable[SuitRow] | None, expected: int | None = None, jokers: int = 0) -> str:

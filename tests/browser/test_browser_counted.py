@@ -77,6 +77,10 @@ def test_a_gin_hand_with_lay_offs(page, screenshot):
 def test_a_rummy_hand(page, screenshot):
     new_game(page, "rummy", ["Ann", "Bob", "Cy"])
     page.locator("label:has(input[data-ended='Ann']) > span").tap()
+    # Ann went out: her picker gives way to a line that says so (pages.css).
+    expect(page.locator("[data-hand-picker='Ann']")).to_be_hidden()
+    expect(page.locator("[data-went-out='Ann']")).to_have_text("Ann went out: no cards left to enter.")
+    expect(page.locator("[data-went-out='Bob']")).to_be_hidden()
     page.locator("label:has(input[data-rummy]) > span").tap()
     tap_hand(page, "Bob", ["SK", "H2"])
     tap_hand(page, "Cy", ["D7"])
@@ -90,9 +94,12 @@ def test_a_rummy_hand(page, screenshot):
     tap_and_wait(page, page.locator("[data-action=next-round]"))
     expect(page.locator("h1")).to_have_text("Round 2")
     expect(page.locator("[data-scores] [data-total='Ann']")).to_have_text("38")
-    # The player who went out still holding a card: refused in plain words, nothing saved.
-    page.locator("label:has(input[data-ended='Bob']) > span").tap()
+    # The player who went out still holding a card (picked before): their picker stays, to
+    # take it off; saved so, it is refused in plain words, nothing saved.
     tap_hand(page, "Bob", ["S3"])
+    page.locator("label:has(input[data-ended='Bob']) > span").tap()
+    expect(page.locator("[data-hand-picker='Bob']")).to_be_visible()
+    expect(page.locator("[data-went-out='Bob']")).to_be_hidden()
     tap_and_wait(page, page.locator("[data-action=save-round]"))
     expect(page.locator("[data-error]")).to_have_text(
         "Bob went out, so cannot still hold 3♠. Nothing was saved.")
@@ -169,19 +176,57 @@ def test_targets_on_the_counted_pages_are_big_enough(page):
     assert [t for t in targets if t["width"] < MINIMUM or t["height"] < MINIMUM] == []
 
 
+# The chart's text as drawn: its size on the screen, whether it is inside the chart, and
+# the players' lines that run through the dashed line's label (its box, and half a line's
+# width around it).
+CHART_TEXT = """svg => {
+  const frame = svg.getBoundingClientRect(), label = svg.querySelector("[data-limit]");
+  const texts = [...svg.querySelectorAll("text")].map((t) => {
+    const r = t.getBoundingClientRect();
+    return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
+            r.left >= frame.left - 0.5 && r.right <= frame.right + 0.5 && r.top >= frame.top - 0.5 && r.bottom <= frame.bottom + 0.5];
+  });
+  const b = label.getBBox(), m = 1.25;
+  const through = [...svg.querySelectorAll("polyline")].filter((line) => {
+    const p = [...line.points];
+    for (let i = 1; i < p.length; i++) for (let k = 0; k <= 400; k++) {
+      const x = p[i - 1].x + (p[i].x - p[i - 1].x) * k / 400, y = p[i - 1].y + (p[i].y - p[i - 1].y) * k / 400;
+      if (x >= b.x - m && x <= b.x + b.width + m && y >= b.y - m && y <= b.y + b.height + m) return true;
+    }
+    return false;
+  }).map((line) => line.dataset.player);
+  return {texts, label: label.textContent, through};
+}"""
+
+
 def test_kalooki_and_conquian_pages_are_accessible(page, screenshot):
     """The pages the gin and rummy hands do not open: jokers in the picker, an eliminated
-    player, the winner of a last-player-left game, a tableau."""
+    player, the winner of a last-player-left game, a tableau. At the tester's phone size
+    (360 × 740): the jokers' cells and the chart's text and elimination line."""
+    page.set_viewport_size({"width": 360, "height": 740})
     routes = Routes(page)
     kalooki = counted_game(routes, "kalooki", ["Ann", "Bob", "Cy"],
                            [("Ann", {"Bob": ["JK", "JK"], "Cy": ["S2"]})], elimination=40)
     page.goto(f"{kalooki}/counted/round")
     expect(page.locator("[data-hand-picker]")).to_have_count(2)  # Bob is out of the game
+    joker = page.locator("[data-hand-picker='Ann']").get_by_role("checkbox", name="joker 1", exact=True)
+    expect(page.locator("[data-hand-picker='Ann'] label:has(input[value=JK]) b").first).to_have_text("joker")
     page.locator("[data-hand-picker='Ann'] label:has(input[value=JK]) b").first.tap()
-    expect(page.locator("[data-hand-picker='Ann'] input[value=JK]").first).to_be_checked()
+    expect(joker).to_be_checked()
+    cells = page.locator(".jokers b").evaluate_all("all => all.map((b) => b.scrollWidth <= b.clientWidth)")
+    assert cells == [True] * 8  # the word fits its cell
+    page.locator("label:has(input[data-ended='Cy']) > span").tap()
+    expect(page.locator("[data-hand-picker='Cy']")).to_be_hidden()
+    expect(page.locator("[data-went-out='Cy']")).to_be_visible()
     assert_accessible(page, "kalooki round entry")
     page.goto(f"{kalooki}/counted")
     expect(page.locator("[data-total='Bob'] [data-eliminated]")).to_have_text("eliminated")
+    # Bob's line ends above the dashed line at its right end: the label is elsewhere.
+    drawn = page.locator("[data-chart] svg").evaluate(CHART_TEXT)
+    assert drawn["label"] == "eliminated above 40" and drawn["through"] == [], drawn
+    assert [(t, size) for t, size, _inside in drawn["texts"] if size < 12] == []
+    assert [t for t, _size, inside in drawn["texts"] if not inside] == []
+    screenshot(page, "counted-kalooki-chart")
     assert_accessible(page, "kalooki game, Bob eliminated")
     # Round 2: Cy goes out, Ann holds 45 and is out too; Cy is the last player left. (The
     # game page is left first: its live update would reload it by itself, racing the goto.)

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from scorekeeper import gamefile
+from scorekeeper.games import registry
 
 from web_table import csrf_checking_client, form_token
 
@@ -276,6 +277,115 @@ def test_kalooki_pickers_offer_two_decks_and_four_jokers(client):
     picker = html[html.index('data-hand-picker="Ann"'):html.index('data-hand-picker="Bob"')]
     assert picker.count('value="JK"') == 4
     assert 'value="S9" data-two>' in picker
+
+
+# ---------------------------------------------------------------------------------------
+# Kalooki's pages as a phone shows them (the tester's notes): penalties drawn as such, the
+# joker in words, no picker for the one who went out, the chart's elimination line.
+
+
+def score_tags(html) -> dict[str, str]:
+    """Each player's round score as its tag opens: {player: '<strong class="pts" …'}."""
+    return {p: tag for tag, p in re.findall(r'(<strong[^>]*data-score="([^"]*)")', html)}
+
+
+def test_penalty_points_are_not_drawn_as_points_won(client):
+    """Kalooki's and Manipulation's scores are penalties (the lowest total wins): drawn in
+    the text's colour, as Iceberg's breakdown draws a penalty, not in the green (.pts)
+    of Gin's and Basic Rummy's points won."""
+    kalooki = Counted(client, "kalooki", ["Ann", "Bob", "Cy"])
+    checked = text(client.post(kalooki.url + "/counted/round",
+                               data=kalooki.form("Ann", {"Bob": "JK SA", "Cy": "S2"}, save=False)))
+    kalooki.record("Ann", {"Bob": "JK SA", "Cy": "S2"})
+    manipulation = Counted(client, "manipulation", ["Ann", "Bob", "Cy"])
+    manipulation.record("Cy", {"Ann": "SA H10 D3", "Bob": "SA"})
+    for html in (checked, kalooki.page("/counted/rounds/1"), manipulation.page("/counted/rounds/1")):
+        tags = score_tags(html)
+        assert len(tags) == 3 and not [t for t in tags.values() if "pts" in t], tags
+    gin = Counted(client, "gin", ["Ann", "Bob"])
+    gin.record("Ann", {"Ann": ANN_KNOCKS, "Bob": BOB_LAYS_OFF})
+    rummy = Counted(client, "rummy", ["Ann", "Bob", "Cy"])
+    rummy.record("Ann", {"Bob": "SK H2", "Cy": "D7"})
+    for html in (gin.page("/counted/rounds/1"), rummy.page("/counted/rounds/1")):
+        assert all('class="pts"' in t for t in score_tags(html).values())
+
+
+@pytest.mark.parametrize("language,joker", [("en", "joker"), ("es", "comodín"), ("de", "Joker")])
+def test_a_joker_is_drawn_in_the_pages_words(client, language, joker):
+    """As the sentences say it: on the card pickers' cells (their accessible names too),
+    the count of cards picked and the round's lines; never its code JK."""
+    words = {"Accept-Language": language}
+    game = Counted(client, "kalooki", ["Ann", "Bob", "Cy"])
+    entry = text(client.get(game.url + "/counted/round", headers=words))
+    cells = re.findall(r'<label><input type="checkbox" name="hand_1" aria-label="([^"]*)" value="JK"><b>(.*?)</b></label>', entry)
+    assert cells == [(f"{joker} {n}", f'<span class="k j">{joker}</span>') for n in range(1, 5)]
+    checked = text(client.post(game.url + "/counted/round", headers=words,
+                               data=game.form("Ann", {"Bob": "JK JK S2"}, save=False)))
+    assert re.search(rf'data-tally="hand_1"[^>]*>[^<]*: 2♠ {joker} {joker}</p>', checked)
+    game.record("Ann", {"Bob": "JK SA", "Cy": "JK JK"})
+    detail = text(client.get(game.url + "/counted/rounds/1", headers=words))
+    lines = re.search(r'data-result-player="Cy">(.*?)</li>', detail, re.S).group(1)
+    assert f'<span class="k j">{joker}</span>&nbsp;25, <span class="k j">{joker}</span>&nbsp;25 = 50' in lines
+    for html in (entry, checked, detail):  # the code is in the forms' values only
+        assert not re.search(r"\bJK\b", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_the_player_who_went_out_gets_no_picker(client):
+    """Each picker sits in its seat's box with the line that takes its place once its
+    player is chosen as the one who went out (pages.css hides the picker; browser test:
+    test_browser_counted.py). A knock's hands are both entered: no such line in Gin."""
+    game = Counted(client, "kalooki", ["Ann", "Bob", "Cy"])
+    entry = text(client.get(game.url + "/counted/round", headers={"Accept-Language": "es"}))
+    for seat, player in enumerate(game.players):
+        box = re.search(rf'<div class="hand" data-seat="{seat}">\s*<p class="went-out" data-went-out="{player}">'
+                        rf'([^<]*)</p>\s*<fieldset class="picker" data-picker data-hand-picker="{player}">', entry)
+        assert box and box.group(1) == f"{player} cerró: no le quedan cartas que anotar.", player
+    gin = Counted(client, "gin", ["Ann", "Bob"]).page("/counted/round")
+    assert gin.count("data-hand-picker=") == 2 and "data-went-out" not in gin and "data-seat" not in gin
+    css = text(client.get("/static/pages.css"))
+    seats = max(v.max_players for v in registry.VARIANTS.values() if v.screens == "hands")
+    for seat in range(seats):  # every seat of every game of hands counted has its rules
+        assert (f'form:has([name=ended][value=p{seat}]:checked):not(:has([name=hand_{seat}]:checked)) '
+                f'[data-seat="{seat}"]>.picker') in css
+        assert f'[data-seat="{seat}"]>.went-out' in css
+
+
+def crossed(box, points) -> bool:
+    """Whether a polyline (its points) runs through a box (x0, y0, x1, y1): sampled finely."""
+    pairs = [tuple(map(float, p.split(","))) for p in points.split()]
+    for (xa, ya), (xb, yb) in zip(pairs, pairs[1:]):
+        for k in range(201):
+            x, y = xa + (xb - xa) * k / 200, ya + (yb - ya) * k / 200
+            if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+                return True
+    return False
+
+
+@pytest.mark.parametrize("language,label,said", [
+    ("en", "eliminated above 40", "A player above 40 is eliminated."),
+    ("es", "fuera al pasar de 40", "Quien pase de 40 queda fuera."),
+    ("de", "ausgeschieden über 40", "Wer über 40 liegt, scheidet aus."),
+])
+def test_the_chart_names_the_elimination_line_and_no_line_crosses_its_label(client, language, label, said):
+    """Kalooki's dashed line is the total above which a player is out, said as the rules
+    say it; its label is where no player's line runs (Bob's line ends just above the
+    dashed line at its right end, where the label used to be)."""
+    game = Counted(client, "kalooki", ["Ann", "Bob", "Cy"], elimination=40)
+    game.record("Ann", {"Bob": "JK S10 S9", "Cy": "S2"})  # Bob 44: eliminated
+    html = text(client.get(game.url + "/counted", headers={"Accept-Language": language}))
+    svg = re.search(r"<svg viewBox=.*?</svg>", html, re.S).group(0)
+    assert said in re.search(r"<desc[^>]*>(.*?)</desc>", svg).group(1)
+    x, y, anchor, shown = re.search(r'<text class="tick limit" x="([^"]*)" y="([^"]*)" text-anchor="([^"]*)" '
+                                    r"data-limit>([^<]*)</text>", svg).groups()
+    figure = re.sub(r"<[^>]+>", " ", re.search(r"<figure class=\"chart\".*?</figure>", html, re.S).group(0))
+    assert shown == label and not re.search(r"target|meta|ziel", figure, re.I), figure
+    x, y = float(x), float(y)
+    width = len(label) * 12 * 0.62  # a generous width for 12-unit text (the rendered one: the browser test)
+    x0 = {"start": x, "end": x - width, "middle": x - width / 2}[anchor]
+    box = (x0, y - 11, x0 + width, y + 3)
+    lines = re.findall(r'<polyline class="line p\d" points="([^"]*)"', svg)
+    assert len(lines) == 3 and not [p for p in lines if crossed(box, p)], (box, lines)
+    assert svg.index("data-limit") > max(svg.index(p) for p in lines)  # drawn over them, on its halo
 
 
 def test_conquian_has_no_pickers_and_its_deck_has_no_eights(client):

@@ -52,8 +52,7 @@ SYMBOLS_ONLY = re.compile(r"[^\W\d_]")  # a letter
 ALLOWED_TEXT = {
     "A",  # the ace's rank, drawn on a card (_aces.html: A♠)
     "²",  # a card's second copy, drawn on its cell (_picker.html: 9♠²)
-    "JK",  # a joker, drawn on its cell as the pages draw it (helpers.card_parts)
-}
+}  # (a joker is drawn in the page's words: helpers.card_parts)
 # String literals a template may print: CSS classes put into class="…".
 ALLOWED_LITERALS = {" won"}
 # Calls whose string arguments are names, not words: the i18n calls themselves, URLs,

@@ -209,7 +209,7 @@ def test_a_card_chip_escapes_text_that_is_no_card():
     with create_app({"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "x"}).test_request_context():
         drawn = str(card_chips(["H5", "<b>&</b>", "10♠", JOKER]))
     assert drawn == ('<span class="k r">5♥</span> <span class="k ">&lt;b&gt;&amp;&lt;/b&gt;</span> '
-                     '<span class="k b">10♠</span> <span class="k j">JK</span>')
+                     '<span class="k b">10♠</span> <span class="k j">joker</span>')
 
 
 def test_the_qr_code_escapes_its_title():

@@ -125,6 +125,7 @@ def _pickers(scored: counted.Scored, in_play: list[str], picked: dict[str, list[
         cards = picked.get(player, [])
         pickers.append({
             "player": player,
+            "seat": i,
             "name": f"hand_{i}",
             "rows": grid(deck, [c for c in cards if c != "JK"], aces=True, limit=limit),
             "jokers": [k < cards.count("JK") for k in range(jokers)],
@@ -141,9 +142,14 @@ def expected_cards(variant, players: int) -> int | None:
 
 
 def _chart(scored: counted.Scored):
-    rules = scored.rules
-    target = rules.get("target") or rules.get("elimination") or 10**9
-    return chart(scored.players, [r.scores for r in scored.rounds], target)
+    """The running totals, with the total that ends the game as a dashed line: the target,
+    or the total above which a player is eliminated (Kalooki's "elimination")."""
+    rules, scores = scored.rules, [r.scores for r in scored.rounds]
+    if rules.get("target"):
+        return chart(scored.players, scores, rules["target"])
+    if rules.get("elimination"):
+        return chart(scored.players, scores, rules["elimination"], limit="elimination")
+    return chart(scored.players, scores, 10**9)
 
 
 def _round_page(scored: counted.Scored, round_no: int, form: RoundForm, *, picked=None,

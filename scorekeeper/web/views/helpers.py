@@ -25,7 +25,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from markupsafe import Markup
 
 from ...games import registry
-from ...games.cards import JOKER, SUITS, Card, CardError, parse_card
+from ...games.cards import SUITS, Card, CardError, parse_card
 from ...games.iceberg import signed
 from ...games.words import Ordinal, Say, SayN, joined
 from ...storage import games, kernel, log_changes
@@ -128,8 +128,8 @@ def card_parts(name) -> Mapping[str, str]:
         text = str(name)[:12]
         return MappingProxyType({"rank": text, "symbol": "", "suit": "", "colour": "",
                                  "label": text})
-    if card.is_joker:  # Kalooki's jokers
-        return MappingProxyType({"rank": "JK", "symbol": "", "suit": "", "colour": "joker",
+    if card.is_joker:  # Kalooki's jokers: drawn as the sentences say them, in the page's words
+        return MappingProxyType({"rank": page_text("joker"), "symbol": "", "suit": "", "colour": "joker",
                                  "label": page_text("joker")})
     return MappingProxyType({
         "rank": card.rank_label,
@@ -148,17 +148,18 @@ def _chip(parts: Mapping[str, str]) -> Markup:
 
 
 # Every card as the pages draw it (``card_chips``), the same in every language: the most
-# drawn thing of every page (a round's log, the melds on the table), drawn here once.
-CHIPS = {str(card): _chip({"colour": card.colour or "joker", "rank": card.rank_label,
-                           "symbol": SYMBOLS.get(card.suit, "")})
-         for card in [Card(rank, suit) for suit in SUITS for rank in range(1, 14)] + [JOKER]}
+# drawn thing of every page (a round's log, the melds on the table), drawn here once. Not
+# the joker: it is drawn in the page's words ("joker", "comodín"), by card_parts.
+CHIPS = {str(card): _chip({"colour": card.colour, "rank": card.rank_label, "symbol": SYMBOLS[card.suit]})
+         for card in [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]}
 
 
 @bp.app_template_global("card_chips")
 def card_chips(names: Iterable) -> Markup:
     """Cards (names, or Card) as people read them, separated by spaces: rank and suit
-    symbol, red or black (templates/_cards.html). Text in another spelling is read as a
-    card; text that is no card (sent back to a page that refuses it) is printed as it came."""
+    symbol, red or black, a joker in words (templates/_cards.html). Text in another
+    spelling is read as a card; text that is no card (sent back to a page that refuses
+    it) is printed as it came."""
     return Markup(" ").join(CHIPS.get(str(name)) or _chip(card_parts(name)) for name in names)
 
 

@@ -75,8 +75,11 @@ def test_lay_offs_score_each_card_and_anyone_may_lay_off(table):
     table.lay_off("B", 1, "S10", "SJ")  # B lays off on A's meld during A's turn
     html = table.page()
     item = re.search(r'<li data-play="\d+" data-type="layoff" data-player="B">.*?</li>', html, re.S).group(0)
-    assert "4th 40" in item and "5th 50" in item and "+90" in item
+    assert "10♠</span> as 4th card 40, " in item and "J♠</span> as 5th card 50" in item and "+90" in item
     assert table.round_scores() == {"A": 30, "B": 90}
+    # German ordinals ("4.") next to the points read as one number without their words.
+    german = table.client.get(f"{table.url}/table", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "10♠</span> als 4. Karte 40, " in german and "J♠</span> als 5. Karte 50" in german
 
 
 def test_check_without_javascript_previews_and_saves_nothing(table, db):
@@ -188,6 +191,16 @@ def test_edit_check_previews_without_saving(table):
                       expect=200).get_data(as_text=True)
     assert "<strong>70</strong> points" in html
     assert table.round_scores()["A"] == 30
+
+
+def test_the_edit_page_tells_of_bringing_a_play_back_after_its_delete_button(table):
+    """Issue 25: "Deleted, it can be brought back…" sat above a Delete not yet pressed."""
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    html = table.page(f"/plays/{table.play_ids()[0]}/edit")
+    button = html.index(">Delete this play</button>")
+    assert "Deleted," not in html
+    assert html.index("A deleted play can be brought back from the notice shown once it is deleted.") > button
 
 
 def test_an_edit_that_breaks_a_later_play_is_refused_with_the_reason(table):

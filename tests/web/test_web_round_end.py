@@ -46,6 +46,23 @@ def test_confirm_needs_every_hand(table):
     assert "Enter the cards left in C’s hand first" in html.replace("'", "’").replace("&#39;", "’")
 
 
+def test_the_round_end_says_its_scores_are_so_far_until_every_hand_is_entered(table):
+    """Issue 25: the strip showed the round's scores before the hands were entered, without
+    saying so (Robber's page says so)."""
+    so_far = "These scores are so far: a hand not entered yet counts as holding nothing."
+    table.new_game(["A", "B", "C"], dealer=2)
+    table.meld("A", "S7", "S8", "S9")
+    table.out("A")
+    html = table.page("/end")
+    assert so_far in html and "Round 1 scores so far" in html
+    table.hand("B", "S2")
+    html = table.page("/end")
+    assert so_far in html and "Round 1 scores so far" in html
+    table.hand("C", "H2")
+    html = table.page("/end")
+    assert so_far not in html and "Round 1 scores so far" not in html and "Round 1 scores" in html
+
+
 def test_dispute_view_explains_every_card(table):
     table.new_game(["A", "B", "C"], dealer=2)
     seed_round(table)

@@ -159,6 +159,10 @@ def test_players_history_and_statistics_at_phone_size(page, screenshot):
     tap_and_wait(page, page.locator("[data-action=head-to-head]"))
     expect(page.locator(f"[data-cell='{ann_id}-{bob_id}']")).to_have_text("2–0")
     expect(page.locator(f"[data-cell='{bob_id}-{ann_id}']")).to_have_text("0–2")
+    assert_fits_and_taps(page, "head to head")
+    # A short name's link is as wide as a finger all the same (a tester's were 29–35 px).
+    short = page.locator("[data-head-to-head] tbody th a").first
+    assert short.evaluate("a => { a.textContent = 'Al'; return a.getBoundingClientRect().width; }") >= MINIMUM
     assert_accessible(page, "head to head")
 
     # Rename Ann: every past game follows, in the history and in the games themselves.

@@ -38,7 +38,7 @@ class Cards:
         object.__setattr__(self, "cards", tuple(cards))
 
     def shown(self, reader: "Reader") -> str:
-        return " ".join(reader.value(c) for c in self.cards)
+        return reader.join(" ", (reader.value(c) for c in self.cards))
 
     def __str__(self) -> str:
         return self.shown(ENGLISH)
@@ -165,7 +165,7 @@ class Joined:
     separator: Any
 
     def shown(self, reader: "Reader") -> str:
-        return reader.value(self.separator).join(reader.value(part) for part in self.parts)
+        return reader.join(reader.value(self.separator), (reader.value(part) for part in self.parts))
 
     def __str__(self) -> str:
         return self.shown(ENGLISH)
@@ -195,6 +195,10 @@ class Reader:
         if n % 100 in (11, 12, 13):
             return f"{n}th"
         return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+    def join(self, separator: str, parts: Iterable[str]) -> str:
+        """Values shown one after another (cards, sentences), ``separator`` between them."""
+        return separator.join(parts)
 
     def value(self, value: Any) -> str:
         """One value of a sentence, shown."""

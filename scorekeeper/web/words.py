@@ -7,7 +7,9 @@ a card as its rank and suit symbol, a sentence within a sentence read the same w
 an ordinal by the language's own pattern (CLDR's ordinal categories choose which of
 the catalog's patterns). :func:`show` reads one value; the pages' templates read every
 value they print through it (``create_app`` makes it Jinja's ``finalize``), so a
-sentence from the library is never printed in the game file's English by mistake.
+sentence from the library is never printed in the game file's English by mistake. A
+sentence printed with its cards drawn as the pages draw them, as coloured chips, is read
+as HTML by :class:`HTMLReader`, every word in it escaped (views/helpers.py, ``drawn``).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from babel import Locale
 from flask import g, has_request_context
 from jinja2 import Environment, Undefined, pass_context
 from flask_babel import get_locale, get_translations, lazy_gettext
+from markupsafe import Markup, escape
 
 from ..games.cards import Card
 from ..games.words import ENGLISH, Reader, Say
@@ -68,6 +71,25 @@ class PageReader(Reader):
 
 
 PAGES = PageReader()
+
+
+class HTMLReader(PageReader):
+    """The pages' reader, reading a sentence as HTML to print (Markup): its words the
+    catalog's in the phone's language, its word order the translation's, and everything in
+    it escaped (``escape``) — the translated template, the names the players typed, the
+    numbers and words of its values, the separators: a value put into the template or beside
+    another is escaped (Markup's ``%`` and ``join``) unless it is Markup itself, a sentence
+    read so or a card drawn so (views/helpers.py ChipReader: a card as its coloured chip).
+    Nothing here declares text safe."""
+
+    def gettext(self, template: str) -> Markup:
+        return escape(super().gettext(template))
+
+    def ngettext(self, singular: str, plural: str, count: int) -> Markup:
+        return escape(super().ngettext(singular, plural, count))
+
+    def join(self, separator: str, parts) -> Markup:
+        return escape(separator).join(parts)
 
 
 def show(value: Any) -> Any:

@@ -1,7 +1,8 @@
 """Robber Rummy at phone size, with taps: a partnership game started in the new-game form,
 a meld, a steal and a steal-back (the second through the discard pile, whose top card
 must go into a meld at once), the live "if the hand ended now" score, the hand's end and
-count; every tap target on those screens at least 44×44 px, and axe finds nothing."""
+count; every tap target on those screens at least 44×44 px, and axe finds nothing. At
+360 × 740 the log's lines keep their words clear of their Delete buttons."""
 from __future__ import annotations
 
 import re
@@ -43,6 +44,32 @@ def owner_chip(page, number):
     meld = page.locator(f"[data-table-melds] li[data-meld-number='{number}']")
     chip = meld.locator("i.chip").get_attribute("class")
     return meld.get_attribute("data-owner"), re.search(r"\bp\d\b", chip).group(0)
+
+
+# Each line of the hand's log whose words come nearer its Delete button than ``gap`` px
+# (side by side, or overlapping), or run off the screen, or whose button is smaller than
+# the tap-target minimum: what is wrong with it, by its words.
+CROWDED = """([gap, minimum]) => [...document.querySelectorAll("[data-log] > li")].flatMap((li) => {
+  const button = li.querySelector("button[data-action=delete]");
+  if (!button) return [];
+  const b = button.getBoundingClientRect(), width = document.documentElement.clientWidth;
+  const wrong = [];
+  if (b.width < minimum || b.height < minimum) wrong.push(`button ${b.width}×${b.height}`);
+  if (b.left < 0 || b.right > width) wrong.push("button off the screen");
+  const words = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+  for (let node = words.nextNode(); node; node = words.nextNode()) {
+    if (button.form.contains(node) || !node.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const t of range.getClientRects()) {
+      const apart = t.right + gap <= b.left || b.right + gap <= t.left || t.bottom <= b.top || b.bottom <= t.top;
+      if (!apart) wrong.push(`"${node.textContent.trim()}" against the button`);
+      if (t.right > width) wrong.push(`"${node.textContent.trim()}" off the screen`);
+    }
+  }
+  return wrong.length ? [{line: li.textContent.trim().replace(/\\s+/g, " "), wrong}] : [];
+})"""
+GAP = 8  # CSS pixels between a line's words and its Delete button
 
 
 def small_targets(page) -> list[dict]:
@@ -114,6 +141,14 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
         "made by Ann; stolen by Bob from Ann with 6♥; stolen by Cy from Bob with A♥ 2♥")
     assert live_scores(page) == {"Ann & Cy": 60, "Bob & Dee": 0}
     screenshot(page, "robber-steal-back")
+    # At 360 × 740 (issue 25): the log's cards are chips (hearts red), and each line wraps
+    # in its own column, its words clear of its Delete button (44 × 44 px or more).
+    page.set_viewport_size({"width": 360, "height": 740})
+    expect(page.locator("[data-log] li[data-steal] strong .k.r")).to_have_text(["6♥", "A♥", "2♥"])
+    expect(page.locator("[data-log] > li [data-action=delete]")).to_have_count(4)  # each line measured
+    assert page.evaluate(CROWDED, [GAP, MINIMUM]) == []
+    screenshot(page, "robber-log-360")
+    page.set_viewport_size(PHONE["viewport"])
     assert small_targets(page) == []
     assert_accessible(page, "robber table after a steal-back")
 

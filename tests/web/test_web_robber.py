@@ -76,9 +76,7 @@ class Robber:
                 for s, v in re.findall(r'data-live-score="([^"]*)">([^<]*)<', html)}
 
     def log(self) -> list[str]:
-        html = self.page()
-        return [re.sub(r"<[^>]+>", "", m).strip()
-                for m in re.findall(r'<li data-play="\d+"[^>]*>(.*?)<form', html, re.S)]
+        return log_lines(self.page())
 
     def end_hand(self, hands: dict):
         for player, cards in hands.items():
@@ -97,6 +95,13 @@ class Robber:
 
     def view_key(self) -> str:
         return re.search(r'value="[^"]*/g/([^/"]+)/table" data-link="view"', self.page("/game")).group(1)
+
+
+def log_lines(html: str) -> list[str]:
+    """The hand's log as people read it: each line's words, its cards' chips and other
+    tags left out (the Delete button, if any, too)."""
+    return [re.sub(r"<[^>]+>", "", m).strip()
+            for m in re.findall(r'<li data-play="\d+"[^>]*>(.*?)(?:<form|</li>)', html, re.S)]
 
 
 def error(response) -> str:
@@ -218,6 +223,39 @@ def test_a_steal_and_a_steal_back(three):
     hand = three.page("/hands/1")
     assert "made by Ann; stolen by Bob from Ann with 6♥; stolen by Ann from Bob with 2♥; Ann added 7♥" in hand
     assert three.totals() == {"Ann": 60, "Bob": -10, "Cy": 0}
+
+
+def chip(card: str, colour: str) -> str:
+    return f'<span class="k {colour}">{card}</span>'
+
+
+def test_the_log_draws_its_cards_as_chips_in_each_language_s_sentences(three, client):
+    """Issue 25: the log's cards were plain text, every suit black; they are the chips the
+    other pages draw, inside sentences whose word order is the catalog's (German puts the
+    cards before "aus"); the Delete button's name and the notice keep the words as text."""
+    three.ok(three.meld("Ann", "H3 H4 H5"))
+    stolen = three.ok(three.lay_off("Bob", 1, "H6"))
+    assert "Bob steals meld 1 from Ann with 6♥." in text(client.get(stolen.headers["Location"]))  # the notice
+    three.ok(three.meld("Cy", "S9 S10 SJ"))
+    hearts = " ".join(chip(c, "r") for c in ("3♥", "4♥", "5♥"))
+    spades = " ".join(chip(c, "b") for c in ("9♠", "10♠", "J♠"))
+    sentences = {
+        "en": [f"Ann melds {hearts} (meld 1)", f"<strong>Bob steals meld 1 from Ann with {chip('6♥', 'r')}</strong>",
+               f"Cy melds {spades} (meld 2)"],
+        "es": [f"Ann baja {hearts} (combinación 1)",
+               f"<strong>Bob roba la combinación 1 a Ann con {chip('6♥', 'r')}</strong>",
+               f"Cy baja {spades} (combinación 2)"],
+        "de": [f"Ann legt {hearts} aus (Kombination 1)",
+               f"<strong>Bob stiehlt Kombination 1 von Ann mit {chip('6♥', 'r')}</strong>",
+               f"Cy legt {spades} aus (Kombination 2)"],
+    }
+    for language, lines in sentences.items():
+        words = {"Accept-Language": language}
+        for html in (text(client.get(three.url, headers=words)),
+                     client.get(three.url + "/live?since=0", headers=words).get_json()["regions"]["log"]):
+            drawn = re.findall(r'<span class="said">(.*?)</span>\n', html)
+            assert drawn == lines, language
+    assert 'aria-label="Delete: Bob steals meld 1 from Ann with 6♥"' in three.page()
 
 
 def test_the_game_file_keeps_the_cards_in_the_order_given_and_the_log_arranges_them(three):
@@ -596,7 +634,7 @@ def test_live_answers_204_until_the_game_changes(three, client):
     data = client.get(three.url + f"/live?since={version}").get_json()
     assert data["screen"] == "play" and data["version"] == version + 1
     assert set(data["regions"]) == {"scores", "turn", "board", "log", "melds", "taken"}
-    assert "Ann melds 4♠ 4♥ 4♣" in data["regions"]["log"]
+    assert log_lines(data["regions"]["log"]) == ["Ann melds 4♠ 4♥ 4♣ (meld 1)"]
     three.ok(three.act("Bob", "out"))
     data = client.get(three.url + f"/live?since={version}").get_json()
     assert data["screen"] == "end" and data["url"].endswith("/robber/end")
@@ -631,7 +669,7 @@ def test_the_export_scores_like_the_command_line_and_imports_back(three, client)
     key = re.search(r"/g/([^/]+)$", upload.headers["Location"]).group(1)
     copy = client.get(f"/g/{key}/robber/export")
     assert json.loads(text(copy)) == doc
-    assert "Cy melds 5♦ 6♦ 7♦" in text(client.get(f"/g/{key}/robber"))
+    assert log_lines(text(client.get(f"/g/{key}/robber"))) == ["Cy melds 5♦ 6♦ 7♦ (meld 1)"]
 
 
 def test_an_imported_stock_run_out_hand_reads_back(client):
@@ -664,7 +702,8 @@ def test_the_read_only_link_sees_everything_and_changes_nothing(three, client, d
     viewer = client.application.test_client()
     view = f"/g/{three.view_key()}/robber"
     html = text(viewer.get(view))
-    assert "data-read-only" in html and "Ann melds 4♠ 4♥ 4♣" in html and 'id="play"' not in html
+    assert "data-read-only" in html and 'id="play"' not in html
+    assert log_lines(html) == ["Ann melds 4♠ 4♥ 4♣ (meld 1)"]
     assert "data-action=\"delete\"" not in html and "data-action=\"undo\"" not in html
     for path in ("/game", "/hands/1", "/export", "/export.csv", "/live?since=0"):
         assert viewer.get(view + path).status_code == 200, path
@@ -689,7 +728,7 @@ def test_every_post_needs_a_csrf_token(tmp_path):
     assert "No plays yet" in text(client.get(game))
     good = re.search(r'name="csrf_token" value="([^"]+)"', text(client.get(game))).group(1)
     assert client.post(game + "/play", data={**form, "csrf_token": good}).status_code == 303
-    assert "A melds 2♠ 3♠ 4♠" in text(client.get(game))
+    assert log_lines(text(client.get(game))) == ["A melds 2♠ 3♠ 4♠ (meld 1)"]
 
 
 def test_the_game_page_says_who_won_in_one_sentence(client):

@@ -17,13 +17,15 @@ import re
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
 from db_dump import dump
 from scorekeeper import create_app
-from scorekeeper.games.cards import JOKER
+from scorekeeper.games.cards import JOKER, parse_card
+from scorekeeper.games.words import Cards, Ordinal, Say, SayN, joined
 from scorekeeper.web import links
 from scorekeeper.web.security import CONTENT_SECURITY_POLICY
-from scorekeeper.web.views.helpers import card_chips
+from scorekeeper.web.views.helpers import card_chips, drawn_filter
 from web_table import seed_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -201,6 +203,8 @@ def test_safe_is_used_only_on_the_server_drawn_qr_codes():
     made = [(path.name, line.strip()) for path in (ROOT / "scorekeeper").rglob("*.py")
             for line in path.read_text().splitlines() if "Markup(" in line]
     # The card chips: a fixed piece of HTML whose values format() escapes, joined by a space.
+    # (A sentence drawn with its cards as chips, words.HTMLReader and helpers.ChipReader,
+    # makes Markup with escape() alone: test_a_sentence_drawn_with_chips_escapes_all_but_the_chips.)
     assert made == [("helpers.py", """CHIP = Markup('<span class="k {}">{}{}</span>')  # a card drawn: its colour's letter, rank, suit"""),
                     ("helpers.py", 'return Markup(" ").join(CHIPS.get(str(name)) or _chip(card_parts(name)) for name in names)')]
 
@@ -210,6 +214,34 @@ def test_a_card_chip_escapes_text_that_is_no_card():
         drawn = str(card_chips(["H5", "<b>&</b>", "10♠", JOKER]))
     assert drawn == ('<span class="k r">5♥</span> <span class="k ">&lt;b&gt;&amp;&lt;/b&gt;</span> '
                      '<span class="k b">10♠</span> <span class="k j">joker</span>')
+
+
+def test_a_sentence_drawn_with_chips_escapes_all_but_the_chips():
+    """The ``drawn`` filter (helpers.ChipReader) declares no text safe: the templates,
+    names, words and separators are escaped, and only the chips are HTML, however deep in
+    the sentence they lie (in a sentence whose words follow a count, within a list)."""
+    cards = Cards([parse_card("H5"), parse_card("S10")])
+    sentence = Say("<i>%(player)s</i> & %(what)s", player="<b>x</b>", what=joined(
+        [SayN("%(num)s <card>: %(cards)s on %(owner)s's", "%(num)s <cards>: %(cards)s on %(owner)s's", 2,
+              cards=cards, owner="<u>y</u>"), Ordinal(3)], "<br>"))
+    with create_app({"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "x"}).test_request_context():
+        drawn = drawn_filter(sentence)
+        assert drawn_filter("<b>x</b>") == "&lt;b&gt;x&lt;/b&gt;"  # a name alone
+    assert drawn == ('&lt;i&gt;&lt;b&gt;x&lt;/b&gt;&lt;/i&gt; &amp; 2 &lt;cards&gt;: <span class="k r">5♥</span> '
+                     '<span class="k b">10♠</span> on &lt;u&gt;y&lt;/u&gt;&#39;s&lt;br&gt;3rd')
+
+
+@pytest.mark.parametrize("name", NASTY)
+def test_names_are_escaped_in_robbers_log_whose_cards_are_chips(client, name):
+    made = client.post("/games", data={"variant": "robber", "seat_0": name, "seat_1": "B", "first_dealer": "0"})
+    table = made.headers["Location"]
+    assert client.post(table + "/play", data={"player": name, "action": "play",
+                                              "cards": ["H7", "H8", "H9"]}).status_code == 303
+    html = client.get(table).get_data(as_text=True)
+    assert name not in html
+    line = re.search(r'<span class="said">(.*?)</span>\n', html).group(1)
+    assert line == (f'{escape(name)} melds <span class="k r">7♥</span> <span class="k r">8♥</span> '
+                    '<span class="k r">9♥</span> (meld 1)')
 
 
 def test_the_qr_code_escapes_its_title():

@@ -22,7 +22,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, g, get_templa
 from flask_babel import format_date, get_locale
 from flask_wtf.csrf import CSRFError
 from itsdangerous import BadSignature, URLSafeSerializer
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ...games import registry
 from ...games.cards import SUITS, Card, CardError, parse_card
@@ -34,7 +34,7 @@ from ...storage.plays import PlayRow
 from .. import links
 from ..database import get_db
 from ..picker import SYMBOLS, card_label
-from ..words import page_text, said
+from ..words import HTMLReader, page_text, said
 
 bp = Blueprint("app", __name__)
 
@@ -161,6 +161,28 @@ def card_chips(names: Iterable) -> Markup:
     spelling is read as a card; text that is no card (sent back to a page that refuses
     it) is printed as it came."""
     return Markup(" ").join(CHIPS.get(str(name)) or _chip(card_parts(name)) for name in names)
+
+
+class ChipReader(HTMLReader):
+    """The pages' reader of a sentence as HTML (web/words.py HTMLReader: every word, name
+    and number escaped) with each card drawn as its chip (``card_chips``): the only HTML
+    in what it reads."""
+
+    def card(self, card) -> Markup:
+        return card_chips([card])
+
+
+CHIP_READER = ChipReader()
+
+
+@bp.app_template_filter("drawn")
+def drawn_filter(value) -> Markup:
+    """A sentence of the library (or any value) as HTML, its cards drawn as chips
+    (``ChipReader``): a line of the hand's log, "Bob steals meld 1 from Ann with 6♥", its
+    hearts red. What is not printed for people to see (an aria-label, a notice kept as
+    text) reads the sentence as text (``said``, or as Jinja prints it). A value that is
+    text (a name) comes back escaped too: Markup, whatever it is given."""
+    return escape(CHIP_READER.value(value))
 
 
 def regions(parts: Mapping[str, str], context: dict) -> dict[str, str]:

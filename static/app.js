@@ -15,11 +15,10 @@ if (navigator.wakeLock && $("[data-wake-lock]")) {
   awake();
 }
 
-/* Card picker, two decks: a card's second copy has a cell of its own (added here where the
-   page did not draw it: data-two), shown beside it once the card is picked (app.css); a
-   picked card tapped again is unpicked, both copies. */
+/* Card picker: a picked card tapped again is unpicked, both copies (two decks: the second
+   copy's cell, added here where the page has data-two, is shown once the card is picked). */
 $$("[data-two]").forEach(i => i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2 aria-label="${fill(i.closest("[data-second]").dataset.second, {card: i.getAttribute("aria-label")}).replace(/"/g, "&quot;")}"><b>${i.nextElementSibling.textContent}²</b></label>`));
-on(document, "click", e => {  /* before the count below is made */
+on(document, "click", e => {  /* before the count below */
   const i = e.target, n = i.matches("[data-picker] input:not([data-copy])") && !i.checked && i.parentNode.nextElementSibling;
   if (n && n.matches(".two")) n.firstElementChild.checked = false;
 });
@@ -183,7 +182,7 @@ $$("form[data-preview-url]").forEach(form => {
     if (confirm) {  /* sent: the picker is free for the next play */
       item.picks = 1;
       cells().forEach(i => { if (i.checked) i.checked = !(i.disabled = true); });
-      b.disabled = true;  /* nothing picked: nothing to confirm (the preview enables it) */
+      b.disabled = true;  /* nothing picked */
       choose("meld", "");
       $("[data-preview]", f).textContent = "";
       count(f);

@@ -152,3 +152,25 @@ def test_a_lay_off_s_preview_says_each_card_on_its_own_line_and_confirm_waits_fo
     first, second = lines.nth(0).bounding_box(), lines.nth(1).bounding_box()
     assert second["y"] >= first["y"] + first["height"] - 1  # each on its own line
     assert lines.nth(0).evaluate(LINES) == 1
+
+
+def test_while_picking_the_strip_gives_the_screen_to_the_cards(page):
+    """Issue 25: while picking, the sticky score strip and the bottom bar covered about 40%
+    of a 740 px screen. With cards picked the strip scrolls away with the page: the bar
+    (the cards picked, what they make, Confirm) is all that stays."""
+    page.set_viewport_size({"width": 360, "height": 740})  # the tester's phone
+    phone = Phone(page)
+    phone.new_game(["Anne", "Bertrand", "Cecilia", "Dmitri"], dealer=3)
+    phone.meld("S7", "S8", "S9", points=30)
+    phone.tap_meld(1)
+    phone.tap_cards("S10", "SJ")
+    expect(page.locator("[data-preview] li")).to_have_count(2)
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    height = page.viewport_size["height"]
+    strip = page.locator("table[data-scores]").bounding_box()
+    bar = page.locator("form#play [data-bar]").bounding_box()
+    covered = max(0, min(strip["y"] + strip["height"], height) - max(strip["y"], 0)) + bar["height"]
+    assert covered < 0.3 * height, (strip, bar)
+    phone.confirm()  # nothing picked: the strip is in view again, at the top
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    expect(page.locator("table[data-scores]")).to_be_in_viewport()

@@ -58,6 +58,11 @@ def test_two_decks_a_card_tapped_again_is_unpicked_and_its_second_copy_has_a_cel
     expect(one).to_be_checked()
     expect(two).not_to_be_checked()
     expect(second).to_be_visible()
+    # Shown, the second copy takes a cell of the suit's grid: no card is left alone on a row.
+    rows = page.locator("[data-picker] .suit.b").first.evaluate(
+        "s => Object.values([...s.querySelectorAll('label > b')].filter(b => b.offsetParent)"
+        ".reduce((n, b) => (n[Math.round(b.getBoundingClientRect().top)] = (n[Math.round(b.getBoundingClientRect().top)] || 0) + 1, n), {}))")
+    assert sorted(rows) == [6, 7], rows
     cell.tap()
     expect(one).not_to_be_checked()
     expect(second).to_be_hidden()

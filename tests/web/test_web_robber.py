@@ -213,6 +213,7 @@ def test_a_steal_and_a_steal_back(three):
     assert three.live_scores() == {"Ann": 0, "Bob": 40, "Cy": 0}
     html = three.page()
     assert re.search(r'data-meld-number="1" data-owner="Bob"', html)
+    assert f"stolen by Bob from Ann with {chip('6♥', 'r')}" in html  # its hearts red, as everywhere
     three.ok(three.lay_off("Ann", 1, "H2"))
     assert three.log()[-1] == "Ann steals meld 1 from Bob with 2♥"
     assert three.live_scores() == {"Ann": 50, "Bob": 0, "Cy": 0}
@@ -221,7 +222,8 @@ def test_a_steal_and_a_steal_back(three):
     three.ok(three.act("Cy", "out"))
     three.ok(three.end_hand({"Ann": "", "Bob": "SK"}))
     hand = three.page("/hands/1")
-    assert "made by Ann; stolen by Bob from Ann with 6♥; stolen by Ann from Bob with 2♥; Ann added 7♥" in hand
+    assert (f"made by Ann; stolen by Bob from Ann with {chip('6♥', 'r')}; stolen by Ann from Bob with "
+            f"{chip('2♥', 'r')}; Ann added {chip('7♥', 'r')}") in hand
     assert three.totals() == {"Ann": 60, "Bob": -10, "Cy": 0}
 
 
@@ -266,7 +268,7 @@ def test_the_game_file_keeps_the_cards_in_the_order_given_and_the_log_arranges_t
     assert three.log() == ["Bob melds 9♥ 10♥ J♥ Q♥ K♥ A♥ (meld 1)", "Ann steals meld 1 from Bob with 7♥ 8♥"]
     assert [e["cards"] for e in three.export()["rounds"][0]["events"]] == [
         ["HA", "H9", "H10", "HJ", "HQ", "HK"], ["H8", "H7"]]
-    board = re.search(r'data-meld-number="1".*?</li>', three.page(), re.S).group(0)
+    board = re.search(r'data-meld-number="1".*?<br>', three.page(), re.S).group(0)  # the meld, not its history
     assert re.findall(r'class="k r">([^<]+)<', board) == ["7♥", "8♥", "9♥", "10♥", "J♥", "Q♥", "K♥", "A♥"]
 
 

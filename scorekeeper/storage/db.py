@@ -207,8 +207,12 @@ def m008_drawn_payloads(db: Database) -> None:
     db["drawn_payloads"].create_index(["stored"])
 
 
-def connect(path: str) -> Database:
+def connect(path: str, *, any_thread: bool = False) -> Database:
     """A connection set up the way every request and command uses it.
+
+    ``any_thread``: usable from another thread than the one that opened it (the web app
+    keeps connections between requests, each used by one request at a time, in whichever
+    thread serves it: web/database.py).
 
     WAL mode, a busy timeout, foreign keys on, and ``synchronous = NORMAL``: in WAL mode
     a commit then skips the fsync and is durable once it is in the WAL file, so a crashed
@@ -216,7 +220,7 @@ def connect(path: str) -> Database:
     may lose the last commits, never the database
     (https://www.sqlite.org/pragma.html#pragma_synchronous).
     """
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=not any_thread)
     db = Database(conn)
     if db.journal_mode != "wal":
         db.enable_wal()

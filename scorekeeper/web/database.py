@@ -1,10 +1,19 @@
 """The database's life in the web app: one connection per request, on ``g``.
 
-Flask's tutorial shape: ``get_db`` opens it when a request first asks, ``close_db`` closes
-it when the request ends, ``init-db`` creates or upgrades the database by hand, and the
+Flask's tutorial shape: ``get_db`` gives one when a request first asks, ``close_db`` puts it
+back when the request ends, ``init-db`` creates or upgrades the database by hand, and the
 app upgrades it when it starts (sqlite-utils migrations, storage/db.py).
+
+A connection put back is kept open for the process's next request (at most
+:data:`KEPT_OPEN`, each used by one request at a time, never across a fork, rolled back
+if a request left a transaction open): opening one, whose first statement reads the
+schema, was a tenth of the server's CPU under the load benchmark's tables
+(benchmarks/README.md, "Connections kept open": paired runs with and without).
 """
 from __future__ import annotations
+
+import os
+import sqlite3
 
 import click
 from flask import Flask, current_app, g
@@ -14,15 +23,42 @@ from ..storage import drawn
 from ..storage.db import connect, migrate
 
 
+KEPT_OPEN = 8  # connections a server process keeps between requests (a worker's busiest moments)
+
+
+def _kept() -> list[Database]:
+    """This process's connections kept open for this app's database file (a forked worker
+    starts with none; a file named anew in the config closes those of the one before)."""
+    where = (os.getpid(), current_app.config["DATABASE"])
+    found = current_app.extensions.get("scorekeeper.connections")
+    if found is None or found[0] != where:
+        if found is not None and found[0][0] == where[0]:
+            for db in found[1]:
+                db.close()
+        found = current_app.extensions["scorekeeper.connections"] = (where, [])
+    return found[1]
+
+
 def get_db() -> Database:
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        kept = _kept()
+        g.db = kept.pop() if kept else connect(current_app.config["DATABASE"], any_thread=True)
     return g.db
 
 
 def close_db(_error: BaseException | None = None) -> None:
     db = g.pop("db", None)
-    if db is not None:
+    if db is None:
+        return
+    kept = _kept()
+    try:
+        if db.conn.in_transaction:  # a request that failed half-way: nothing of it is kept
+            db.conn.rollback()
+    except sqlite3.Error:  # a connection in doubt is not kept
+        kept = None
+    if kept is not None and len(kept) < KEPT_OPEN:
+        kept.append(db)
+    else:
         db.close()
 
 

@@ -60,3 +60,28 @@ def test_database_path_from_the_environment(tmp_path, monkeypatch):
     app = create_app({"SECRET_KEY": "x"})
     assert app.config["DATABASE"] == str(tmp_path / "env.db")
     assert (tmp_path / "env.db").exists()
+
+
+def test_a_connection_is_kept_for_the_next_request_without_what_a_failed_one_left(app, table):
+    """web/database.py keeps a request's connection open for the next one: what a request
+    left half-done (an open transaction) is rolled back first, and a database file named
+    anew closes the connections of the one before."""
+    from scorekeeper.web.database import close_db, get_db
+
+    table.new_game(["A", "B"])
+    with app.test_request_context():
+        db = get_db()
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("UPDATE games SET version = version + 100")
+        close_db()  # a request that failed half-way
+    with app.test_request_context():
+        again = get_db()
+        assert again is db and not again.conn.in_transaction
+        assert again.execute("SELECT version FROM games").fetchone()[0] < 100
+        close_db()
+    app.config["DATABASE"] = app.config["DATABASE"] + "-other"
+    with app.test_request_context():
+        assert get_db() is not db
+        close_db()
+    with pytest.raises(sqlite3.ProgrammingError):  # closed, not left open
+        db.execute("SELECT 1")

@@ -101,19 +101,40 @@ $$("form[data-preview-url]").forEach(form => {
     store(ss, "said", (mine && say.last) || null);
     location.assign(url);
   };
+  /* New regions; a piece sent as <template data-k> is this page's own, moved in (none: false). */
+  const swap = regions => {
+    const mine = {}, todo = [];
+    $$("[data-region] [data-k]").forEach(e => mine[e.dataset.k] = e);
+    for (const name in regions) {
+      const old = $(`[data-region=${name}]`), t = document.createElement("template");
+      if (!old) continue;
+      t.innerHTML = regions[name];
+      for (const m of $$("template[data-k]", t.content)) {
+        const e = m.dataset.k.split(" ").map(k => mine[k]);
+        if (!e.every(Boolean)) return;
+        todo.push(() => m.replaceWith(...e));
+      }
+      todo.push(() => old.replaceWith(t.content));
+    }
+    return todo.map(f => f());
+  };
+  let asking;  /* the payload whole */
+  const whole = mine => asking || (asking = fetch(live + "?whole=1").then(r => r.ok && r.json()).then(d => d && update(d, mine), () => {}).then(() => asking = null));
   const update = (data, mine) => {
     if (data.version < version) return;  /* older than the page */
     const newer = data.version > version;
-    body.dataset.version = version = data.version;
-    if (data.round + "" !== body.dataset.round || (data.screen !== body.dataset.screen && data.url !== location.pathname)) return go(data.url, mine);
+    const elsewhere = data.round + "" !== body.dataset.round || (data.screen !== body.dataset.screen && data.url !== location.pathname);
+    if (elsewhere || !table) body.dataset.version = version = data.version;
+    if (elsewhere) return go(data.url, mine);
     if (!table) return void (newer && !dirty && go(location.href));  /* the round end: hands entered elsewhere */
     if (newer) {
-      body.dataset.screen = data.screen;
       const meld = form && chosen("meld");
-      for (const name in data.regions) { const old = $(`[data-region=${name}]`); if (old) old.outerHTML = data.regions[name]; }
+      if ((data.base && version < data.base) || !swap(data.regions)) return void whole(mine);
+      body.dataset.screen = data.screen;
       if (form && !choose("meld", meld)) choose("meld", "");
       if (form && !own) choose("player", turn());
     }
+    body.dataset.version = version = data.version;
     if (!form) return;
     cells().forEach(i => {
       const gone = (data.cards[i.value] || 0) < (i.dataset.copy ? 2 : 1);

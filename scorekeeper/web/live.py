@@ -47,6 +47,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import sqlite3
 import sys
 import threading
@@ -56,6 +57,7 @@ from typing import Callable
 
 from flask import Blueprint, Flask, Response, current_app, g, request, stream_with_context
 from flask_babel import get_locale
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from ..storage import drawn, kernel
@@ -107,12 +109,15 @@ def init_app(app: Flask) -> None:
 class Payload:
     """One version of one kind's payload: the parts (a play's answer adds its words to
     them), their JSON (``/live``) and the stream's event (bytes), each made once; drawn
-    here (``parts``) or by the other process (``text``, its JSON)."""
+    here (``parts``) or by the other process (``text``, its JSON). ``pieces``: the keys
+    of every piece of its regions (:func:`piece`), told in full or not; ``base``: the
+    version whose pieces it leaves out (0: none left out, the whole payload)."""
 
-    __slots__ = ("_parts", "version", "_json", "_event")
+    __slots__ = ("_parts", "version", "_json", "_event", "_pieces")
 
-    def __init__(self, parts: dict | None = None, *, version: int | None = None, text: str | None = None) -> None:
-        self._parts, self._json, self._event = parts, text, None
+    def __init__(self, parts: dict | None = None, *, version: int | None = None, text: str | None = None,
+                 pieces: frozenset[str] | None = None) -> None:
+        self._parts, self._json, self._event, self._pieces = parts, text, None, pieces
         self.version = parts["version"] if parts is not None else version
 
     @property
@@ -133,16 +138,28 @@ class Payload:
             self._event = f"id: {self.version}\nevent: change\ndata: {self.json}\n\n".encode()
         return self._event
 
+    @property
+    def base(self) -> int:
+        return self.parts.get("base", 0)
+
+    @property
+    def pieces(self) -> frozenset[str]:
+        if self._pieces is None:  # drawn by the other process: its text names them
+            self._pieces = frozenset(k for found in _NAMED.findall(self.json) for k in found.split())
+        return self._pieces
+
 
 class _Kind:
-    """The payload kept for one kind of phone on one game, and the lock that lets one
-    request draw it while the others wait for it."""
+    """The payload kept for one kind of phone on one game (and the whole of it, where a
+    phone asked for that version whole), and the lock that lets one request draw it
+    while the others wait for it."""
 
-    __slots__ = ("lock", "payload")
+    __slots__ = ("lock", "payload", "whole")
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.payload: Payload | None = None
+        self.whole: Payload | None = None
 
 
 def _kind(hub: "Hub", screens: str) -> _Kind:
@@ -165,7 +182,8 @@ def shared(game_id: int, screens: str, state=None, version: int | None = None) -
     """The game's live payload for this phone's kind (its link and language), drawn by
     the family ``screens`` unless another phone of its kind had it drawn at this version.
     ``state``: the game as the caller has read it already (a play's answer); ``version``:
-    the version wanted, when known (else the game's version now is read)."""
+    the version wanted, when known (else the game's version now is read). The pieces of
+    the version this kind's payload was at before are left out (:func:`piece`)."""
     if version is None:
         version = kernel.version_of(get_db(), game_id)
     kind = _kind(hub(), screens)
@@ -181,16 +199,68 @@ def shared(game_id: int, screens: str, state=None, version: int | None = None) -
         if other is not None:
             made = Payload(version=other[0], text=other[1])
         else:
-            load, parts = BUILDERS[screens]
-            g.live_shared = True  # the forms' keys left empty (templates/_keys.html)
-            try:
-                made = Payload(parts(state if state is not None else load(game_id)))
-            finally:
-                g.live_shared = False
+            made = _draw(game_id, screens, state, found)
             drawn.keep(db, game_id, name, made.version, made.json)
         if found is None or made.version >= found.version:
             kind.payload = made
         return made
+
+
+def whole(game_id: int, screens: str, version: int) -> Payload:
+    """The game's live payload for this phone's kind with every piece told: for a phone
+    that does not show the pieces a payload leaves out (it was asleep, or its page is
+    older than the payload's base). Drawn here, kept for the other phones of the kind
+    that ask for the same version whole."""
+    kind = _kind(hub(), screens)
+    with kind.lock:
+        found = kind.whole
+        if found is None or found.version < version:
+            found = kind.whole = _draw(game_id, screens, None, None)
+        return found
+
+
+def for_phone(game_id: int, screens: str, version: int, since: int | None) -> Payload:
+    """The payload for a phone that has ``since`` (None: it does not say): the shared one,
+    or the whole one if the phone is older than the pieces the shared one leaves out."""
+    payload = shared(game_id, screens, version=version)
+    if payload.base and (since is None or since < payload.base):
+        return whole(game_id, screens, payload.version)
+    return payload
+
+
+def _draw(game_id: int, screens: str, state, before: Payload | None) -> Payload:
+    """The family's payload drawn, leaving out the pieces of ``before`` (None: whole)."""
+    load, parts = BUILDERS[screens]
+    g.live_shared = True  # the forms' keys left empty (templates/_keys.html)
+    g.live_pieces, g.live_known = set(), before.pieces if before is not None else frozenset()
+    try:
+        made = parts(state if state is not None else load(game_id))
+        pieces = frozenset(g.live_pieces)
+    finally:
+        g.live_shared, g.live_pieces = False, None
+    if before is not None and before.pieces & pieces:
+        made["regions"] = {name: _ADJACENT.sub(" ", html) for name, html in made["regions"].items()}
+        made["base"] = before.version
+    return Payload(made, pieces=pieces)
+
+
+_STUB = Markup('<template data-k="{}"></template>')  # a piece left out, by its key
+_ADJACENT = re.compile(r'"></template>\s*<template data-k="')  # pieces left out in a row: one mark
+_NAMED = re.compile(r'data-k=\\?"([0-9a-f ]+)\\?"')
+
+
+def piece(key: str, html: Markup) -> Markup:
+    """A piece of a region (a log line, a meld on the table: ``helpers.drawn_once``, one
+    element marked ``data-k="<key>"``) as the payload being drawn tells it: a mark
+    naming it, ``<template data-k="<key>">``, if the kind's payload before this one had it
+    (a phone that shows that version moves its own element into the mark's place:
+    static/app.js; one that does not asks for the payload whole), else in full. A play
+    then sends its own line and the regions around it, not the round's log again."""
+    drawing = g.get("live_pieces")
+    if drawing is None:  # a page, not a payload
+        return html
+    drawing.add(key)
+    return _STUB.format(key) if key in g.live_known else html
 
 
 def _kind_name(screens: str, game_id: int, link: str, language: str) -> str:
@@ -216,11 +286,15 @@ def since_asked() -> int | None:
 
 def poll(game_id: int, screens: str) -> Response | tuple[str, int]:
     """``/live?since=<version>``'s answer: 204 while the game is at that version, else the
-    payload (shared, as the streams send it)."""
+    payload (shared, as the streams send it; whole for a phone older than its base, or
+    that asks ``?whole=1``: its page lacks a piece the payload left out)."""
     version = kernel.version_of(get_db(), game_id)
-    if request.args.get("since", type=int) == version:
+    since = request.args.get("since", type=int)
+    if request.args.get("whole"):
+        return Response(whole(game_id, screens, version).json, mimetype="application/json")
+    if since == version:
         return "", 204
-    return Response(shared(game_id, screens, version=version).json, mimetype="application/json")
+    return Response(for_phone(game_id, screens, version, since).json, mimetype="application/json")
 
 
 # ---------------------------------------------------------------------------------------
@@ -251,7 +325,7 @@ def events(game_id: int):
     game = kernel.header(db, game_id)
     screens, version = game["variant"].screens, game["version"]
     since = since_asked()
-    first = shared(game_id, screens, version=version) if since != version else None
+    first = for_phone(game_id, screens, version, since) if since != version else None
     close_db()  # no connection held while the stream waits
     config = current_app.config
     stream = _stream(hub(), game_id, screens, version, first, config)
@@ -276,8 +350,8 @@ def _stream(hub: "Hub", game_id: int, screens: str, known: int, first: Payload |
             if moved is not None and moved > known:
                 known = moved
             if known != sent:
-                try:
-                    payload = shared(game_id, screens, version=known)
+                try:  # a version missed between two looks: the payload whole
+                    payload = for_phone(game_id, screens, known, sent)
                 except HTTPException:  # the game cannot be read any more: the stream ends
                     return
                 finally:

@@ -311,3 +311,65 @@ def test_a_payload_that_cannot_be_kept_is_answered_all_the_same(phones, monkeypa
     assert told.status_code == 200 and "7♠" in told.get_json()["regions"]["log"]
     kept = sqlite3.connect(other.application.config["DATABASE"]).execute("SELECT count(*) FROM drawn_payloads")
     assert kept.fetchone()[0] == 0
+
+
+PIECE = re.compile(r'<(li|label)\b[^>]*? data-k="(\w+)"[^>]*>.*?</\1>', re.S)
+MARK = re.compile(r'<template data-k="([\w ]+)"></template>')
+
+
+def filled(regions, page):
+    """The regions with each mark filled with the piece the page shows under its key, as
+    the page's script does (static/app.js ``swap``); space between tags left out."""
+    pieces = {m.group(2): m.group(0) for m in PIECE.finditer(page)}
+    return {name: re.sub(r">\s+<", "><", MARK.sub(lambda m: "".join(pieces[k] for k in m.group(1).split()), html))
+            for name, html in regions.items()}
+
+
+def test_a_change_sends_its_own_lines_and_names_those_the_phones_show(phones):
+    """A payload leaves out the log lines and melds that the payload before it had (and a
+    phone at that version shows): a mark names them by their key (``data-k``, on the
+    page's own elements), and the new line comes whole. Filled from the page, the
+    regions are the whole payload's; a phone older than the payload's base, or that asks
+    ``?whole=1``, gets every piece."""
+    table, other = phones
+    table.meld("A", "S7", "S8", "S9")
+    first = live(other, table.url, 0).get_json()
+    assert "base" not in first and not MARK.search("".join(first["regions"].values()))
+    table.pass_turn()
+    table.meld("B", "H2", "D2")
+    third = live(other, table.url, first["version"]).get_json()
+    assert third["base"] == first["version"]
+    assert MARK.search(third["regions"]["melds"]) and "7♠" not in third["regions"]["melds"]
+    page = other.get(f"{table.url}/table").get_data(as_text=True)
+    assert version(page) == third["version"]
+
+    answer = table.client.post(f"{table.url}/plays", headers={"Accept": "application/json"}, data={
+        "player": "C", "meld": "", "confirm": "1", "cards": ["C4", "C5", "C6"], "round_no": "1"}).get_json()
+    log = answer["regions"]["log"]
+    assert answer["base"] == third["version"] and len(MARK.findall(log)) == 1  # the lines before, in a row: one mark
+    assert "4♣" in log and "7♠" not in log and "2♥" not in log
+    whole = other.get(f"{table.url}/live?whole=1").get_json()
+    assert whole["version"] == answer["version"] and "base" not in whole
+    assert not MARK.search("".join(whole["regions"].values())) and "7♠" in whole["regions"]["log"]
+    assert filled(answer["regions"], page) == filled(whole["regions"], "")
+    # A phone that has a version before the base: every piece, asked or not.
+    older = live(other, table.url, first["version"]).get_json()
+    assert older["version"] == answer["version"] and not MARK.search("".join(older["regions"].values()))
+
+
+def test_a_round_s_answer_stays_small_as_its_log_grows(phones):
+    """The bytes of a play's answer (benchmarks/README.md, "Taps and bytes"): its own line,
+    the marks of the others, the strip, the turn, the aces, the cards left."""
+    table, other = phones
+    players, sizes = ["A", "B", "C"], []
+    runs = [("S", 2), ("H", 2), ("D", 2), ("C", 2), ("S", 7), ("H", 7), ("D", 7), ("C", 7)]
+    for i, (suit, low) in enumerate(runs):
+        cards = [f"{suit}{rank}" for rank in range(low, low + 3)]
+        sent = table.client.post(f"{table.url}/plays", headers={"Accept": "application/json"}, data={
+            "player": players[i % 3], "meld": "", "confirm": "1", "cards": cards, "round_no": "1"})
+        assert sent.status_code == 200, sent.get_data(as_text=True)
+        sizes.append(len(sent.data))
+        table.pass_turn()
+    whole = len(other.get(f"{table.url}/live?whole=1").data)
+    # Each play adds some 30 bytes to the answer (a mark's key), where the whole grows by its line.
+    assert sizes[-1] - sizes[1] < 50 * (len(sizes) - 2) and whole - sizes[-1] > 4000, (sizes, whole)

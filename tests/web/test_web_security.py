@@ -205,8 +205,12 @@ def test_safe_is_used_only_on_the_server_drawn_qr_codes():
     # The card chips: a fixed piece of HTML whose values format() escapes, joined by a space.
     # (A sentence drawn with its cards as chips, words.HTMLReader and helpers.ChipReader,
     # makes Markup with escape() alone: test_a_sentence_drawn_with_chips_escapes_all_but_the_chips.)
-    assert made == [("helpers.py", """CHIP = Markup('<span class="k {}">{}{}</span>')  # a card drawn: its colour's letter, rank, suit"""),
-                    ("helpers.py", 'return Markup(" ").join(CHIPS.get(str(name)) or _chip(card_parts(name)) for name in names)')]
+    # A piece of a page and a live payload's mark for a piece left out: a fixed piece of HTML
+    # whose one value, a key of hex digits, format() escapes all the same.
+    assert sorted(made) == sorted([("live.py", """_STUB = Markup('<template data-k="{}"></template>')  # a piece left out, by its key"""),
+                    ("helpers.py", """KEYED = Markup(' data-k="{}"')  # a piece's key, the last attribute of its first tag"""),
+                    ("helpers.py", """CHIP = Markup('<span class="k {}">{}{}</span>')  # a card drawn: its colour's letter, rank, suit"""),
+                    ("helpers.py", 'return Markup(" ").join(CHIPS.get(str(name)) or _chip(card_parts(name)) for name in names)')])
 
 
 def test_a_card_chip_escapes_text_that_is_no_card():

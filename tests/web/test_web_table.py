@@ -31,7 +31,7 @@ def test_meld_shows_who_made_it_and_its_points(table):
     table.new_game(["A", "B"], dealer=1)
     table.meld("A", "S7", "S8", "S9")
     html = table.page()
-    item = re.search(r'<li data-play="\d+" data-type="meld" data-player="A">.*?</li>', html, re.S).group(0)
+    item = re.search(r'<li data-play="\d+" data-type="meld" data-player="A"[^>]*>.*?</li>', html, re.S).group(0)
     assert "+30" in item and "run" in item
     assert table.round_scores() == {"A": 30, "B": 0}
 
@@ -74,7 +74,7 @@ def test_lay_offs_score_each_card_and_anyone_may_lay_off(table):
     table.meld("A", "S7", "S8", "S9")
     table.lay_off("B", 1, "S10", "SJ")  # B lays off on A's meld during A's turn
     html = table.page()
-    item = re.search(r'<li data-play="\d+" data-type="layoff" data-player="B">.*?</li>', html, re.S).group(0)
+    item = re.search(r'<li data-play="\d+" data-type="layoff" data-player="B"[^>]*>.*?</li>', html, re.S).group(0)
     assert "10♠</span> as 4th card 40, " in item and "J♠</span> as 5th card 50" in item and "+90" in item
     assert table.round_scores() == {"A": 30, "B": 90}
     # German ordinals ("4.") next to the points read as one number without their words.

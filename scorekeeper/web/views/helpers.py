@@ -11,6 +11,7 @@ shows (an old link, a history entry) leads to that family's page for the same pa
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from datetime import date
 from functools import lru_cache
@@ -32,6 +33,7 @@ from ...storage import games, kernel, log_changes
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from ...storage.plays import PlayRow
 from .. import links
+from .. import live as updates
 from ..database import get_db
 from ..picker import SYMBOLS, card_label
 from ..words import HTMLReader, page_text, said
@@ -219,12 +221,22 @@ def drawn_once(template: str, macro: str, *args) -> Markup:
     language = g.get("pieces_language")
     if language is None:  # Flask-Babel's lookup, once a request: a round's log asks for dozens
         language = g.pieces_language = str(get_locale() or "")
-    return _piece(language, g.get("game_key"), template, macro, args)
+    return updates.piece(*_piece(language, g.get("game_key"), template, macro, args))
+
+
+_FIRST_TAG = re.compile(r"<[a-zA-Z][^>]*")  # to its ">": an attribute's value has it escaped
+KEYED = Markup(' data-k="{}"')  # a piece's key, the last attribute of its first tag
 
 
 @lru_cache(maxsize=PIECES_KEPT)
-def _piece(_language: str, _link: str | None, template: str, macro: str, args: tuple) -> Markup:
-    return get_template_attribute(template, macro)(*args)  # Markup: the templates autoescape
+def _piece(_language: str, _link: str | None, template: str, macro: str, args: tuple) -> tuple[str, Markup]:
+    """(key, HTML) of a piece: a piece is one element, marked with its key (``data-k``: a
+    hash of what it shows) so that a live payload can name a piece a phone already shows
+    instead of sending it again (web/live.py, :func:`updates.piece`)."""
+    html = get_template_attribute(template, macro)(*args)  # Markup: the templates autoescape
+    key = hashlib.blake2b(html.encode(), digest_size=6).hexdigest()
+    tag = _FIRST_TAG.search(html).end()
+    return key, html[:tag] + KEYED.format(key) + html[tag:]
 
 
 @bp.app_template_filter("signed")

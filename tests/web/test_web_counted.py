@@ -807,3 +807,33 @@ def test_the_rules_page_says_what_the_app_does(client, variant, words):
     html = text(client.get(f"/rules/{variant}"))
     section = re.search(r'<section aria-labelledby="how-h">(.*?)</section>', html, re.S).group(1)
     assert words in section
+
+
+@pytest.mark.parametrize("variant", ["gin", "rummy"])
+def test_a_deleted_round_comes_back_after_its_players_were_renamed(client, db, variant):
+    """The notice keeps the players by seat: renamed meanwhile, the round comes back with
+    its hands and its winner under the names the seats have now (issue 24, item 7)."""
+    from scorekeeper.storage import players
+    from scorekeeper.storage.players import EVERY_GAME
+
+    game = Counted(client, variant, ["Ann", "Bob"])
+    if variant == "gin":
+        game.record("Ann", {"Ann": ANN_KNOCKS, "Bob": BOB_LAYS_OFF})
+    else:
+        game.record("Ann", {"Bob": "S3"})
+    before, totals = game.export()["rounds"], game.totals()
+    html = game.page("/counted/rounds/1")
+    revision = re.search(r'name="revision" value="(\d+)"', html).group(1)
+    page = text(client.post(game.url + "/counted/rounds/1/delete", data={"revision": revision},
+                            follow_redirects=True))
+    notice = re.search(r'<form method="post" action="([^"]+)" data-bring-back>(.*?)</form>', page, re.S)
+    token = re.search(r'name="deleted" value="([^"]+)"', notice.group(2)).group(1)
+    for old, new in (("Ann", "Anna"), ("Bob", "Rob")):
+        found = next(p.id for p in players.everyone(db, EVERY_GAME) if p.name == old)
+        assert client.post(f"/players/{found}/rename", data={"name": new, "expected": old}).status_code == 303
+    back = client.post(notice.group(1), data={"deleted": token}, follow_redirects=True)
+    assert "Round 1 brought back; every total is recomputed." in text(back)
+    renamed = {"Ann": "Anna", "Bob": "Rob"}
+    rounds = game.export()["rounds"]
+    assert json.dumps(rounds) == json.dumps(before).replace('"Ann"', '"Anna"').replace('"Bob"', '"Rob"')
+    assert game.totals() == {renamed[p]: n for p, n in totals.items()}

@@ -362,7 +362,8 @@ def delete_round(game_id: int, round_no: int):
             return redirect(url_for("counted.round_detail", game_id=game_id, round_no=round_no), 303)
     else:
         what = {"round": round_no, "how": deleted.how, "player": deleted.player,
-                "hands": None if deleted.hands is None else {p: list(c) for p, c in deleted.hands.items()}}
+                "hands": None if deleted.hands is None else {p: list(c) for p, c in deleted.hands.items()},
+                "seats": helpers.seated(game_id)}
         words = page_text("Round %(n)s deleted; the rounds after it moved up and every total is "
                           "recomputed.", n=round_no)
         token = helpers.deleted_token(game_id, "counted.restore_round", what, words, form.request_id.data)
@@ -377,9 +378,10 @@ def restore_round(game_id: int):
     try:
         data = back[0]
         round_no = int(data["round"])
-        hands = None if data["hands"] is None else {str(p): tuple(str(c) for c in cards)
+        now = helpers.by_seat(data.get("seats"), game_id)  # a player renamed since: the seat's name now
+        hands = None if data["hands"] is None else {now(str(p)): tuple(str(c) for c in cards)
                                                     for p, cards in data["hands"].items()}
-        rnd = counted.RecordedRound(str(data["how"]), str(data["player"]), hands)
+        rnd = counted.RecordedRound(str(data["how"]), now(str(data["player"])), hands)
     except (TypeError, KeyError, ValueError, AttributeError):
         flash(said(helpers.CANNOT_BRING_BACK))
         return redirect(url_for("counted.game", game_id=game_id), 303)

@@ -492,10 +492,24 @@ def bring_back_form(game_id: int, endpoint: str) -> tuple[dict, str] | None:
 def deleted_row(game_id: int, row: PlayRow) -> dict:
     """A deleted play as its notice keeps it: where it was and what it was, and whose it
     was by seat as well as by name (a player renamed or merged meanwhile keeps the seat)."""
-    players = kernel.header(get_db(), game_id)["players"]
+    players = seated(game_id)
     return {"round": row.round_no, "seq": row.seq, "type": row.type, "player": row.player,
             "seat": players.index(row.player) if row.player in players else None,
             "cards": list(row.cards), "target": row.target}
+
+
+def seated(game_id: int) -> list[str]:
+    """The game's players by seat, as a deleted-notice keeps them: a player renamed or
+    merged before the notice is used is found again by the seat (:func:`by_seat`)."""
+    return list(kernel.header(get_db(), game_id)["players"])
+
+
+def by_seat(then, game_id: int):
+    """A function from a name the game had when a notice was made (``then``, its players
+    by seat) to the name that seat has now (a name not among them is kept as it is)."""
+    now = seated(game_id)
+    names = dict(zip(then, now)) if isinstance(then, list) and len(then) == len(now) else {}
+    return lambda name: names.get(name, name)
 
 
 def row_deleted(data: dict, players: list[str]) -> PlayRow | None:
@@ -542,7 +556,7 @@ def restore_deleted(game_id: int, endpoint: str) -> tuple[PlayRow, bool]:
     phone is told so). NotBroughtBack: a notice not of this game, or a play the log no
     longer takes (why, and the status to answer with)."""
     back = bring_back_form(game_id, endpoint)
-    row = row_deleted(back[0], kernel.header(get_db(), game_id)["players"]) if back else None
+    row = row_deleted(back[0], seated(game_id)) if back else None
     if row is None:
         raise NotBroughtBack(CANNOT_BRING_BACK, 422)
     try:

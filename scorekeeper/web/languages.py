@@ -8,6 +8,11 @@ of its browser's Accept-Language among those the app has, else English. Every ph
 a table may read another language: the scores are the same, only the words differ. The
 game file, the JSON of ``scorekeeper score`` and the command line stay English: they
 are formats and tools, not the table's screens.
+
+Beside the language, the foot of every page keeps the phone's other way of reading the
+cards: the suits in two colours (♠ ♣ black, ♥ ♦ red), or in four (♦ blue, ♣ green), for
+colour-blind players and dim rooms. Kept in the session too; the page's ``<html>`` says
+it (``four``) and the stylesheet draws it.
 """
 from __future__ import annotations
 
@@ -57,6 +62,30 @@ def choose():
             "The page to go back to is not an address of this app: the language was not changed. "
             "Choose it again at the foot of the page.")), 400
     session["lang"] = code
+    return redirect(_page_to_show(back), 303)
+
+
+SUIT_COLOURS = ("two", "four")
+
+
+@bp.app_template_global("four_colours")
+def four_colours() -> bool:
+    """Whether this phone draws the suits in four colours."""
+    return session.get("suits") == "four"
+
+
+@bp.route("/suits", methods=["POST"])
+def choose_suits():
+    """This phone's suit colours from now on; back to the page they were chosen on."""
+    choice, back = request.form.get("suits", ""), request.form.get("next", "")
+    if choice not in SUIT_COLOURS:
+        return render_template("error.html", title=page_text("Not changed"), message=page_text(
+            "The suits are drawn in two colours or in four: choose one at the foot of the page.")), 422
+    if not back.isprintable():  # a line break or a control character: no address of a page
+        return render_template("error.html", title=page_text("No such page"), message=page_text(
+            "The page to go back to is not an address of this app: the suit colours were not "
+            "changed. Choose them again at the foot of the page.")), 400
+    session["suits"] = choice
     return redirect(_page_to_show(back), 303)
 
 

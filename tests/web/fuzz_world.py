@@ -456,6 +456,10 @@ def _routes() -> dict[tuple[str, str], Route]:
         "next": value("/", "/games", "//evil.example/x", "javascript:alert(1)", "/\\evil", "/g/1-x/table", "",
                       "/games\r\nSet-Cookie: x=1", "/\n", "/g\x00", "/games\u2028")}, (),
         lambda w: [(None, {}, {"lang": "en", "next": "/games"})], examples=20)
+    r[("/suits", "POST")] = Route((), {
+        "suits": value("two", "four", "FOUR", "three", ""),
+        "next": value("/", "/games", "//evil.example/x", "/games\r\nSet-Cookie: x=1", "/\n", "")}, (),
+        lambda w: [(None, {}, {"suits": "four", "next": "/games"})], examples=20)
     r[("/static/<path:filename>", "GET")] = Route((), {"v": anything}, examples=20)
     # Players.
     r[("/players", "GET")] = Route((), {"x": anything})

@@ -315,6 +315,15 @@ def test_a_language_chosen_with_a_line_break_in_its_way_back_is_refused_and_not_
     assert 'lang="en"' in text(client.get("/games"))  # still English
 
 
+@pytest.mark.parametrize("back", ["/games\r\nSet-Cookie: x=1", "/\n", "/g\x00"])
+def test_suit_colours_chosen_with_a_line_break_in_their_way_back_are_refused_and_not_kept(client, back):
+    answer = client.post("/suits", data={"suits": "four", "next": back})
+    assert answer.status_code == 400
+    assert "the suit colours were not changed" in text(answer)
+    assert not any(value.startswith("x=") for value in answer.headers.getlist("Set-Cookie"))
+    assert 'class="four"' not in text(client.get("/games"))
+
+
 @pytest.mark.parametrize("twice, key", [
     (b'"variant": "gin", "variant": "rummy"', "variant"),
     (b'"hands": {"B": ["HK"], "B": ["D9", "CJ"]', "B"),

@@ -110,3 +110,21 @@ def test_css_has_dark_mode_and_big_tap_targets(client):
 def test_script_keeps_the_screen_awake(client):
     js = client.get("/static/app.js").get_data(as_text=True)
     assert "navigator.wakeLock.request" in js and "visibilitychange" in js
+
+
+def test_suit_colours_are_this_phone_s_choice_kept_in_its_session(client, app):
+    """Two colours or four (issue 25, item 4), at the foot of the pages other than the table
+    screens; the choice is this phone's: another phone still sees two."""
+    page = client.get("/games").get_data(as_text=True)
+    assert "data-suit-colours" in page and '<html lang="en">' in page
+    answer = client.post("/suits", data={"suits": "four", "next": "/games"})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith("/games")
+    page = client.get("/games").get_data(as_text=True)
+    assert '<html lang="en" class="four">' in page
+    assert re.search(r'<button name="suits" value="four" aria-current="true">', page)
+    assert 'class="four"' not in app.test_client().get("/games").get_data(as_text=True)
+    refused = client.post("/suits", data={"suits": "three", "next": "/games"})
+    assert refused.status_code == 422 and "two colours or in four" in refused.get_data(as_text=True)
+    assert '<html lang="en" class="four">' in client.get("/games").get_data(as_text=True)  # unchanged
+    client.post("/suits", data={"suits": "two", "next": "/games"})
+    assert 'class="four"' not in client.get("/games").get_data(as_text=True)

@@ -211,7 +211,7 @@ def test_a_steal_and_a_steal_back(three):
     three.ok(three.lay_off("Bob", 1, "H6"))
     assert three.log()[-1] == "Bob steals meld 1 from Ann with 6♥"
     assert three.live_scores() == {"Ann": 0, "Bob": 40, "Cy": 0}
-    html = three.page()
+    html = named(three.page())
     assert re.search(r'data-meld-number="1" data-owner="Bob"', html)
     assert f"stolen by Bob from Ann with {chip('6♥', 'r')}" in html  # its hearts red, as everywhere
     three.ok(three.lay_off("Ann", 1, "H2"))
@@ -221,14 +221,21 @@ def test_a_steal_and_a_steal_back(three):
     assert three.log()[-1] == "Ann adds 7♥ to meld 1"
     three.ok(three.act("Cy", "out"))
     three.ok(three.end_hand({"Ann": "", "Bob": "SK"}))
-    hand = three.page("/hands/1")
+    hand = named(three.page("/hands/1"))
     assert (f"made by Ann; stolen by Bob from Ann with {chip('6♥', 'r')}; stolen by Ann from Bob with "
             f"{chip('2♥', 'r')}; Ann added {chip('7♥', 'r')}") in hand
     assert three.totals() == {"Ann": 60, "Bob": -10, "Cy": 0}
 
 
 def chip(card: str, colour: str) -> str:
-    return f'<span class="k {colour}">{card}</span>'
+    """A card as the pages draw it, its name for a screen reader left out (``named``)."""
+    return f'<span class="k {colour} {"shdc"["♠♥♦♣".index(card[-1])]}">{card}</span>'
+
+
+def named(html: str) -> str:
+    """The page without the cards' names for a screen reader (the page's language's:
+    tests/browser/test_browser_suit_colours.py)."""
+    return re.sub(r' role="img" aria-label="[^"]*"', "", html)
 
 
 def test_the_log_draws_its_cards_as_chips_in_each_language_s_sentences(three, client):
@@ -255,7 +262,7 @@ def test_the_log_draws_its_cards_as_chips_in_each_language_s_sentences(three, cl
         words = {"Accept-Language": language}
         for html in (text(client.get(three.url, headers=words)),
                      client.get(three.url + "/live?since=0", headers=words).get_json()["regions"]["log"]):
-            drawn = re.findall(r'<span class="said">(.*?)</span>\n', html)
+            drawn = re.findall(r'<span class="said">(.*?)</span>\n', named(html))
             assert drawn == lines, language
     assert 'aria-label="Delete: Bob steals meld 1 from Ann with 6♥"' in three.page()
 
@@ -269,7 +276,7 @@ def test_the_game_file_keeps_the_cards_in_the_order_given_and_the_log_arranges_t
     assert [e["cards"] for e in three.export()["rounds"][0]["events"]] == [
         ["HA", "H9", "H10", "HJ", "HQ", "HK"], ["H8", "H7"]]
     board = re.search(r'data-meld-number="1".*?<br>', three.page(), re.S).group(0)  # the meld, not its history
-    assert re.findall(r'class="k r">([^<]+)<', board) == ["7♥", "8♥", "9♥", "10♥", "J♥", "Q♥", "K♥", "A♥"]
+    assert re.findall(r'class="k r h"[^>]*>([^<]+)<', board) == ["7♥", "8♥", "9♥", "10♥", "J♥", "Q♥", "K♥", "A♥"]
 
 
 def test_a_sequence_from_the_low_ace_grows_to_the_king_on_the_table(three):
@@ -449,7 +456,7 @@ def test_renege_scores_minus_the_penalty_and_frees_the_table(three):
     three.ok(three.end_hand({"Ann": "S2", "Bob": "CA"}))
     assert three.totals() == {"Ann": -5, "Bob": -100, "Cy": 0}
     assert three.export()["rounds"][0]["renege"] == ["Bob"]
-    hand = three.page("/hands/1")  # the dispute view: what they hold is shown, and not counted
+    hand = named(three.page("/hands/1"))  # the dispute view: what they hold is shown, and not counted
     assert re.search(r'data-left="Bob">Left in hand .*?: not counted</li>', hand)
     assert re.search(r'data-owned-meld="\d+">Meld \d+ .*?: not counted <small>', hand)
     assert re.search(r'data-left="Ann">Left in hand .*?: −5</li>', hand)
@@ -648,7 +655,7 @@ def test_the_game_page_hand_detail_and_score_sheet(three, client):
     three.ok(three.end_hand({"Bob": "S2 S3 S4 S5 SJ SA", "Cy": ""}))
     html = three.page("/game")
     assert "data-chart" in html and 'data-total="Bob">' + MINUS + "45<" in html
-    hand = three.page("/hands/1")
+    hand = named(three.page("/hands/1"))
     assert "made by Ann" in hand and "+120" in hand
     assert client.get(three.url + "/hands/9").status_code == 404
     sheet = text(client.get(three.url + "/export.csv")).lstrip("\ufeff").splitlines()

@@ -209,15 +209,17 @@ def test_safe_is_used_only_on_the_server_drawn_qr_codes():
     # whose one value, a key of hex digits, format() escapes all the same.
     assert sorted(made) == sorted([("live.py", """_STUB = Markup('<template data-k="{}"></template>')  # a piece left out, by its key"""),
                     ("helpers.py", """KEYED = Markup(' data-k="{}"')  # a piece's key, the last attribute of its first tag"""),
-                    ("helpers.py", """CHIP = Markup('<span class="k {}">{}{}</span>')  # a card drawn: its colour's letter, rank, suit"""),
-                    ("helpers.py", 'return Markup(" ").join(CHIPS.get(str(name)) or _chip(card_parts(name)) for name in names)')])
+                    ("helpers.py", """CHIP = Markup('<span class="{}" role="img" aria-label="{}">{}{}</span>')"""),
+                    ("helpers.py", 'return Markup(" ").join(chips.get(str(name)) or _chip(card_parts(name)) for name in names)')])
 
 
 def test_a_card_chip_escapes_text_that_is_no_card():
     with create_app({"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "x"}).test_request_context():
         drawn = str(card_chips(["H5", "<b>&</b>", "10♠", JOKER]))
-    assert drawn == ('<span class="k r">5♥</span> <span class="k ">&lt;b&gt;&amp;&lt;/b&gt;</span> '
-                     '<span class="k b">10♠</span> <span class="k j">joker</span>')
+    assert drawn == ('<span class="k r h" role="img" aria-label="5 of hearts">5♥</span> '
+                     '<span class="k" role="img" aria-label="&lt;b&gt;&amp;&lt;/b&gt;">&lt;b&gt;&amp;&lt;/b&gt;</span> '
+                     '<span class="k b s" role="img" aria-label="10 of spades">10♠</span> '
+                     '<span class="k j" role="img" aria-label="joker">joker</span>')
 
 
 def test_a_sentence_drawn_with_chips_escapes_all_but_the_chips():
@@ -231,8 +233,9 @@ def test_a_sentence_drawn_with_chips_escapes_all_but_the_chips():
     with create_app({"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "x"}).test_request_context():
         drawn = drawn_filter(sentence)
         assert drawn_filter("<b>x</b>") == "&lt;b&gt;x&lt;/b&gt;"  # a name alone
-    assert drawn == ('&lt;i&gt;&lt;b&gt;x&lt;/b&gt;&lt;/i&gt; &amp; 2 &lt;cards&gt;: <span class="k r">5♥</span> '
-                     '<span class="k b">10♠</span> on &lt;u&gt;y&lt;/u&gt;&#39;s&lt;br&gt;3rd')
+    assert drawn == ('&lt;i&gt;&lt;b&gt;x&lt;/b&gt;&lt;/i&gt; &amp; 2 &lt;cards&gt;: '
+                     '<span class="k r h" role="img" aria-label="5 of hearts">5♥</span> '
+                     '<span class="k b s" role="img" aria-label="10 of spades">10♠</span> on &lt;u&gt;y&lt;/u&gt;&#39;s&lt;br&gt;3rd')
 
 
 @pytest.mark.parametrize("name", NASTY)
@@ -244,8 +247,9 @@ def test_names_are_escaped_in_robbers_log_whose_cards_are_chips(client, name):
     html = client.get(table).get_data(as_text=True)
     assert name not in html
     line = re.search(r'<span class="said">(.*?)</span>\n', html).group(1)
-    assert line == (f'{escape(name)} melds <span class="k r">7♥</span> <span class="k r">8♥</span> '
-                    '<span class="k r">9♥</span> (meld 1)')
+    assert line == (f'{escape(name)} melds <span class="k r h" role="img" aria-label="7 of hearts">7♥</span> '
+                    '<span class="k r h" role="img" aria-label="8 of hearts">8♥</span> '
+                    '<span class="k r h" role="img" aria-label="9 of hearts">9♥</span> (meld 1)')
 
 
 def test_the_qr_code_escapes_its_title():

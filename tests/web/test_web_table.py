@@ -115,7 +115,7 @@ def test_ace_buttons_only_for_aces_still_in_the_deck(table):
     table.ace("B", "SA")
     html = table.page()
     assert 'data-ace="SA"' not in html and 'data-ace="HA"' in html
-    assert "SA face up" in html.replace("<span class=\"k b\">A♠</span>", "SA")
+    assert "SA face up" in html.replace('<span class="k b s" role="img" aria-label="ace of spades">A♠</span>', "SA")
 
 
 def test_last_ace_says_the_round_ends_after_that_turn(table):

@@ -19,7 +19,8 @@ from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from flask import (Blueprint, Response, abort, current_app, flash, g, get_template_attribute, jsonify, redirect,
-                   before_render_template, render_template, request, template_rendered, url_for)
+                   before_render_template, has_request_context, render_template, request, template_rendered,
+                   url_for)
 from flask_babel import format_date, get_locale
 from flask_wtf.csrf import CSRFError
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -142,18 +143,24 @@ def card_parts(name) -> Mapping[str, str]:
     })
 
 
-CHIP = Markup('<span class="k {}">{}{}</span>')  # a card drawn: its colour's letter, rank, suit
+# A card drawn: its colour's letter and its suit's (the stylesheet's two or four colours),
+# its name in words for a screen reader, its rank and suit symbol.
+CHIP = Markup('<span class="{}" role="img" aria-label="{}">{}{}</span>')
 
 
 def _chip(parts: Mapping[str, str]) -> Markup:
-    return CHIP.format(parts["colour"][:1], parts["rank"], parts["symbol"])
+    kind = " ".join(filter(None, ("k", parts["colour"][:1], parts["suit"].lower())))
+    return CHIP.format(kind, parts["label"], parts["rank"], parts["symbol"])
 
 
-# Every card as the pages draw it (``card_chips``), the same in every language: the most
-# drawn thing of every page (a round's log, the melds on the table), drawn here once. Not
-# the joker: it is drawn in the page's words ("joker", "comodín"), by card_parts.
-CHIPS = {str(card): _chip({"colour": card.colour, "rank": card.rank_label, "symbol": SYMBOLS[card.suit]})
-         for card in [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]}
+@lru_cache(maxsize=8)
+def _chips(_language: str) -> Mapping[str, Markup]:
+    """Every card as the pages draw it (``card_chips``) in one language (its name for a
+    screen reader is the language's): the most drawn thing of every page (a round's log,
+    the melds on the table), drawn once per language. Not the joker: it is drawn in the
+    page's words ("joker", "comodín"), by card_parts."""
+    return MappingProxyType({str(card): _chip(card_parts(card))
+                             for card in [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]})
 
 
 @bp.app_template_global("card_chips")
@@ -162,7 +169,8 @@ def card_chips(names: Iterable) -> Markup:
     symbol, red or black, a joker in words (templates/_cards.html). Text in another
     spelling is read as a card; text that is no card (sent back to a page that refuses
     it) is printed as it came."""
-    return Markup(" ").join(CHIPS.get(str(name)) or _chip(card_parts(name)) for name in names)
+    chips = _chips(str(get_locale() or "") if has_request_context() else "")
+    return Markup(" ").join(chips.get(str(name)) or _chip(card_parts(name)) for name in names)
 
 
 class ChipReader(HTMLReader):
@@ -202,6 +210,18 @@ def regions(parts: Mapping[str, str], context: dict) -> dict[str, str]:
         drawn[name] = template.render(context)
         template_rendered.send(app, _async_wrapper=app.ensure_sync, template=template, context=context)
     return drawn
+
+
+# The screens a table keeps open, kept small (the table page with its style sheet and script
+# under 40 KB: tests/web/test_web_table.py): the rules of the other pages (pages.css) and
+# the suit colours switch are left off them.
+TABLE_SCREENS = ("table.show", "steals.table")
+
+
+@bp.app_template_global("table_screen")
+def table_screen() -> bool:
+    """Whether the page being drawn is one of the table screens (:data:`TABLE_SCREENS`)."""
+    return request.endpoint in TABLE_SCREENS
 
 
 # Pieces of pages kept drawn (``drawn_once``): a round's 40–80 log lines and its melds, for

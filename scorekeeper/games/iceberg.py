@@ -158,8 +158,12 @@ class TableMeld:
 class Round:
     """The table as the log of one round builds it; every play is checked before it counts.
 
-    A refused play raises IllegalPlay and leaves the round exactly as it was.
+    A refused play raises IllegalPlay and leaves the round exactly as it was. A game
+    logged the same way (meld numbers, lay-offs onto anyone's meld, going out) with melds
+    and points of its own says them in ``new_meld``, ``grow`` and ``play_class`` (Rummy 500).
     """
+
+    play_class = Play  # a play's record and its words
 
     def __init__(self, players: Sequence[str], rules: Mapping) -> None:
         self.players = list(players)
@@ -236,13 +240,25 @@ class Round:
     def meld(self, player: str, cards: Sequence[Card]) -> Play:
         """A new meld from hand: a pair, set, run or special meld, scored whole."""
         self._check_turn(player)
-        meld = make_meld(list(cards), self.rules)
+        meld, card_points, points = self.new_meld(cards)
         self.supply.take(cards)
         number = len(self.melds) + 1
         self.melds.append(TableMeld(number, meld, player))
         return self._record(
-            Play(player, "meld", tuple(cards), number, None, meld, (), meld.value(self.rules))
-        )
+            self.play_class(player, "meld", tuple(cards), number, None, meld, card_points, points))
+
+    def new_meld(self, cards: Sequence[Card]) -> tuple[Meld, tuple[int, ...], int]:
+        """The meld these cards make, what each of its cards scores where a game scores
+        them one by one (here none: a meld scores whole) and what it scores; or
+        IllegalPlay saying why not."""
+        meld = make_meld(list(cards), self.rules)
+        return meld, (), meld.value(self.rules)
+
+    def grow(self, meld: Meld, cards: Sequence[Card]) -> tuple[Meld, tuple[Card, ...], tuple[int, ...]]:
+        """The meld with these cards laid off on it, the cards in the order they attach and
+        what each scores; or IllegalPlay saying why they do not fit."""
+        grown = lay_off(meld, list(cards), self.rules)
+        return grown, _placing_order(meld, cards), tuple(lay_off_points(meld, len(cards)))
 
     def lay_off(self, player: str, number: int, cards: Sequence[Card]) -> Play:
         """Cards added to any meld on the table; each scores its new position."""
@@ -254,11 +270,9 @@ class Round:
             raise IllegalPlay(Say("there is no meld %(number)s on the table (it has no melds yet)",
                                   number=str(number)))
         target = self.melds[number - 1]
-        grown = lay_off(target.meld, list(cards), self.rules)
+        grown, ordered, points = self.grow(target.meld, cards)
         self.supply.take(cards)
-        ordered = _placing_order(target.meld, cards)
-        points = tuple(lay_off_points(target.meld, len(cards)))
-        play = Play(player, "layoff", ordered, number, target.meld, grown, points, sum(points))
+        play = self.play_class(player, "layoff", ordered, number, target.meld, grown, points, sum(points))
         target.meld = grown
         return self._record(play)
 

@@ -554,4 +554,5 @@ VARIANT = LogVariant(
     table_plays=("ace", "meld", "layoff", "out", "pass"),
     how_rounds_end=Say("someone goes out, or the last ace is exposed"),
     edits=True,
+    playable_penalty=True,
 )

@@ -54,7 +54,7 @@ class _RuleBook(RuleBook):
         rules = super().resolve(overrides, players)
         if dealt(players) * players + 1 > 52 * rules["decks"]:  # the hands and the upcard
             raise RuleError(Say("one deck cannot deal %(dealt)s cards to each of %(players)s players: "
-                                "play with two decks (decks 2)", dealt=dealt(players), players=players))
+                                "play with two decks", dealt=dealt(players), players=players))
         return rules
 
 

@@ -13,6 +13,7 @@ from scorekeeper import gamefile
 from scorekeeper.games import registry, rummy500
 from scorekeeper.games.cards import parse_card, parse_cards
 from scorekeeper.games.errors import GameFileError, IllegalPlay, RuleError
+from games_data import layoff, meld, out
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
@@ -21,18 +22,6 @@ SPADES = "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK"
 
 def cards(text):
     return parse_cards(text.split()) if text else []
-
-
-def meld(player, text):
-    return {"type": "meld", "player": player, "cards": text.split()}
-
-
-def layoff(player, number, text):
-    return {"type": "layoff", "player": player, "meld": number, "cards": text.split()}
-
-
-def out(player):
-    return {"type": "out", "player": player}
 
 
 def game(rounds, players=("Ann", "Ben", "Cy"), **rules):
@@ -217,7 +206,7 @@ def test_the_ace_in_hand_option_is_a_house_value_with_two_values():
 
 def test_who_went_out_holds_nothing():
     message = refused([{"events": [meld("Ann", "S2 S3 S4"), out("Ann")], "hands": {"Ann": ["H9"]}}])
-    assert message == "round 1, hands: Ann went out, so cannot hold H9"
+    assert message == "round 1: Ann went out, so cannot hold H9"
 
 
 def test_nothing_is_played_after_someone_went_out():
@@ -245,7 +234,7 @@ def test_a_bigger_hand_is_refused_naming_the_limit():
     ok = scored([{"events": [out("Ann")], "hands": {"Ben": deck[:39]}}], ("Ann", "Ben"))
     assert ok["totals"]["Ben"] == -sum(rummy500.hand_value(parse_card(c), {"ace_in_hand": 15}) for c in deck[:39])
     message = refused([{"events": [out("Ann")], "hands": {"Ben": deck[:40]}}], ("Ann", "Ben"))
-    assert message == ("round 1, hands: Ben's hand has 40 cards, but a hand can hold at most 39 here "
+    assert message == ("round 1: Ben's hand has 40 cards, but a hand can hold at most 39 here "
                        "(the 13 dealt and the 26 that were not dealt)")
 
 

@@ -27,10 +27,10 @@ from typing import Mapping, Sequence
 from . import robber
 from .cards import ACE, Card, card_names, sort_key
 from .errors import IllegalPlay, RuleError
-from .iceberg import CardCost, Play, RoundResult, TableMeld
+from .iceberg import CardCost, Play, RoundResult, plays_detail, score_hands
 from .iceberg import Round as IcebergRound
 from .iceberg_melds import rank_plural
-from .options import LARGEST, Option, RuleBook, Rules
+from .options import LARGEST, Option, RuleBook, Rules, decks_option
 from .standings import highest_wins
 from .variant import LogVariant
 from .words import SUIT_PLURALS, Cards, Say, SayN, Signed, joined
@@ -61,18 +61,14 @@ class _RuleBook(RuleBook):
 RULES = _RuleBook(
     "rummy500",
     [
-        Option(
-            "decks", 1, Say("Decks shuffled together: one for 2–4 players, two for 5 or more."),
-            HOYLE, kind="choice", choices=(1, 2),
-            default_for=lambda players, _rules: 1 if players <= 4 else 2,
-            default_text=Say("1 for 2–4 players, 2 for 5 or more"), label=Say("Decks"),
-            choice_labels=(Say("1 deck"), Say("2 decks")),
-        ),
+        decks_option(4, Say("Decks shuffled together: one for 2–4 players, two for 5 or more."),
+                     Say("1 for 2–4 players, 2 for 5 or more"), HOYLE),
         Option(
             "ace_in_hand", 15,
             Say("What an ace left in hand costs: 15, as the sources count it, or 1 (a house "
                 "value: no source gives it)."),
-            Say("Hoyle's 500 Rum and Pagat's Rummy 500 (15); no source gives 1"), kind="choice", choices=(15, 1), house_value=True,
+            Say("Hoyle's 500 Rum and Pagat's Rummy 500 (15); no source gives 1"), kind="choice", choices=(15, 1),
+            house_value=True,
             label=Say("An ace left in hand"), choice_labels=(Say("15 points"), Say("1 point")),
         ),
         Option("target", 500, Say("The game ends after the round in which someone reaches this total."),
@@ -261,12 +257,7 @@ class PlayerRound:
         return lines
 
     def as_detail(self) -> dict:
-        detail = {
-            "earned": self.earned,
-            "plays": [{"cards": [str(c) for c in p.cards], "meld": p.meld_number, "play": str(p.describe()),
-                       "points": p.points}
-                      for p in self.plays if p.kind in ("meld", "layoff")],
-        }
+        detail: dict = {"earned": self.earned, "plays": plays_detail(self.plays)}
         if self.hand is not None:
             detail.update(
                 hand=[str(c) for c in self.hand],
@@ -304,20 +295,17 @@ def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
                 _lists: Mapping | None = None) -> RoundResult:
     """Score a round: with ``hands`` (even empty) it is over; without, what each player
     has laid so far. A hand holds no more than the deal allows (:func:`most_in_hand`)."""
-    if hands is None:
-        return RoundResult(round_, {p: score_player(round_, p, None) for p in round_.players}, False)
-    most = most_in_hand(len(round_.players), round_.rules)
-    for player, cards in hands.items():
-        if player == round_.out and cards:
-            raise IllegalPlay(Say("%(player)s went out, so cannot hold %(cards)s", player=player,
-                                  cards=Cards(cards)), place="hands")
-        if len(cards) > most:
-            raise IllegalPlay(Say(
-                "%(player)s's hand has %(count)s cards, but a hand can hold at most %(most)s here (the "
-                "%(dealt)s dealt and the %(rest)s that were not dealt)", player=player, count=len(cards),
-                most=most, dealt=dealt(len(round_.players)), rest=most - dealt(len(round_.players))),
-                place="hands")
-    return RoundResult(round_, {p: score_player(round_, p, hands.get(p, ())) for p in round_.players}, True)
+    players = len(round_.players)
+    most = most_in_hand(players, round_.rules)
+
+    def too_many(player: str, count: int) -> Say | None:
+        if count <= most:
+            return None
+        return Say("%(player)s's hand has %(count)s cards, but a hand can hold at most %(most)s here (the "
+                   "%(dealt)s dealt and the %(rest)s that were not dealt)", player=player, count=count,
+                   most=most, dealt=dealt(players), rest=most - dealt(players))
+
+    return score_hands(round_, hands, score_player, too_many)
 
 
 # ---------------------------------------------------------------------------------------

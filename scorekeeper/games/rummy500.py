@@ -196,14 +196,21 @@ class Rummy500Play(Play):
         return joined((step(c, p, pts) for (c, p), pts in zip(laid, self.card_points)), " + ")
 
     def describe(self, points: bool = True) -> Say:
+        """The play in words, each card with its points; their sum follows unless
+        ``points`` is false (the table then says the points itself)."""
         if self.kind not in ("meld", "layoff"):
             return super().describe(points)
         if self.kind == "meld":
-            return Say("new %(meld)s: %(cards)s (meld %(number)s): %(steps)s = %(points)s",
-                       meld=self.after.describe(), cards=Cards(self.after.cards), number=self.meld_number,
-                       steps=self.steps(), points=self.points)
-        return Say("on meld %(number)s (%(meld)s): %(steps)s = %(points)s", number=self.meld_number,
-                   meld=Cards(self.before.cards), steps=self.steps(), points=self.points)
+            values = dict(meld=self.after.describe(), cards=Cards(self.after.cards), number=self.meld_number,
+                          steps=self.steps())
+            if points:
+                return Say("new %(meld)s: %(cards)s (meld %(number)s): %(steps)s = %(points)s",
+                           points=self.points, **values)
+            return Say("new %(meld)s: %(cards)s (meld %(number)s): %(steps)s", **values)
+        values = dict(number=self.meld_number, meld=Cards(self.before.cards), steps=self.steps())
+        if points:
+            return Say("on meld %(number)s (%(meld)s): %(steps)s = %(points)s", points=self.points, **values)
+        return Say("on meld %(number)s (%(meld)s): %(steps)s", **values)
 
 
 class Round(IcebergRound):

@@ -88,6 +88,18 @@ def test_a_lay_off_around_the_corner_is_refused(table):
     assert "2♠ does not fit Q♠ K♠ A♠" in html and "never around the corner" in html
 
 
+def test_each_play_is_told_with_each_card_s_points(table):
+    table.new_game(["Ann", "Ben"], dealer=1)
+    table.page()  # the new game's own message
+    told = []
+    for write in (lambda: table.meld("Ann", "H3", "H2", "HA"), lambda: table.lay_off("Ben", 1, "H4", "H5")):
+        html = table.client.get(write().headers["Location"]).get_data(as_text=True)
+        box = re.search(r"<div class=\"flash\"[^>]*>(.*?)</div>", html, re.S).group(1)
+        told += [re.sub(r"<[^>]+>", "", p) for p in re.findall(r"<p>(.*?)</p>", box)]
+    assert told == ["Ann: new run of hearts: A♥ 2♥ 3♥ (meld 1): A♥ low 1 + 2♥ 2 + 3♥ 3, 6 points.",
+                    "Ben: on meld 1 (A♥ 2♥ 3♥): 4♥ 4 + 5♥ 5, 9 points."]
+
+
 def test_the_preview_says_each_card_s_points(table, client):
     table.new_game(["Ann", "Ben"])
     table.meld("Ann", "S2", "S3", "S4")

@@ -1,9 +1,23 @@
-"""Game files shared by several test files (each test says what it checks of them).
+"""Game files shared by several test files (each test says what it checks of them), and
+the events a logged round is written with.
 
 Imported by name, like the other shared test modules: ``from games_data import GIN_ANN_WINS``.
 A test that needs to change a game copies it first: the same dict serves every test file.
 """
 from __future__ import annotations
+
+
+# A logged round's events (docs/game-file.md), cards as one text: meld("A", "H9 H10 HJ").
+def meld(player, text):
+    return {"type": "meld", "player": player, "cards": text.split()}
+
+
+def layoff(player, number, text):
+    return {"type": "layoff", "player": player, "meld": number, "cards": text.split()}
+
+
+def out(player):
+    return {"type": "out", "player": player}
 
 # Gin, classic preset (gin 20, undercut 10), target 100.
 #   Hand 1: Ann knocks with gin (S2-S5, H5-H7, D8-D10); Bob's ten cards make no meld:

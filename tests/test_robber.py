@@ -9,6 +9,7 @@ from scorekeeper.games import robber
 from scorekeeper.games.cards import CardError, parse_cards
 from scorekeeper.games.errors import GameFileError, IllegalPlay
 from tests.conftest import EXAMPLES
+from games_data import layoff, meld, out
 
 TEAMS = {"A": "A & C", "C": "A & C", "B": "B & D", "D": "B & D"}
 FULL_SPADES = "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK SA"
@@ -67,18 +68,6 @@ def game(*rounds, players=("A", "B"), rules=None, teams=None):
         "teams": teams,
         "rounds": list(rounds),
     }
-
-
-def meld(player, text):
-    return {"type": "meld", "player": player, "cards": text.split()}
-
-
-def layoff(player, number, text):
-    return {"type": "layoff", "player": player, "meld": number, "cards": text.split()}
-
-
-def out(player):
-    return {"type": "out", "player": player}
 
 
 def round_(*events, hands=None, renege=None):

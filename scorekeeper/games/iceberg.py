@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from .cards import ACE, Card, Supply, sort_key
 from .errors import IllegalPlay
 from .iceberg_last_turn import LastTurn, best_last_turn, single_card_turn
 from .iceberg_melds import Meld, lay_off, lay_off_points, make_meld, ordinal
-from .options import LARGEST, Option, RuleBook, Rules
+from .options import LARGEST, Option, RuleBook, Rules, decks_option
 from .standings import highest_wins
 from .variant import LogVariant
 from .words import THEN, Cards, Say, SayN, Signed, joined
@@ -30,13 +30,8 @@ SITE = Say("bestfreenewgames.com rules page")
 RULES = RuleBook(
     "iceberg",
     [
-        Option(
-            "decks", 1, Say("Decks shuffled together: one for 2–3 players, two for 4 or more."),
-            BOWER, kind="choice", choices=(1, 2),
-            default_for=lambda players, _rules: 1 if players <= 3 else 2,
-            default_text=Say("1 for 2–3 players, 2 for 4 or more"), label=Say("Decks"),
-            choice_labels=(Say("1 deck"), Say("2 decks")),
-        ),
+        decks_option(3, Say("Decks shuffled together: one for 2–3 players, two for 4 or more."),
+                     Say("1 for 2–3 players, 2 for 4 or more"), BOWER),
         Option(
             "set_duplicates", True,
             Say("With two decks, may a set hold both copies of a card? (The point table runs to "
@@ -158,8 +153,12 @@ class TableMeld:
 class Round:
     """The table as the log of one round builds it; every play is checked before it counts.
 
-    A refused play raises IllegalPlay and leaves the round exactly as it was.
+    A refused play raises IllegalPlay and leaves the round exactly as it was. A game
+    logged the same way (meld numbers, lay-offs onto anyone's meld, going out) with melds
+    and points of its own says them in ``new_meld``, ``grow`` and ``play_class`` (Rummy 500).
     """
+
+    play_class = Play  # a play's record and its words
 
     def __init__(self, players: Sequence[str], rules: Mapping) -> None:
         self.players = list(players)
@@ -236,13 +235,25 @@ class Round:
     def meld(self, player: str, cards: Sequence[Card]) -> Play:
         """A new meld from hand: a pair, set, run or special meld, scored whole."""
         self._check_turn(player)
-        meld = make_meld(list(cards), self.rules)
+        meld, card_points, points = self.new_meld(cards)
         self.supply.take(cards)
         number = len(self.melds) + 1
         self.melds.append(TableMeld(number, meld, player))
         return self._record(
-            Play(player, "meld", tuple(cards), number, None, meld, (), meld.value(self.rules))
-        )
+            self.play_class(player, "meld", tuple(cards), number, None, meld, card_points, points))
+
+    def new_meld(self, cards: Sequence[Card]) -> tuple[Meld, tuple[int, ...], int]:
+        """The meld these cards make, what each of its cards scores where a game scores
+        them one by one (here none: a meld scores whole) and what it scores; or
+        IllegalPlay saying why not."""
+        meld = make_meld(list(cards), self.rules)
+        return meld, (), meld.value(self.rules)
+
+    def grow(self, meld: Meld, cards: Sequence[Card]) -> tuple[Meld, tuple[Card, ...], tuple[int, ...]]:
+        """The meld with these cards laid off on it, the cards in the order they attach and
+        what each scores; or IllegalPlay saying why they do not fit."""
+        grown = lay_off(meld, list(cards), self.rules)
+        return grown, _placing_order(meld, cards), tuple(lay_off_points(meld, len(cards)))
 
     def lay_off(self, player: str, number: int, cards: Sequence[Card]) -> Play:
         """Cards added to any meld on the table; each scores its new position."""
@@ -254,11 +265,9 @@ class Round:
             raise IllegalPlay(Say("there is no meld %(number)s on the table (it has no melds yet)",
                                   number=str(number)))
         target = self.melds[number - 1]
-        grown = lay_off(target.meld, list(cards), self.rules)
+        grown, ordered, points = self.grow(target.meld, cards)
         self.supply.take(cards)
-        ordered = _placing_order(target.meld, cards)
-        points = tuple(lay_off_points(target.meld, len(cards)))
-        play = Play(player, "layoff", ordered, number, target.meld, grown, points, sum(points))
+        play = self.play_class(player, "layoff", ordered, number, target.meld, grown, points, sum(points))
         target.meld = grown
         return self._record(play)
 
@@ -356,15 +365,7 @@ class PlayerRound:
         return lines
 
     def as_detail(self) -> dict:
-        detail = {
-            "earned": self.earned,
-            "plays": [
-                {"cards": [str(c) for c in p.cards], "meld": p.meld_number,
-                 "play": str(p.describe()), "points": p.points}
-                for p in self.plays if p.kind in ("meld", "layoff")
-            ],
-            "aces": [str(c) for c in self.aces],
-        }
+        detail = {"earned": self.earned, "plays": plays_detail(self.plays), "aces": [str(c) for c in self.aces]}
         if self.hand is not None:
             detail.update(
                 hand=[str(c) for c in self.hand],
@@ -381,6 +382,12 @@ class PlayerRound:
         detail["aces_rule"] = str(self.aces_text)
         detail["story"] = [str(line) for line in self.story()]
         return detail
+
+
+def plays_detail(plays: Sequence[Play]) -> list[dict]:
+    """A player's melds and lay-offs as the game file's detail lists them."""
+    return [{"cards": [str(c) for c in p.cards], "meld": p.meld_number, "play": str(p.describe()),
+             "points": p.points} for p in plays if p.kind in ("meld", "layoff")]
 
 
 def signed(n: int) -> str:
@@ -467,21 +474,33 @@ class RoundResult:
 def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
                 _lists: Mapping | None = None) -> RoundResult:
     """Score a round: with ``hands`` (even empty) it is over; without, it is still going."""
-    if hands is None:
-        return RoundResult(round_, {p: score_player(round_, p, None) for p in round_.players}, False)
     most = most_in_hand(len(round_.players), round_.rules)
+
+    def too_many(player: str, count: int) -> Say | None:
+        if count <= most:
+            return None
+        return Say("%(player)s's hand has %(count)s cards, but a hand can hold at most %(most)s here "
+                   "(the 7 dealt and one for each draw from the stock)", player=player, count=count, most=most)
+
+    return score_hands(round_, hands, score_player, too_many)
+
+
+def score_hands(round_: Round, hands: Mapping[str, Sequence[Card]] | None, score: Callable[..., object],
+                too_many: Callable[[str, int], Say | None]) -> RoundResult:
+    """A round of a game logged like this one, scored: each player by ``score(round, player,
+    hand)``, the hand None while the round is still going. Who went out holds nothing, and
+    a hand that holds more than the deal allows is refused (``too_many(player, count)``:
+    why, or None)."""
+    if hands is None:
+        return RoundResult(round_, {p: score(round_, p, None) for p in round_.players}, False)
     for player, cards in hands.items():
         if player == round_.out and cards:
             raise IllegalPlay(Say("%(player)s went out, so cannot hold %(cards)s", player=player,
                                   cards=Cards(cards)))
-        if len(cards) > most:
-            raise IllegalPlay(Say(
-                "%(player)s's hand has %(count)s cards, but a hand can hold at most %(most)s here "
-                "(the 7 dealt and one for each draw from the stock)", player=player, count=len(cards),
-                most=most))
-    return RoundResult(
-        round_, {p: score_player(round_, p, hands.get(p, ())) for p in round_.players}, True
-    )
+        refusal = too_many(player, len(cards))
+        if refusal is not None:
+            raise IllegalPlay(refusal)
+    return RoundResult(round_, {p: score(round_, p, hands.get(p, ())) for p in round_.players}, True)
 
 
 # ---------------------------------------------------------------------------------------
@@ -540,4 +559,5 @@ VARIANT = LogVariant(
     table_plays=("ace", "meld", "layoff", "out", "pass"),
     how_rounds_end=Say("someone goes out, or the last ace is exposed"),
     edits=True,
+    playable_penalty=True,
 )

@@ -103,6 +103,14 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
+def decks_option(one_deck_up_to: int, help: Say, default_text: Say, source: Say) -> Option:
+    """``decks``: one deck or two shuffled together, one by default for up to
+    ``one_deck_up_to`` players (Iceberg 3, Rummy 500 4), two for more."""
+    return Option("decks", 1, help, source, kind="choice", choices=(1, 2),
+                  default_for=lambda players, _rules: 1 if players <= one_deck_up_to else 2,
+                  default_text=default_text, label=Say("Decks"), choice_labels=(Say("1 deck"), Say("2 decks")))
+
+
 class Rules(Mapping[str, Any]):
     """The options in force for one game: every declared option, overrides applied."""
 

@@ -6,7 +6,7 @@ line and the statistics.
 """
 from __future__ import annotations
 
-from . import conquian, gin, iceberg, kalooki, manipulation, robber, rummy
+from . import conquian, gin, iceberg, kalooki, manipulation, robber, rummy, rummy500
 from .variant import Variant
 
 VARIANTS: dict[str, Variant] = {v.key: v for v in (
@@ -17,6 +17,7 @@ VARIANTS: dict[str, Variant] = {v.key: v for v in (
     kalooki.VARIANT,
     conquian.VARIANT,
     manipulation.VARIANT,
+    rummy500.VARIANT,
 )}
 
 

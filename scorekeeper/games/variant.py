@@ -98,7 +98,8 @@ class LogVariant(Variant):
     record (a pass; the discard pile taken; ``round_enders``, which end the round without
     an event, such as the stock running out). ``check_plays(rows, rules)`` checks the
     order of a round's plays that only the table sees; rows have ``type``, ``player``
-    and ``cards``.
+    and ``cards``. Where aces go face up (an ``ace`` event, :attr:`aces_face_up`) and
+    playable cards cost extra (``playable_penalty``), the pages show it.
     """
 
     new_round: Callable[..., Any] = None  # type: ignore[assignment]
@@ -111,7 +112,16 @@ class LogVariant(Variant):
     check_plays: Callable[[Sequence[Any], Mapping], None] | None = None
     how_rounds_end: Say = Say("someone goes out")  # for "the round is not over yet: …"
     edits: bool = False  # a play logged earlier can be changed, not only deleted
+    # Iceberg: cards left in hand that could still have been played cost extra (a round's
+    # results say how they would have been played); the pages show it where it is so.
+    playable_penalty: bool = False
     recording = LOG
+
+    @property
+    def aces_face_up(self) -> bool:
+        """Aces are put face up as plays of their own and never meld (Iceberg): the table
+        has a button for each, and its card picker no aces."""
+        return "ace" in self.events
 
 
 @dataclass(frozen=True)

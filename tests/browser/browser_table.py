@@ -86,10 +86,11 @@ class Phone:
         send(self.page, locator)
 
     # -- setting up ---------------------------------------------------------------------
-    def new_game(self, players, dealer: int = 0) -> int:
-        """The new-game form: names by seat, the first dealer by seat, the default rules."""
+    def new_game(self, players, dealer: int = 0, variant: str | None = None) -> int:
+        """The new-game form (of ``variant``, by default the first game): names by seat,
+        the first dealer by seat, the default rules."""
         page = self.page
-        page.goto("/games/new")
+        page.goto("/games/new" + (f"?variant={variant}" if variant else ""))
         form = page.locator("form[data-new-game]")
         for i, name in enumerate(players):
             form.get_by_label(f"Player {i + 1}", exact=True).fill(name)

@@ -96,7 +96,7 @@ def test_the_new_game_form_speaks_in_plain_words_and_shows_the_rules_in_one_line
     """No option key ("set_duplicates", "doubling_bonus", "Decks decks"), no "False:" beside
     Yes/No; the rules are one line that opens the whole list, house values marked."""
     codes = option_codes()
-    for variant in ("iceberg", "robber", "rummy", "gin", "kalooki", "conquian", "manipulation"):
+    for variant in ("iceberg", "robber", "rummy", "gin", "kalooki", "conquian", "manipulation", "rummy500"):
         page.goto(f"/games/new?variant={variant}")
         rules = page.locator("details[data-rules]")
         expect(rules.locator("summary")).to_contain_text("Rules:")

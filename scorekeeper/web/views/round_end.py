@@ -31,7 +31,7 @@ def end_page(state: logs.LogState, *, player=None, picked=None, error=None, stat
     if not state.ended:
         if state.over:
             return redirect(url_for("games.summary", game_id=game_id), 303)
-        flash(said(error or Say("The round is not over yet: someone goes out, or the last ace is exposed.")))
+        flash(said(error or Say("The round is not over yet: %(how)s.", how=state.variant.how_rounds_end)))
         return redirect(url_for("table.show", game_id=game_id), 303)
     round_no = state.round_no
     drafts = state.log.drafts.get(round_no, {})

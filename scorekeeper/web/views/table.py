@@ -147,7 +147,8 @@ def table_context(state: logs.LogState, *, picked=(), target=None, player=None,
     return dict(
         state=state,
         game_id=state.log.id,
-        picker=grid(plays.availability(state.round), picked) if picker else None,
+        picker=grid(plays.availability(state.round), picked, aces=not state.variant.aces_face_up)
+        if picker else None,
         melds=state.melds(),
         target=target,
         player=player if player in state.players else state.turn,
@@ -193,7 +194,9 @@ def live_parts(state: logs.LogState) -> dict:
     if not state.over:
         parts.update(turn="_turn.html", log="_log.html")
         if links.can_edit() and not state.ended:
-            parts.update(aces="_aces.html", melds="_meld_choice.html")
+            parts.update(melds="_meld_choice.html")
+            if state.variant.aces_face_up:
+                parts.update(aces="_aces.html")
     return dict(
         version=state.log.version,
         screen=context["screen"],
@@ -380,7 +383,8 @@ def edit_page(state: logs.LogState, play_id: int, *, player=None, picked=None, t
         "edit_play.html",
         state=state, game_id=state.log.id, row=row, melds=melds,
         player=player or row.player,
-        picker=grid(available, row.cards if picked is None else picked, aces=row.type == "ace"),
+        picker=grid(available, row.cards if picked is None else picked,
+                    aces=row.type == "ace" or not state.variant.aces_face_up),
         target=target if target is not None else row.target,
         preview=preview, error=error,
         revision=row.revision, back=round_url(state, row.round_no),

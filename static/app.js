@@ -75,11 +75,14 @@ $$("form[data-preview-url]").forEach(form => {
   const local = localStorage, WAIT = "waiting " + live, PICKS = "picks " + live;
   let version = +body.dataset.version, timer, busy, leaving, dirty, sending, next, stream, held, polling = !events || !window.EventSource;
   let queue = (table && store(local, WAIT)) || [], stuck = queue.length > 0;
-  const turn = () => { const s = $("[data-turn]"); return s && s.dataset.turn; };
+  const turn = () => { const s = $("[data-turn]"); return s && (s.dataset.plays || s.dataset.turn); };
   const chosen = name => { const i = $(`[name=${name}]:checked`, form); return i ? i.value : ""; };
   const choose = (name, v) => { const i = $$(`[name=${name}]`, form).find(i => i.value === v && !i.disabled); if (i) i.checked = true; return i; };
   const cells = () => $$("[data-picker] input", form), any = () => $("[data-picker] :checked", form);
-  let own = form && chosen("player") !== turn();  /* a player chosen here, not whose turn it is */
+  /* Who plays unless one is chosen for a play: this phone's player (data-me), else whose turn it is.
+     A choice holds until a play is sent, or the turn moves with nothing picked. */
+  const ours = () => { const m = form && $("[data-me]", form); return m ? m.dataset.me : turn(); };
+  let own = form && chosen("player") !== ours();
   on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
 
   /* The cards picked (the form as sent): picked again when the page is opened again in
@@ -90,7 +93,7 @@ $$("form[data-preview-url]").forEach(form => {
       const i = $$(`[name=${k}]`, form).find(i => i.value === v && !i.checked && (!i.disabled || i.type === "checkbox"));
       if (i) i.checked = true, i.disabled = false;
     }
-    own = chosen("player") !== turn();
+    own = chosen("player") !== ours();
     count(form);
     form.later();
     keep();
@@ -128,11 +131,12 @@ $$("form[data-preview-url]").forEach(form => {
     if (elsewhere) return go(data.url, mine);
     if (!table) return void (newer && !dirty && go(location.href));  /* the round end: hands entered elsewhere */
     if (newer) {
-      const meld = form && chosen("meld");
+      const meld = form && chosen("meld"), was = turn();
       if ((data.base && version < data.base) || !swap(data.regions)) return void whole(mine);
       body.dataset.screen = data.screen;
       if (form && !choose("meld", meld)) choose("meld", "");
-      if (form && !own) choose("player", turn());
+      if (turn() !== was && !any()) own = false;
+      if (form && !own) choose("player", ours());
     }
     body.dataset.version = version = data.version;
     if (!form) return;
@@ -175,7 +179,6 @@ $$("form[data-preview-url]").forEach(form => {
         queue.shift();
         stuck = false;
         draw();
-        if (item.picks && !data.error && !any()) own = false;
         say(data.said);
         if (data.regions) update(data, true);
         if (item.picks && data.error) pick(item.body);
@@ -198,6 +201,7 @@ $$("form[data-preview-url]").forEach(form => {
     if (b.name) data.append(b.name, b.value);
     data.set("request_id", rid());
     const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
+    own = false;  /* sent: the next play is whose it would be */
     const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
       text: f === form ? fill(body.dataset.queued || "{player}: {play}", {player: chosen("player"), play}) : play};
     if (confirm) {  /* sent: the picker is free for the next play */

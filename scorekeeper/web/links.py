@@ -127,6 +127,24 @@ def phone() -> str:
     return name
 
 
+TABLE_PHONE = -1  # ``whose``: a phone for the whole table, not one player's
+
+
+def whose(game_id: int) -> int | None:
+    """Whose phone this is at a game, as it said: a player's seat, :data:`TABLE_PHONE`,
+    or None (not said yet). Kept by seat, so a player renamed keeps their phone."""
+    seat = session.get("whose", {}).get(str(game_id))
+    return seat if isinstance(seat, int) else None
+
+
+def say_whose(game_id: int, seat: int) -> None:
+    """This phone is ``seat``'s at the game (or :data:`TABLE_PHONE`), from now on."""
+    kept = {k: v for k, v in session.get("whose", {}).items() if k != str(game_id)}
+    kept[str(game_id)] = seat
+    session["whose"] = dict(list(kept.items())[-REMEMBERED:])
+    session.permanent = True
+
+
 def remembered() -> dict[int, tuple[str, str]]:
     """This phone's games: id → (key, access), the most recently opened last."""
     return {int(i): (k, a) for i, (k, a) in session.get("games", {}).items()}

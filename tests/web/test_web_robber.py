@@ -405,16 +405,17 @@ def preview(game, player, cards, meld=None) -> str:
 
 
 def test_the_preview_says_what_the_picked_cards_make_and_score(three, db):
+    """Whose play it is first (issue 24: the Confirm bar says it), then what it makes."""
     before = stored(db, three.game_id)
     assert preview(three, "Ann", "") == "Tap cards to see what they make."
-    assert preview(three, "Ann", "H9 H10 HJ") == "Sequence: 9♥ 10♥ J♥, worth 50 to Ann."
-    assert preview(three, "Ann", "SQ HQ DQ") == "Set of queens: Q♠ Q♥ Q♦, worth 30 to Ann."
+    assert preview(three, "Ann", "H9 H10 HJ") == "Ann: Sequence: 9♥ 10♥ J♥, worth 50 to Ann."
+    assert preview(three, "Ann", "SQ HQ DQ") == "Ann: Set of queens: Q♠ Q♥ Q♦, worth 30 to Ann."
     assert preview(three, "Ann", "S9 HQ DQ").startswith("Not allowed:")
     assert preview(three, "Ann", "SQ HQ") == "2 picked: a new meld needs three cards or more."
     three.ok(three.meld("Ann", "H9 H10 HJ"))
     assert preview(three, "Bob", "HQ", meld=1) == (
-        "Meld 1 becomes 9♥ 10♥ J♥ Q♥: worth 70 (+20), stolen from Ann by Bob.")
-    assert preview(three, "Ann", "H8", meld=1) == "Meld 1 becomes 8♥ 9♥ 10♥ J♥: worth 60 (+10) to Ann."
+        "Bob: Meld 1 becomes 9♥ 10♥ J♥ Q♥: worth 70 (+20), stolen from Ann by Bob.")
+    assert preview(three, "Ann", "H8", meld=1) == "Ann: Meld 1 becomes 8♥ 9♥ 10♥ J♥: worth 60 (+10) to Ann."
     assert [row["type"] for row in stored(db, three.game_id)[0]] == ["meld"]  # previews save nothing
     assert before[0] == []
 

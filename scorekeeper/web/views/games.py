@@ -153,6 +153,28 @@ def summary(game_id: int):
     )
 
 
+@bp.route("/g/<game_key>/phone", methods=["GET", "POST"])
+def whose_phone(game_id: int):
+    """Whose phone this is at the game (asked beside "Who plays" until said, changed in one
+    tap): a player's, whom every play of this phone is then for unless another player is
+    chosen for one play, or the whole table's, where whose turn it is plays. Kept in the
+    phone's session (links.whose), by seat. Back to the table once said."""
+    game = kernel.header(get_db(), game_id)
+    players = game["players"]
+    if request.method == "POST":
+        said_seat = request.form.get("seat", "")
+        seat = links.TABLE_PHONE if said_seat == "table" else links.parse_id(said_seat)
+        if seat is None or not (seat == links.TABLE_PHONE or 1 <= seat <= len(players)):
+            return render_template("whose.html", game_id=game_id, players=players, me=None, whose=None,
+                                   back=helpers.page_url(game["variant"], "game", game_id),
+                                   error=page_text("Choose one of the players, or the whole table.")), 422
+        links.say_whose(game_id, seat if seat == links.TABLE_PHONE else seat - 1)
+        return redirect(helpers.page_url(game["variant"], "table", game_id), 303)
+    return render_template("whose.html", game_id=game_id, players=players,
+                           back=helpers.page_url(game["variant"], "game", game_id),
+                           me=helpers.phone_of(game_id, players), whose=links.whose(game_id))
+
+
 @bp.route("/g/<game_key>/rounds/<id:round_no>")
 def round_detail(game_id: int, round_no: int):
     """One round's plays and each player's score, with the reasons: the dispute view."""

@@ -509,6 +509,13 @@ def bring_back_form(game_id: int, endpoint: str) -> tuple[dict, str] | None:
     return data["d"], "back-" + hashlib.sha256(token.encode()).hexdigest()[:40]
 
 
+def phone_of(game_id: int, players) -> str | None:
+    """The player whose phone this is at the game (links.whose), None for a phone for
+    the whole table or one that has not said: whose turn it is plays there."""
+    seat = links.whose(game_id)
+    return players[seat] if seat is not None and 0 <= seat < len(players) else None
+
+
 def deleted_row(game_id: int, row: PlayRow) -> dict:
     """A deleted play as its notice keeps it: where it was and what it was, and whose it
     was by seat as well as by name (a player renamed or merged meanwhile keeps the seat)."""

@@ -254,14 +254,16 @@ def _live_scores(state: Steals) -> list[dict]:
 def table_context(state: Steals, *, picked=None, target=None, player=None,
                   error=None, picker=True, preview=None) -> dict:
     pending = state.pending_take
+    me = helpers.phone_of(state.log.id, state.players)
     if player not in state.players:
-        player = pending.player if pending is not None else state.turn
+        player = pending.player if pending is not None else me or state.turn
     if picked is None:
         picked = pending.cards if pending is not None and player == pending.player else ()
     return dict(
         state=state, game_id=state.log.id,
         picker=grid(plays.availability(state.round), picked, aces=True) if picker and not state.over else None,
         melds=state.melds(), target=target, player=player, error=error, preview=preview,
+        me=me, whose=links.whose(state.log.id),
         lines=state.log_lines() if not state.over else [],
         earned=state.live(), sides=_live_scores(state), pending=pending,
         last=state.last_row() if not state.over else None,
@@ -357,7 +359,7 @@ def preview(game_id: int):
     player = request.args.get("player", state.turn)
     shown = robber_preview(state, player, tuple(request.args.getlist("cards")),
                            request.args.get("meld", type=int))
-    return render_template("_robber_preview.html", preview=shown, state=state)
+    return render_template("_robber_preview.html", preview=shown, state=state, player=player)
 
 
 def _said(row: plays.PlayRow, after: logs.LogState) -> Sentence:

@@ -144,14 +144,17 @@ def table_context(state: logs.LogState, *, picked=(), target=None, player=None,
                   preview=None, error=None, picker=True, notices=()) -> dict:
     """What the table screen and its live regions are drawn from (``picker``: False for
     the live regions, which have no card picker: only how many of each card are left)."""
+    me = helpers.phone_of(state.log.id, state.players)
     return dict(
         state=state,
         game_id=state.log.id,
+        me=me,
+        whose=links.whose(state.log.id),
         picker=grid(plays.availability(state.round), picked, aces=not state.variant.aces_face_up)
         if picker else None,
         melds=state.melds(),
         target=target,
-        player=player if player in state.players else state.turn,
+        player=player if player in state.players else me or state.turn,
         preview=preview,
         error=error,
         notices=list(notices),
@@ -223,7 +226,7 @@ def preview(game_id: int):
     cards = request.args.getlist("cards")
     kind = "layoff" if target else "meld"
     shown = logs.preview(state, kind, player, cards, target) if cards else None
-    return render_template("_preview.html", preview=shown, state=state)
+    return render_template("_preview.html", preview=shown, state=state, player=player)
 
 
 @bp.route("/plays", methods=["POST"])

@@ -422,3 +422,18 @@ def test_a_request_id_longer_than_any_page_makes_is_refused_on_every_route(table
     assert response.status_code in (400, 422), response.status_code
     assert dump(app.config["DATABASE"]) == before
     assert "longer than 64 characters" in response.get_data(as_text=True)
+
+
+def test_a_long_name_heads_its_column_with_soft_hyphens_where_it_may_break(table, app):
+    """Issue 25: six long names broke mid-word in the score strip; a name now breaks where
+    one of the app's languages hyphenates it (pyphen), between letters, and reads as it is."""
+    from scorekeeper.web.views.helpers import hyphenated_filter
+
+    table.new_game(["Christopher", "Ann-Marie", "Kim"])
+    strip = re.search(r'<thead>.*?</thead>', table.page(), re.S).group(0)
+    assert re.search(r'data-player="Christopher"[^>]*>Chri\u00ads\u00adto\u00adph\u00ader</th>', strip)
+    assert 'data-player="Kim"' in strip and ">Kim</th>" in strip
+    with app.test_request_context():
+        marked = hyphenated_filter("Ann-Marie")
+    assert marked.replace("\u00ad", "") == "Ann-Marie"
+    assert "\u00ad-" not in marked and "-\u00ad" not in marked  # never beside a hyphen of its own

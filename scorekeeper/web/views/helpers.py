@@ -24,6 +24,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, g, get_templa
 from flask_babel import format_date, get_locale
 from flask_wtf.csrf import CSRFError
 from itsdangerous import BadSignature, URLSafeSerializer
+import pyphen
 from markupsafe import Markup, escape
 
 from ...games import registry
@@ -34,6 +35,7 @@ from ...storage import games, kernel, log_changes
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from ...storage.plays import PlayRow
 from .. import links
+from ..languages import LANGUAGES
 from .. import live as updates
 from ..database import get_db
 from ..picker import SYMBOLS, card_label
@@ -257,6 +259,23 @@ def _piece(_language: str, _link: str | None, template: str, macro: str, args: t
     key = hashlib.blake2b(html.encode(), digest_size=6).hexdigest()
     tag = _FIRST_TAG.search(html).end()
     return key, html[:tag] + KEYED.format(key) + html[tag:]
+
+
+@lru_cache(maxsize=None)
+def _hyphenations() -> tuple[pyphen.Pyphen, ...]:
+    return tuple(pyphen.Pyphen(lang=code) for code in LANGUAGES if code in pyphen.LANGUAGES)
+
+
+@bp.app_template_filter("hyphenated")
+def hyphenated_filter(name) -> str:
+    """A name as a column of scores heads with it: soft hyphens where any of the app's
+    languages hyphenates it (pyphen's dictionaries: a name comes from any of them), between
+    two letters, so a name too long for a phone's column breaks there, "Chris-topher",
+    never anywhere; it reads, and is read aloud, as it is."""
+    name = str(name)
+    points = sorted({int(p) for h in _hyphenations() for p in h.positions(name)
+                     if name[int(p) - 1].isalpha() and name[int(p)].isalpha()})
+    return "\u00ad".join(name[i:j] for i, j in zip([0, *points], [*points, len(name)]))
 
 
 @bp.app_template_filter("signed")

@@ -330,6 +330,7 @@ def _routes() -> dict[tuple[str, str], Route]:
     for rule in ("/g/<game_key>", "/g/<game_key>/export", "/g/<game_key>/export.csv", "/g/<game_key>/rules"):
         r[(rule, "GET")] = Route(any_game, {"x": anything})
     r[("/g/<game_key>/events", "GET")] = Route(any_game, {"since": value("0", "1", "2", "5", "9", "12")})
+    r[("/g/<game_key>/board", "GET")] = Route(any_game, {"since": value("0", "1", "2", "5", "9", "12")})
     r[("/g/<game_key>/table", "GET")] = Route(ICEBERG, {"saved": value("1", "2", "3", "4")})
     r[("/g/<game_key>/rounds/<id:round_no>", "GET")] = Route(ICEBERG, {})
     r[("/g/<game_key>/live", "GET")] = Route(ICEBERG, {"since": value("0", "1", "5", "9", "12")})

@@ -128,6 +128,18 @@ def test_the_board_speaks_spanish_and_german(playing, client, language, words):
     assert "5♥ 5♦ 5♣" in shown_text(html)
 
 
+def test_the_game_page_links_to_the_board_by_the_read_only_key_with_a_qr_code(playing, client):
+    html = client.get(playing.url).get_data(as_text=True)
+    view = view_key(client, playing.url)
+    board = re.search(r'<figure data-share="board">.*?</figure>', html, re.S).group(0)
+    assert f'value="http://localhost/g/{view}/board" data-link="board"' in board
+    assert f'href="http://localhost/g/{view}/board" data-action="board"' in board
+    assert '<svg' in board and "<title>Scoreboard: the scores in big type" in board
+    # A phone holding only the read-only link hands the board on too.
+    watcher = client.application.test_client()
+    assert 'data-share="board"' in watcher.get(f"/g/{view}").get_data(as_text=True)
+
+
 def test_the_board_of_a_game_of_robber(client):
     made = client.post("/games", data={"variant": "robber", "seat_0": "A", "seat_1": "B", "first_dealer": "0"})
     key = re.search(r"/g/([^/]+)/robber", made.headers["Location"]).group(1)
@@ -139,6 +151,8 @@ def test_the_board_of_a_game_of_robber(client):
     assert "Last play B melds 4♠ 4♥ 4♣ (meld 1)" in text, text
     assert not CARD_CODE.search(text), text
     assert cells(html, "round-score") == {"A": 0, "B": 15} and cells(html, "total") == {"A": 0, "B": 0}
+    game_page = client.get(f"/g/{key}/robber/game").get_data(as_text=True)
+    assert 'data-share="board"' in game_page and "/board" in game_page
 
 
 def test_the_board_of_a_game_of_hands_counted(client):
@@ -152,3 +166,4 @@ def test_the_board_of_a_game_of_hands_counted(client):
     assert "In progress: round 2, B deals." in text and "Last round Round 1 · A went out" in text
     assert cells(html, "total") == {"A": 12, "B": 0} and cells(html, "round-score") == {"A": 12, "B": 0}
     assert "data-board-turn" not in html
+    assert 'data-share="board"' in client.get(f"/g/{key}/counted").get_data(as_text=True)

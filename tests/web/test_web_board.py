@@ -32,7 +32,8 @@ def view_key(client, url: str) -> str:
 
 @pytest.fixture
 def playing(table, client):
-    """Iceberg's seed example: round 1 counted, round 2 under way (A dealt, B's turn)."""
+    """Iceberg's seed example: round 1 counted; in round 2 (A dealt) B melded and passed,
+    C melded: C's turn."""
     table.new_game(["A", "B", "C"], dealer=2)
     seed_round(table)
     table.confirm_round(1)

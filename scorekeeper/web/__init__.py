@@ -60,7 +60,7 @@ def create_app(test_config: dict | None = None):
     from flask_wtf.csrf import CSRFProtect
 
     from . import database, languages, links, live, security, words
-    from .views import counted, games, helpers, players, round_end, steals, table
+    from .views import counted, games, helpers, players, round_end, scoreboard, steals, table
 
     app = Flask(
         "scorekeeper",
@@ -102,6 +102,7 @@ def create_app(test_config: dict | None = None):
     database.init_app(app)
     links.init_app(app)
     live.init_app(app)  # the live tables: one payload per change, streams, the watcher
-    for blueprint in (helpers.bp, games.bp, table.bp, round_end.bp, steals.bp, counted.bp, players.bp):
+    for blueprint in (helpers.bp, games.bp, table.bp, round_end.bp, steals.bp, counted.bp, players.bp,
+                      scoreboard.bp):
         app.register_blueprint(blueprint)
     return app

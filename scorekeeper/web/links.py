@@ -30,7 +30,7 @@ from .database import get_db
 from .words import page_text
 
 EDIT, VIEW = "edit", "view"
-QR_KEPT = 512  # QR codes kept drawn: two per game a table has open, in each language
+QR_KEPT = 768  # QR codes kept drawn: three per game a table has open, in each language
 REMEMBERED = 100  # games a phone's history keeps
 
 
@@ -212,16 +212,22 @@ def qr_svg(url: str, title: str) -> str:
                                                  title=title, svgclass="qr")
 
 
+BOARD = "board"  # the scoreboard's link (views/scoreboard.py): the read-only key
+
+
 def share(game_id: int, edit_secret: str, view_secret: str) -> list[dict]:
-    """The links this phone may hand on: the read-only one always, the edit one to editors."""
+    """The links this phone may hand on: the read-only one always, the edit one to editors,
+    and the scoreboard's for a tablet or a TV (by the read-only key: it changes nothing)."""
     from flask import url_for
 
-    shown = [(VIEW, view_secret, page_text("Read-only link: watch the table live"))]
+    shown = [(VIEW, view_secret, "table.show", page_text("Read-only link: watch the table live")),
+             (BOARD, view_secret, "board.show",
+              page_text("Scoreboard: the scores in big type for a tablet or a TV in the middle of the table"))]
     if can_edit():
-        shown.insert(0, (EDIT, edit_secret, page_text("Edit link: log plays from another phone")))
+        shown.insert(0, (EDIT, edit_secret, "table.show", page_text("Edit link: log plays from another phone")))
     result = []
-    for access, secret, title in shown:
-        url = url_for("table.show", game_key=make_key(game_id, secret), _external=True)
+    for access, secret, endpoint, title in shown:
+        url = url_for(endpoint, game_key=make_key(game_id, secret), _external=True)
         result.append({"access": access, "url": url, "title": title, "qr": qr_svg(url, title)})
     return result
 

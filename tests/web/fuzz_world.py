@@ -334,6 +334,7 @@ def _routes() -> dict[tuple[str, str], Route]:
     r[("/g/<game_key>/phone", "POST")] = Route(any_game, {"seat": value("1", "2", "3", "9", "0", "-1", "table",
                                                                         "TABLE", "", "²", "1\n")}, (),
                                                lambda w: [("ice_play", {}, {"seat": "2"})], examples=30)
+    r[("/g/<game_key>/board", "GET")] = Route(any_game, {"since": value("0", "1", "2", "5", "9", "12")})
     r[("/g/<game_key>/table", "GET")] = Route(ICEBERG, {"saved": value("1", "2", "3", "4")})
     r[("/g/<game_key>/rounds/<id:round_no>", "GET")] = Route(ICEBERG, {})
     r[("/g/<game_key>/live", "GET")] = Route(ICEBERG, {"since": value("0", "1", "5", "9", "12")})

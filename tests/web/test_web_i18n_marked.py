@@ -44,6 +44,7 @@ TEMPLATES = [
     "table.html", "robber_table.html", "_picker.html", "_preview.html", "_robber_preview.html",
     "_hand_entry.html", "counted_round.html", "robber_hand.html", "robber_end.html",
     "round_end.html", "_robber_taken.html", "_languages.html", "whose.html", "_whose.html",
+    "board.html", "_board_last.html",
 ]
 LATER: list[str] = []
 

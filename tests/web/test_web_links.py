@@ -28,7 +28,7 @@ def test_the_game_page_shows_both_links_with_qr_codes(table, client, links):
     assert set(links) == {"edit", "view"}
     assert links["edit"] == table.url
     assert links["view"] != links["edit"]
-    assert html.count('class="qr"') == 2 and "<title>Read-only link" in html
+    assert html.count('class="qr"') == 3 and "<title>Read-only link" in html  # and the scoreboard's
 
 
 @pytest.mark.parametrize("access", ["edit", "view"])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, get_template_attribute, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 from wtforms import BooleanField, IntegerField, StringField, SubmitField
 from wtforms.validators import InputRequired, Optional
@@ -25,7 +25,7 @@ from ...games import registry
 from ...games.cards import full_deck, parse_card
 from ...games.errors import ScorekeeperError
 from ...games.handcount import RUMMY
-from ...games.words import Say, Sentence
+from ...games.words import Say, Sentence, joined
 from ...storage import kernel, rounds as counted, transfer
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
@@ -35,7 +35,7 @@ from ..database import get_db
 from ..forms import Between, WriteForm
 from ..picker import grid
 from ..words import page_text, said
-from . import helpers
+from . import helpers, scoreboard
 from .games import export_file, sheet_response
 
 SCREENS = "hands"
@@ -220,6 +220,28 @@ def live_parts(scored: counted.Scored) -> dict:
 
 
 updates.register(SCREENS, _scored, live_parts)
+
+
+def board(scored: counted.Scored) -> scoreboard.Board:
+    """The scoreboard of a game of hands counted at the end (views/scoreboard.py): no turn
+    or play is logged, so the last round recorded: its scores and how it ended."""
+    status = []
+    if not scored.over:
+        status.append(Say("In progress: round %(n)s, %(dealer)s deals.", n=scored.round_no, dealer=scored.dealer()))
+        gone = scored.eliminated()
+        if gone:
+            status.append(Say("Eliminated: %(players)s.", players=joined(gone, ", ")))
+    last_round = scored.rounds[-1] if scored.rounds else None
+    last = get_template_attribute("_board_last.html", "counted_last")
+    return scoreboard.Board(
+        variant=scored.variant, game=scored, version=scored.game.version, round_no=scored.round_no,
+        round_label=helpers.round_title(scored.variant, scored.recorded) if last_round else None,
+        round_scores=last_round.scores if last_round else None,
+        last=last(scored.variant, scored.recorded, last_round) if last_round else None,
+        last_kind="round", status=status)
+
+
+scoreboard.register(SCREENS, _scored, board)
 
 
 @bp.route("/g/<game_key>/counted/round")

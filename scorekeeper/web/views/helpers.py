@@ -332,12 +332,22 @@ def leader(variant, game) -> Say | str:
     totals = game.totals
     if not totals:
         return ""
+    top = leaders(variant, game)
+    if not top:
+        return Say("all at %(total)s", total=score_filter(next(iter(totals.values()))))
+    return SayN("%(players)s leads with %(total)s", "%(players)s lead with %(total)s", len(top),
+                players=names_and(top), total=score_filter(totals[top[0]]))
+
+
+def leaders(variant, game) -> list[str]:
+    """Who has the best total of a game, in seating order, as the variant says it is (the
+    lowest where the lowest wins); no one while every player has the same."""
+    totals = game.totals
+    if not totals:
+        return []
     best = (min if variant.lowest_total_wins(game.rules) else max)(totals.values())
     top = [p for p in game.players if totals[p] == best]
-    if len(top) == len(totals):
-        return Say("all at %(total)s", total=score_filter(best))
-    return SayN("%(players)s leads with %(total)s", "%(players)s lead with %(total)s", len(top),
-                players=names_and(top), total=score_filter(best))
+    return [] if len(top) == len(totals) else top
 
 
 # A bonus of Gin's totals by its name in the game (scorekeeper/games/gin.py bonuses).

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, get_template_attribute, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 from wtforms import IntegerField, StringField
 from wtforms.validators import InputRequired, Optional
@@ -32,7 +32,7 @@ from ..database import get_db
 from ..forms import CardsField, ConfirmRoundForm, DeleteForm, HandForm, PassForm, TableForm, UndoForm
 from ..picker import grid
 from ..words import page_text, said
-from . import helpers
+from . import helpers, scoreboard
 from .games import export_file, log_sheet
 from .helpers import ALREADY_SAVED, refusal_status
 from .round_end import cards_left, hand_entry
@@ -307,6 +307,34 @@ def live_parts(state: Steals) -> dict:
 
 
 updates.register(SCREENS, _state, live_parts)
+
+
+def board(state: Steals) -> scoreboard.Board:
+    """The scoreboard of a game of Robber (views/scoreboard.py): what each player would
+    score if the hand ended now, whose turn, the last line of the hand's log, a discard
+    pile taken and not melded yet, how the hand ended."""
+    status = []
+    if not state.over:
+        if state.tied:
+            status.append(Say("Tie at the top at %(target)s or more: this hand decides.",
+                              target=state.rules["target"]))
+        pending = state.pending_take
+        if state.ended:
+            status.append(Sentence(state.said_status()))
+        elif pending is not None:
+            status.append(Say("%(player)s took the discard pile: %(card)s must go into a meld or lay-off "
+                              "by %(player)s now.", player=pending.player, card=parse_card(pending.cards[0])))
+    lines = state.log_lines() if not state.over else []
+    last = get_template_attribute("_board_last.html", "robber_last")
+    return scoreboard.Board(
+        variant=state.variant, game=state.game, version=state.log.version, round_no=state.round_no,
+        round_label=None if state.over else helpers.round_title(state.variant, state.round_no),
+        round_scores=None if state.over else state.live(),
+        turn=None if state.over or state.ended else state.turn, dealer=state.dealer(),
+        last=last(lines) if lines else None, status=status)
+
+
+scoreboard.register(SCREENS, _state, board)
 
 
 def _refused(game_id: int, error, status: int = 422, state: Steals | None = None, **kwargs):

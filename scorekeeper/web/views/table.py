@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, get_template_attribute, redirect, render_template, request, url_for
 
 from ...games.errors import ScorekeeperError
 from ...games.words import Say, SayN, Sentence
@@ -32,7 +32,7 @@ from ..database import get_db
 from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
 from ..picker import count_line, grid
 from ..words import page_text, said
-from . import helpers
+from . import helpers, scoreboard
 from .games import SCREENS, load_state
 from .helpers import ALREADY_SAVED, card_parts, refusal_status
 
@@ -211,6 +211,32 @@ def live_parts(state: logs.LogState) -> dict:
 
 
 updates.register(SCREENS, load_state, live_parts)
+
+
+def board(state: logs.LogState) -> scoreboard.Board:
+    """The scoreboard of a game at the table (views/scoreboard.py): the round's running
+    scores, whose turn, the last line of the log, and how the round is ending or ended."""
+    status = []
+    if not state.over:
+        if state.result.tied_at_target:
+            status.append(Say("Tie at the top at %(target)s or more: this round decides.",
+                              target=state.rules["target"]))
+        if state.ending:
+            status.append(Say("%(player)s exposed the last ace: the round ends after %(player)s’s turn.",
+                              player=state.round.last_ace_by))
+        elif state.ended:
+            status.append(Sentence(state.said_status()))
+    round_plays = state.plays(state.round_no) if not state.over else []
+    last = get_template_attribute("_board_last.html", "table_last")
+    return scoreboard.Board(
+        variant=state.variant, game=state.result, version=state.log.version, round_no=state.round_no,
+        round_label=None if state.over else helpers.round_title(state.variant, state.round_no),
+        round_scores=None if state.over else {p: state.round.earned(p) for p in state.players},
+        turn=None if state.over or state.ended else state.turn, dealer=state.dealer(),
+        last=last(round_plays, state.log.id) if round_plays else None, status=status)
+
+
+scoreboard.register(SCREENS, load_state, board)
 
 
 def _picked(form) -> tuple[str, ...]:

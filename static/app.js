@@ -164,7 +164,8 @@ $$("form[data-preview-url]").forEach(form => {
     const box = $("[data-waiting]");
     if (box) box.remove();
     if (!stuck || !queue.length) return;
-    ($("[data-region=log]") || $(".links")).insertAdjacentHTML("beforebegin", "<section class=waiting data-waiting aria-live=polite><h2></h2><p class=help></p><ol></ol></section>");
+    const strip = $("[data-region=scores]");  /* at the top, under the strip */
+    (strip || $(".links")).insertAdjacentHTML(strip ? "afterend" : "beforebegin", "<section class=waiting data-waiting aria-live=polite><h2></h2><p class=help></p><ol></ol></section>");
     const [h, p, ol] = $("[data-waiting]").children;  /* the page's words (_picker.html unsent_words) */
     h.textContent = body.dataset.unsent || "…", p.textContent = body.dataset.unsentHelp || "";
     queue.forEach(q => ol.append(Object.assign(document.createElement("li"), {textContent: q.text})));

@@ -104,6 +104,9 @@ def test_a_play_the_server_does_not_answer_waits_survives_a_reload_and_counts_on
     page.locator("form#play [data-action=confirm]").tap()
     expect(page.locator(WAITING)).to_have_text(["A: 7♠ 8♠ 9♠"])
     expect(page.locator("[data-waiting]")).to_contain_text("Not sent yet")
+    # At the top, right under the score strip: in view, not below the picker (issue 25).
+    expect(page.locator("[data-region=scores] + [data-waiting]")).to_have_count(1)
+    assert page.locator("[data-waiting]").bounding_box()["y"] < 300
     for card in ("S7", "S8", "S9"):
         expect(phone.card_input(card)).to_be_disabled()  # on their way to the table
     assert [len(item) for item in stored_waiting(phone)] == [1]

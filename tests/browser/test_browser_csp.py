@@ -66,7 +66,7 @@ def edit_a_lay_off(phone: Phone) -> None:
 def summary_with_chart_and_codes(phone: Phone) -> None:
     phone.goto("")
     expect(phone.page.locator("figure[data-chart] svg")).to_be_visible()
-    expect(phone.page.locator("svg.qr")).to_have_count(2)
+    expect(phone.page.locator("svg.qr")).to_have_count(3)  # the edit link, the read-only link, the scoreboard
 
 
 def new_game_typed(phone: Phone) -> None:
@@ -93,7 +93,7 @@ def imported_game(phone: Phone) -> None:
                 "buffer": (EXAMPLES / "iceberg-seed-example.json").read_bytes()}])
     phone.tap_and_wait(page.locator("form[data-import] [data-action=import]"))
     expect(page.locator("[data-flash]")).to_contain_text("Imported: A, B, C")
-    expect(page.locator("svg.qr")).to_have_count(2)  # this phone holds the edit link
+    expect(page.locator("svg.qr")).to_have_count(3)  # this phone holds the edit link: its code, the read-only one, the scoreboard
 
 
 SCREENS = {

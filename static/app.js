@@ -3,7 +3,7 @@
 document.documentElement.classList.add("js");
 const $ = (s, r = document) => r.querySelector(s), $$ = (s, r = document) => [...r.querySelectorAll(s)];
 const body = document.body, on = (e, t, f) => e.addEventListener(t, f), ss = sessionStorage;
-/* Words with {name} marks, filled in (the page's words: the script has none of its own). */
+/* The page's words, {name} marks filled in (the script has no words of its own). */
 const fill = (t, o) => (t || "").replace(/\{(\w+)\}/g, (m, k) => k in o ? o[k] : m);
 const store = (s, k, v) => { try { if (v === undefined) return JSON.parse(s.getItem(k)); v ? s.setItem(k, JSON.stringify(v)) : s.removeItem(k); } catch (e) { return null; } };
 
@@ -15,6 +15,9 @@ if (navigator.wakeLock && $("[data-wake-lock]")) {
   awake();
 }
 
+/* The table pages and their files kept for when the network is gone (static/sw.js). */
+if (navigator.serviceWorker) navigator.serviceWorker.register(new URL("sw.js", $("link[rel=manifest]").href)).catch(() => {});
+
 /* Card picker: a picked card tapped again is unpicked, both copies (two decks: the second
    copy's cell, added here where the page has data-two, is shown once the card is picked). */
 $$("[data-two]").forEach(i => i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2 aria-label="${fill(i.closest("[data-second]").dataset.second, {card: i.getAttribute("aria-label")}).replace(/"/g, "&quot;")}"><b>${i.nextElementSibling.textContent}²</b></label>`));
@@ -23,9 +26,8 @@ on(document, "click", e => {  /* before the count below */
   if (n && n.matches(".two")) n.firstElementChild.checked = false;
 });
 
-/* The cards picked, in words: "7 of 10 cards: 2♠ 3♠" (as picker.count_line writes them),
-   in the page's language: its bar carries the words (_picker.html count_words). One card
-   or more is told by n == 1: the plural rule English, Spanish and German share. */
+/* The cards picked, in words (as picker.count_line writes them; _picker.html count_words).
+   One card or more: n == 1, the plural rule English, Spanish and German share. */
 const picked = (f, name = "cards") => $$(`[name=${name}]:checked`, f).map(i => i.nextElementSibling.textContent.replace("²", ""));
 const count = f => $$("[data-tally]", f).forEach(p => {
   const c = picked(f, p.dataset.tally), n = c.length, w = (p.closest("[data-bar]") || p).dataset;
@@ -34,7 +36,7 @@ const count = f => $$("[data-tally]", f).forEach(p => {
 on(document, "click", e => { if (e.target.form && e.target.matches("[data-picker] input")) count(e.target.form); });
 
 /* What a play sent did, or why it was refused (its answer's "said"): in the bar, else
-   at the top; carried to the page the answer leads to. */
+   at the top; carried to the next page. */
 const say = html => {
   $$("[data-flash],[data-error]").forEach(e => e.remove());
   let slot = $("[data-said]");
@@ -62,12 +64,10 @@ $$("form[data-preview-url]").forEach(form => {
   else if (ok) ok.disabled = true;
 });
 
-/* The table, live: the server pushes each change (data-events; where it cannot, the page
-   asks every second), and the regions (data-region) are replaced keeping what is
-   picked, or the page goes on to the game's screen.
-   This phone's plays go in the background, in order, each with its own request id (a
-   resend counts once), kept in localStorage until answered (listed while the server
-   does not answer; leaving warns). */
+/* The table, live: each change pushed (data-events; else asked every second) replaces
+   the regions (data-region) keeping what is picked, or goes on to the game's screen.
+   This phone's plays go in the background, in order, each with its request id (sent
+   twice, counted once), kept in localStorage until answered (listed while unanswered). */
 (() => {
   const {live, events} = body.dataset, table = body.matches(".table-screen"), form = $("#play");
   if (!live || !window.fetch) return;
@@ -86,7 +86,7 @@ $$("form[data-preview-url]").forEach(form => {
   on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
 
   /* The cards picked (the form as sent): picked again when the page is opened again in
-     the same round, or when the play they were sent in is refused. */
+     the round, or when their play is refused. */
   const keep = () => store(local, PICKS, any() && new URLSearchParams(new FormData(form)) + "");
   const pick = sent => {
     for (const [k, v] of new URLSearchParams(sent)) {  /* a card gone meanwhile too: the preview says so */

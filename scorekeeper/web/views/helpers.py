@@ -649,6 +649,15 @@ def not_found(_error):
     ), 404
 
 
+@bp.route("/sw.js")
+def service_worker() -> Response:
+    """The service worker (static/sw.js), served from the top of the site so that its
+    scope is every page: it keeps the table pages this phone opened for offline."""
+    response = current_app.send_static_file("sw.js")
+    response.mimetype = "text/javascript"
+    return response
+
+
 @bp.route("/manifest.webmanifest")
 def manifest() -> Response:
     """The web app manifest: installable on a phone's home screen."""

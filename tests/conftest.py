@@ -13,10 +13,20 @@ EXAMPLES = ROOT / "examples"  # the public game files with their expected scores
 # Property tests draw the same examples on every run (a run's failure is there on the next,
 # and the suite does not pass or fail by chance): ``derandomize``. To look for new
 # examples, HYPOTHESIS_PROFILE=explore draws them at random (and keeps what fails in
-# .hypothesis/, replayed first next time).
+# .hypothesis/, replayed first next time). HYPOTHESIS_PROFILE=thorough draws twice as
+# many as the suite, as fixed (``examples``).
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "suite")
 settings.register_profile("suite", derandomize=True, database=None)
+settings.register_profile("thorough", derandomize=True, database=None)
 settings.register_profile("explore", derandomize=False)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+settings.load_profile(PROFILE)
+
+
+def examples(n: int) -> int:
+    """How many examples a property test or a fuzz test draws, ``n`` being the count its
+    file writes: all of them under HYPOTHESIS_PROFILE=thorough (or explore), half of them
+    (at least 10) in the suite."""
+    return n if PROFILE != "suite" else max(10, n // 2)
 
 
 @pytest.fixture(autouse=True, scope="session")

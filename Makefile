@@ -46,8 +46,12 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	  echo "chromium could not be installed (apt-get needs root): the browser tests will be skipped"
 
-# Every test, on every core (pytest-xdist; the longest tests are taken first).
+# Every test, on every core (pytest-xdist; the longest tests are taken first). The package
+# is compiled to bytecode first: where PYTHONDONTWRITEBYTECODE is set (as on this project's
+# machine) every command and server the tests start (some 280) compiled it from source
+# again, a third of each one's CPU.
 test: $(BIN)/.installed chromium
+	$(BIN)/python -m compileall -q scorekeeper
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 # Benchmarks print their figures (see benchmarks/README.md); RLCard is the gin baseline.

@@ -13,10 +13,20 @@ EXAMPLES = ROOT / "examples"  # the public game files with their expected scores
 # Property tests draw the same examples on every run (a run's failure is there on the next,
 # and the suite does not pass or fail by chance): ``derandomize``. To look for new
 # examples, HYPOTHESIS_PROFILE=explore draws them at random (and keeps what fails in
-# .hypothesis/, replayed first next time).
+# .hypothesis/, replayed first next time). HYPOTHESIS_PROFILE=thorough draws twice as
+# many as the suite, as fixed (``examples``).
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "suite")
 settings.register_profile("suite", derandomize=True, database=None)
+settings.register_profile("thorough", derandomize=True, database=None)
 settings.register_profile("explore", derandomize=False)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+settings.load_profile(PROFILE)
+
+
+def examples(n: int) -> int:
+    """How many examples a property test or a fuzz test draws, ``n`` being the count its
+    file writes: all of them under HYPOTHESIS_PROFILE=thorough (or explore), half of them
+    (at least 10) in the suite."""
+    return n if PROFILE != "suite" else max(10, n // 2)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -27,4 +37,27 @@ def templates_compiled_once(tmp_path_factory):
     cache = FileSystemBytecodeCache(str(tmp_path_factory.mktemp("jinja-bytecode")))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Flask, "jinja_options", {**Flask.jinja_options, "bytecode_cache": cache})
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def routes_compiled_once():
+    """Each app's URL map compiled a Python function of its own for building each route's
+    URLs (Werkzeug's ``Rule._compile_builder``: two a route, about 48 ms of the 67 ms an
+    app takes to make). The function depends only on the rule (it reads the rule's
+    converters from the rule it is bound to, ``self``), so one made for a rule serves
+    that rule in every app of this test process."""
+    from werkzeug.routing.rules import Rule
+
+    made = {}
+    compile_builder = Rule._compile_builder
+
+    def once(self, append_unknown=True):
+        key = (self.rule, tuple(self._trace), repr(sorted((self.defaults or {}).items())), append_unknown)
+        if key not in made:
+            made[key] = compile_builder(self, append_unknown)
+        return made[key]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Rule, "_compile_builder", once)
         yield

@@ -23,9 +23,10 @@ from scorekeeper.games.cards import SUITS, Card, CardError, full_deck, parse_car
 from scorekeeper.games.errors import IllegalPlay
 from scorekeeper.games.iceberg_last_turn import best_last_turn
 from scorekeeper.games.iceberg_melds import SPECIAL, SPECIALS, fits, lay_off, lay_off_points, make_meld
+from tests.conftest import examples
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 rule_overrides = st.fixed_dictionaries(
     {},
@@ -198,7 +199,7 @@ def respelled(doc: dict, how: list[int]) -> dict:
     return doc
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(doc=iceberg_games(), indent=st.sampled_from([None, 0, 2]), ascii_only=st.booleans(),
        how=st.lists(st.integers(0, 7), min_size=1, max_size=8))
 def test_replaying_the_same_log_gives_the_same_scores(doc, indent, ascii_only, how):
@@ -363,7 +364,7 @@ def replay_plan(turn, table, rules) -> int:
     return total
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables_and_hands(max_hand=9))
 def test_best_last_turn_is_never_below_a_single_legal_play(case):
     table, hand, rules = case
@@ -404,7 +405,7 @@ def exhaustive_best(hand, table, rules) -> int:
     return best(tuple(sorted(hand)), canonical(table))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables_and_hands(max_hand=6))
 def test_best_last_turn_equals_an_exhaustive_search_on_small_hands(case):
     table, hand, rules = case
@@ -425,7 +426,7 @@ DOCUMENTED = re.compile(rf"{SUIT}{RANK}|{RANK}{SUIT}|[Jj][Kk]")
 @given(st.text() | CARDISH)
 @example("ſ9")
 @example("ﬅ")
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_card_parser_raises_only_card_error(text):
     try:
         card = parse_card(text)
@@ -440,7 +441,7 @@ def test_card_parser_raises_only_card_error(text):
 @given(st.text() | CARDISH)
 @example("ſ9")  # LATIN SMALL LETTER LONG S: its upper case is "S"
 @example("ﬅ")  # LATIN SMALL LIGATURE LONG S T: its upper case is "ST"
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_card_parser_accepts_only_documented_spellings(text):
     """docs/game-file.md: Anything else is an error that names the offending text."""
     try:
@@ -458,7 +459,7 @@ json_values = st.recursive(
 
 
 @given(json_values)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_card_list_parser_raises_only_card_error(value):
     try:
         cards = parse_cards(value)

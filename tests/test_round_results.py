@@ -27,10 +27,11 @@ from scorekeeper.storage import games, kernel, log_changes, players, rounds
 from scorekeeper.storage.db import connect, migrate
 from scorekeeper.storage.kernel import Refused, Repeated
 from scorekeeper.storage.plays import PlayRow
+from tests.conftest import examples
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
-STEPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                          HealthCheck.function_scoped_fixture])
+STEPS = settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                                   HealthCheck.function_scoped_fixture])
 
 
 def fresh_db(tmp_path_factory):

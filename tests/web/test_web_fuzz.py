@@ -35,10 +35,11 @@ from db_dump import dump
 from scorekeeper import create_app, gamefile
 from scorekeeper.games import registry
 from scorekeeper.games import iceberg
+from tests.conftest import examples
 from web_table import Table, seed_round
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-FUZZ = settings(max_examples=40, deadline=None, derandomize=True, database=None,
+FUZZ = settings(max_examples=examples(40), deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -456,7 +457,7 @@ def _trim(doc):
 
 
 def test_an_upload_imports_a_game_that_scores_the_same_or_changes_nothing(world):
-    @settings(FUZZ, max_examples=200)
+    @settings(FUZZ, max_examples=examples(200))
     @given(upload=uploads(world))
     def fuzz(upload):
         world.restore()
@@ -485,7 +486,7 @@ def test_a_good_file_imports_however_it_is_written(world):
     """The two seeds, re-encoded and with cards respelled, always import and score the same."""
     respell = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
-    @settings(FUZZ, max_examples=10)
+    @settings(FUZZ, max_examples=examples(10))
     @given(seed=st.sampled_from(world.seeds), symbols=st.booleans(), lower=st.booleans(),
            indent=st.sampled_from([None, 2]))
     def fuzz(seed, symbols, lower, indent):

@@ -465,6 +465,7 @@ def _routes() -> dict[tuple[str, str], Route]:
         "suits": value("two", "four", "FOUR", "three", ""),
         "next": value("/", "/games", "//evil.example/x", "/games\r\nSet-Cookie: x=1", "/\n", "")}, (),
         lambda w: [(None, {}, {"suits": "four", "next": "/games"})], examples=20)
+    r[("/sw.js", "GET")] = Route((), {"x": anything}, examples=10)
     r[("/static/<path:filename>", "GET")] = Route((), {"v": anything}, examples=20)
     # Players.
     r[("/players", "GET")] = Route((), {"x": anything})

@@ -79,8 +79,8 @@ $$("form[data-preview-url]").forEach(form => {
   const chosen = name => { const i = $(`[name=${name}]:checked`, form); return i ? i.value : ""; };
   const choose = (name, v) => { const i = $$(`[name=${name}]`, form).find(i => i.value === v && !i.disabled); if (i) i.checked = true; return i; };
   const cells = () => $$("[data-picker] input", form), any = () => $("[data-picker] :checked", form);
-  /* Who plays unless one is chosen for a play: this phone's player (data-me), else whose turn it is.
-     A choice holds until a play is sent, or the turn moves with nothing picked. */
+  /* Who plays unless one is chosen for a play: this phone's player (data-me), else whose
+     turn it is. A choice holds until this phone sends a play. */
   const ours = () => { const m = form && $("[data-me]", form); return m ? m.dataset.me : turn(); };
   let own = form && chosen("player") !== ours();
   on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
@@ -131,11 +131,10 @@ $$("form[data-preview-url]").forEach(form => {
     if (elsewhere) return go(data.url, mine);
     if (!table) return void (newer && !dirty && go(location.href));  /* the round end: hands entered elsewhere */
     if (newer) {
-      const meld = form && chosen("meld"), was = turn();
+      const meld = form && chosen("meld");
       if ((data.base && version < data.base) || !swap(data.regions)) return void whole(mine);
       body.dataset.screen = data.screen;
       if (form && !choose("meld", meld)) choose("meld", "");
-      if (turn() !== was && !any()) own = false;
       if (form && !own) choose("player", ours());
     }
     body.dataset.version = version = data.version;

@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from flask import g  # noqa: E402
 from werkzeug.datastructures import MultiDict  # noqa: E402
 
 from benchmarks.phones import BACKGROUND, MELD_JSON, step_request  # noqa: E402
@@ -51,7 +52,13 @@ def run(shared: bool, rounds: int, players: int, seed: int, memo: str = "payload
     ``memo`` kept (``shared``) or not."""
     kind, piece = live._kind, helpers._piece
     if not shared and memo == "payload":
-        live._kind = lambda hub, screens: live._Kind()  # every request draws its own
+        requests = iter(range(10**9))
+
+        def each_its_own(hub, screens):  # every request draws its own
+            kind(hub, screens)
+            g.live_kind += f" {next(requests)}"  # a name of its own: none kept for it (storage/drawn.py)
+            return live._Kind()
+        live._kind = each_its_own
     if not shared and memo == "pieces":
         helpers._piece = piece.__wrapped__  # every piece drawn afresh
     drawn = [0]

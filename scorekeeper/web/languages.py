@@ -53,16 +53,12 @@ def choose():
     """This phone's language from now on; back to the page it was chosen on."""
     code = request.form.get("lang", "")
     if code not in LANGUAGES:
-        return render_template("error.html", title=page_text("No such language"), message=page_text(
+        return _not_changed(page_text("No such language"), page_text(
             "This app speaks %(languages)s: choose one of them at the foot of the page.",
-            languages=", ".join(_own_name(c) for c in LANGUAGES))), 422
-    back = request.form.get("next", "")
-    if not back.isprintable():  # a line break or a control character: no address of a page
-        return render_template("error.html", title=page_text("No such page"), message=page_text(
-            "The page to go back to is not an address of this app: the language was not changed. "
-            "Choose it again at the foot of the page.")), 400
-    session["lang"] = code
-    return redirect(_page_to_show(back), 303)
+            languages=", ".join(_own_name(c) for c in LANGUAGES)), 422)
+    return _kept("lang", code, page_text(
+        "The page to go back to is not an address of this app: the language was not changed. "
+        "Choose it again at the foot of the page."))
 
 
 SUIT_COLOURS = ("two", "four")
@@ -77,16 +73,27 @@ def four_colours() -> bool:
 @bp.route("/suits", methods=["POST"])
 def choose_suits():
     """This phone's suit colours from now on; back to the page they were chosen on."""
-    choice, back = request.form.get("suits", ""), request.form.get("next", "")
+    choice = request.form.get("suits", "")
     if choice not in SUIT_COLOURS:
-        return render_template("error.html", title=page_text("Not changed"), message=page_text(
-            "The suits are drawn in two colours or in four: choose one at the foot of the page.")), 422
+        return _not_changed(page_text("Not changed"), page_text(
+            "The suits are drawn in two colours or in four: choose one at the foot of the page."), 422)
+    return _kept("suits", choice, page_text(
+        "The page to go back to is not an address of this app: the suit colours were not "
+        "changed. Choose them again at the foot of the page."))
+
+
+def _kept(name: str, value: str, no_page):
+    """This phone's choice ``name`` kept in its session, and back to the page the form
+    names (``next``); nothing kept if that is no address of a page (``no_page`` says so)."""
+    back = request.form.get("next", "")
     if not back.isprintable():  # a line break or a control character: no address of a page
-        return render_template("error.html", title=page_text("No such page"), message=page_text(
-            "The page to go back to is not an address of this app: the suit colours were not "
-            "changed. Choose them again at the foot of the page.")), 400
-    session["suits"] = choice
+        return _not_changed(page_text("No such page"), no_page, 400)
+    session[name] = value
     return redirect(_page_to_show(back), 303)
+
+
+def _not_changed(title, message, status: int):
+    return render_template("error.html", title=title, message=message), status
 
 
 def _page_to_show(path: str) -> str:

@@ -51,6 +51,14 @@ preload_app = True
 control_socket_disable = True
 
 
+def when_ready(server) -> None:  # gunicorn's server hook, in the master before the workers fork
+    """What every worker's first pages would otherwise each read for themselves: the
+    hyphenation patterns of the names in the score columns (views/helpers.py)."""
+    from scorekeeper.web.views import helpers
+
+    helpers.hyphenations()
+
+
 def post_worker_init(worker) -> None:  # gunicorn's server hook, in each worker before it serves
     """The live streams end when the worker stops (``worker.alive``: False once told to)."""
     from scorekeeper.web import live

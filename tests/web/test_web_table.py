@@ -431,7 +431,7 @@ def test_a_long_name_heads_its_column_with_soft_hyphens_where_it_may_break(table
 
     table.new_game(["Christopher", "Ann-Marie", "Kim"])
     strip = re.search(r'<thead>.*?</thead>', table.page(), re.S).group(0)
-    assert re.search(r'data-player="Christopher"[^>]*>Chri\u00ads\u00adto\u00adph\u00ader</th>', strip)
+    assert re.search(r'data-player="Christopher"[^>]*>Chris\u00adtoph\u00ader</th>', strip)
     assert 'data-player="Kim"' in strip and ">Kim</th>" in strip
     with app.test_request_context():
         marked = hyphenated_filter("Ann-Marie")

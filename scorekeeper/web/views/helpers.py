@@ -35,7 +35,6 @@ from ...storage import games, kernel, log_changes
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from ...storage.plays import PlayRow
 from .. import links
-from ..languages import LANGUAGES
 from .. import live as updates
 from ..database import get_db
 from ..picker import SYMBOLS, card_label
@@ -261,19 +260,26 @@ def _piece(_language: str, _link: str | None, template: str, macro: str, args: t
     return key, html[:tag] + KEYED.format(key) + html[tag:]
 
 
+# Where names may break: English's and Spanish's patterns (pyphen's dictionaries, a fifth of
+# a second to read; German's take a second more and break names at no place these miss).
+HYPHENATION = ("en", "es")
+
+
 @lru_cache(maxsize=None)
-def _hyphenations() -> tuple[pyphen.Pyphen, ...]:
-    return tuple(pyphen.Pyphen(lang=code) for code in LANGUAGES if code in pyphen.LANGUAGES)
+def hyphenations() -> tuple[pyphen.Pyphen, ...]:
+    """The patterns, read once per process: the served app reads them before its workers
+    are forked (scorekeeper/serving.py), so that no phone's first page waits for them."""
+    return tuple(pyphen.Pyphen(lang=code) for code in HYPHENATION)
 
 
 @bp.app_template_filter("hyphenated")
 def hyphenated_filter(name) -> str:
-    """A name as a column of scores heads with it: soft hyphens where any of the app's
-    languages hyphenates it (pyphen's dictionaries: a name comes from any of them), between
-    two letters, so a name too long for a phone's column breaks there, "Chris-topher",
-    never anywhere; it reads, and is read aloud, as it is."""
+    """A name as a column of scores heads with it: soft hyphens where English or Spanish
+    would hyphenate it (:data:`HYPHENATION`; a name comes from any language), between two
+    letters, so a name too long for a phone's column breaks there, "Chris-topher", never
+    anywhere; it reads, and is read aloud, as it is."""
     name = str(name)
-    points = sorted({int(p) for h in _hyphenations() for p in h.positions(name)
+    points = sorted({int(p) for h in hyphenations() for p in h.positions(name)
                      if name[int(p) - 1].isalpha() and name[int(p)].isalpha()})
     return "\u00ad".join(name[i:j] for i, j in zip([0, *points], [*points, len(name)]))
 

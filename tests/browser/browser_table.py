@@ -7,6 +7,7 @@ way ``tests/web/web_table.py`` does, for tests that only look at the result.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from urllib.parse import urlencode
 
 from playwright.sync_api import Page, expect
@@ -32,6 +33,22 @@ STREAMS = """(() => {
     }
   };
 })();"""
+
+
+@contextmanager
+def another_phone(browser, server: str, first: "Phone"):
+    """A second phone (a context of its own: its own cookies) on the first one's game by
+    its edit link, at the table; closed after."""
+    context = browser.new_context(base_url=server, **PHONE)
+    context.set_default_timeout(10_000)
+    context.add_init_script(STREAMS)
+    try:
+        phone = Phone(context.new_page())
+        phone.key, phone.game_id = first.key, first.game_id
+        phone.goto("/table")
+        yield phone
+    finally:
+        context.close()
 
 
 def deaf(page: Page) -> None:

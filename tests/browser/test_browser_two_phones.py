@@ -17,7 +17,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_table import PHONE, STREAMS, Phone, deaf, send
+from browser_table import PHONE, Phone, another_phone, deaf, send
 
 LIVE = 2_000  # ms: how soon every phone sees a play (issue: many phones, one table)
 
@@ -28,16 +28,8 @@ def phones(browser, server, page):
     phone two opens its edit link."""
     one = Phone(page)
     one.new_game(["A", "B", "C"], dealer=2)
-    context = browser.new_context(base_url=server, **PHONE)
-    context.set_default_timeout(10_000)
-    context.add_init_script(STREAMS)
-    two = Phone(context.new_page())
-    two.key, two.game_id = one.key, one.game_id
-    two.goto("/table")
-    try:
+    with another_phone(browser, server, one) as two:
         yield one, two
-    finally:
-        context.close()
 
 
 def not_reloaded(phone: Phone) -> None:

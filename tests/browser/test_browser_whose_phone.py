@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from browser_table import PHONE, STREAMS, Phone
+from browser_table import Phone, another_phone
 
 LIVE = 2_000  # ms
 
@@ -30,16 +30,8 @@ def phones(browser, server, page):
     table's phone opens its edit link."""
     mine = Phone(page)
     mine.new_game(["A", "B", "C"], dealer=2)
-    context = browser.new_context(base_url=server, **PHONE)
-    context.set_default_timeout(10_000)
-    context.add_init_script(STREAMS)
-    table = Phone(context.new_page())
-    table.key, table.game_id = mine.key, mine.game_id
-    table.goto("/table")
-    try:
+    with another_phone(browser, server, mine) as table:
         yield mine, table
-    finally:
-        context.close()
 
 
 def test_a_player_s_phone_and_the_table_s_phone_play_a_round(phones):

@@ -52,7 +52,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from typing import Callable
 
 from flask import Blueprint, Flask, Response, current_app, g, request, stream_with_context
@@ -68,6 +68,7 @@ log = logging.getLogger(__name__)
 
 WATCH_SECONDS = 0.15  # how often the watcher asks SQLite whether anything was committed
 KINDS_KEPT = 512  # payloads kept: one per game, link and language (100 tables ≈ 100-300)
+BASES_KEPT = 4  # a payload leaves out the pieces of the kind's last 4: a phone up to 4 behind needs no whole
 DEFAULTS = {
     "LIVE_STREAMS": "auto",  # True, False, or "auto": only where a stream holds no thread of a few
     "LIVE_HEARTBEAT_SECONDS": 25.0,  # a comment line when nothing else was sent for this long
@@ -150,15 +151,17 @@ class Payload:
 
 
 class _Kind:
-    """The payload kept for one kind of phone on one game (and the whole of it, where a
-    phone asked for that version whole), and the lock that lets one request draw it
-    while the others wait for it."""
+    """The payload kept for one kind of phone on one game, the ones before it that the
+    next leaves pieces out by (:data:`BASES_KEPT`), the whole of it where a phone asked
+    for that version whole, and the lock that lets one request draw it while the others
+    wait for it."""
 
-    __slots__ = ("lock", "payload", "whole")
+    __slots__ = ("lock", "payload", "recent", "whole")
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.payload: Payload | None = None
+        self.recent: deque[Payload] = deque(maxlen=BASES_KEPT)
         self.whole: Payload | None = None
 
 
@@ -199,10 +202,11 @@ def shared(game_id: int, screens: str, state=None, version: int | None = None) -
         if other is not None:
             made = Payload(version=other[0], text=other[1])
         else:
-            made = _draw(game_id, screens, state, found)
+            made = _draw(game_id, screens, state, kind.recent)
             drawn.keep(db, game_id, name, made.version, made.json)
         if found is None or made.version >= found.version:
             kind.payload = made
+            kind.recent.append(made)
         return made
 
 
@@ -215,7 +219,7 @@ def whole(game_id: int, screens: str, version: int) -> Payload:
     with kind.lock:
         found = kind.whole
         if found is None or found.version < version:
-            found = kind.whole = _draw(game_id, screens, None, None)
+            found = kind.whole = _draw(game_id, screens, None, ())
         return found
 
 
@@ -228,19 +232,23 @@ def for_phone(game_id: int, screens: str, version: int, since: int | None) -> Pa
     return payload
 
 
-def _draw(game_id: int, screens: str, state, before: Payload | None) -> Payload:
-    """The family's payload drawn, leaving out the pieces of ``before`` (None: whole)."""
+def _draw(game_id: int, screens: str, state, before) -> Payload:
+    """The family's payload drawn, leaving out the pieces every payload of ``before`` had
+    (the kind's latest few, oldest first; none: whole). Its base is the oldest of them: a
+    phone at any of those versions shows every piece left out, so a stream that missed a
+    version or two between the watcher's looks (a busy table) needs no whole payload."""
     load, parts = BUILDERS[screens]
+    known = frozenset.intersection(*(p.pieces for p in before)) if before else frozenset()
     g.live_shared = True  # the forms' keys left empty (templates/_keys.html)
-    g.live_pieces, g.live_known = set(), before.pieces if before is not None else frozenset()
+    g.live_pieces, g.live_known = set(), known
     try:
         made = parts(state if state is not None else load(game_id))
         pieces = frozenset(g.live_pieces)
     finally:
         g.live_shared, g.live_pieces = False, None
-    if before is not None and before.pieces & pieces:
+    if known & pieces:
         made["regions"] = {name: _ADJACENT.sub(" ", html) for name, html in made["regions"].items()}
-        made["base"] = before.version
+        made["base"] = before[0].version
     return Payload(made, pieces=pieces)
 
 

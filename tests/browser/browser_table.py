@@ -13,8 +13,11 @@ from urllib.parse import urlencode
 from playwright.sync_api import Page, expect
 
 # A phone held upright (an iPhone 12–15 sized screen), touch, 2× pixels.
+# A phone at the table. Its service worker (static/sw.js) is blocked: requests a worker
+# controls are not seen by Playwright's routing, which tests use to cut the network
+# (browser tests of the worker itself allow it: test_browser_offline.py).
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-         "is_mobile": True, "has_touch": True}
+         "is_mobile": True, "has_touch": True, "service_workers": "block"}
 MINUS = "\u2212"  # scores are printed with a real minus sign: −120
 
 # The page's streams of live changes (EventSource) as a test sees them: each one opened

@@ -95,7 +95,7 @@ def test_a_play_on_a_phone_appears_on_the_board_by_its_stream_without_a_reload(b
 def test_with_no_stream_the_board_asks_every_second(browser, server, game):
     """Where no stream is held (waitress answers 204; here the request fails) the board
     asks itself ``?since=<version>`` every second, and shows the play as soon."""
-    context = browser.new_context(base_url=server, viewport=SCREENS["landscape"])
+    context = browser.new_context(base_url=server, viewport=SCREENS["landscape"], service_workers="block")
     context.set_default_timeout(10_000)
     try:
         page = context.new_page()

@@ -16,7 +16,16 @@ def under_the_worker(page) -> None:
                   " ? done() : navigator.serviceWorker.addEventListener('controllerchange', () => done())))")
 
 
-def test_a_table_reloaded_offline_is_the_table_as_last_seen_with_its_plays_waiting(page, browser, server):
+def test_a_table_reloaded_offline_is_the_table_as_last_seen_with_its_plays_waiting(browser, server):
+    context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
+    context.set_default_timeout(10_000)
+    try:
+        check_offline(context.new_page(), browser, server)
+    finally:
+        context.close()
+
+
+def check_offline(page, browser, server) -> None:
     phone = Phone(page)
     phone.new_game(["A", "B", "C"], dealer=2)  # A's turn
     under_the_worker(page)

@@ -24,7 +24,7 @@ them (a phone sees no error from it):
   script sends it (``Accept: application/json``) is answered 200 with a small JSON, as
   ``/live`` below (the version, the screen and its URL, the round, the turn and the
   play in the log), with the round's melds by their ``data-meld`` markers (read with
-  one more query), where the app sends the regions that changed (4–5 KB: its log's
+  one more query), where the app sends the regions that changed (4–7 KB: its log's
   and melds' earlier pieces named, not sent again);
 - the pages: the table page (the round's melds with the ``data-meld`` markers the
   phones lay off by, the round's log read from the database, the card picker, the CSRF
@@ -35,7 +35,7 @@ them (a phone sees no error from it):
 - ``GET /g/<key>/live?since=<version>``: 204 when the game's version (here the id of
   its last row) is unchanged, else a small JSON of regions (the version, the screen,
   the round, the turn and the last row of the log; the app sends each region that
-  changed, its log's and melds' earlier pieces named: 4–5 KB);
+  changed, its log's and melds' earlier pieces named: 4–7 KB);
 - ``GET /g/<key>/events``: the app's live protocol (scorekeeper/web/live.py), as
   cheaply: Server-Sent Events from the version the phone has (``Last-Event-ID``, else
   ``?since=``), the same small JSON as ``/live`` drawn once per version and game for

@@ -185,8 +185,8 @@ def shared(game_id: int, screens: str, state=None, version: int | None = None) -
     """The game's live payload for this phone's kind (its link and language), drawn by
     the family ``screens`` unless another phone of its kind had it drawn at this version.
     ``state``: the game as the caller has read it already (a play's answer); ``version``:
-    the version wanted, when known (else the game's version now is read). The pieces of
-    the version this kind's payload was at before are left out (:func:`piece`)."""
+    the version wanted, when known (else the game's version now is read). The pieces the
+    kind's last few payloads all had are left out (:func:`_draw`, :func:`piece`)."""
     if version is None:
         version = kernel.version_of(get_db(), game_id)
     kind = _kind(hub(), screens)
@@ -260,9 +260,9 @@ _NAMED = re.compile(r'data-k=\\?"([0-9a-f ]+)\\?"')
 def piece(key: str, html: Markup) -> Markup:
     """A piece of a region (a log line, a meld on the table: ``helpers.drawn_once``, one
     element marked ``data-k="<key>"``) as the payload being drawn tells it: a mark
-    naming it, ``<template data-k="<key>">``, if the kind's payload before this one had it
-    (a phone that shows that version moves its own element into the mark's place:
-    static/app.js; one that does not asks for the payload whole), else in full. A play
+    naming it, ``<template data-k="<key>">``, if the kind's last few payloads all had it
+    (a phone that shows one of those versions moves its own element into the mark's
+    place: static/app.js; one that does not asks for the payload whole), else in full. A play
     then sends its own line and the regions around it, not the round's log again."""
     drawing = g.get("live_pieces")
     if drawing is None:  # a page, not a payload
@@ -358,7 +358,7 @@ def _stream(hub: "Hub", game_id: int, screens: str, known: int, first: Payload |
             if moved is not None and moved > known:
                 known = moved
             if known != sent:
-                try:  # a version missed between two looks: the payload whole
+                try:  # a phone further behind than the payload's base: the payload whole
                     payload = for_phone(game_id, screens, known, sent)
                 except HTTPException:  # the game cannot be read any more: the stream ends
                     return

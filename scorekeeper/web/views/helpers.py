@@ -170,7 +170,7 @@ def card_chips(names: Iterable) -> Markup:
     symbol, red or black, a joker in words (templates/_cards.html). Text in another
     spelling is read as a card; text that is no card (sent back to a page that refuses
     it) is printed as it came."""
-    chips = _chips(str(get_locale() or "") if has_request_context() else "")
+    chips = _chips(_language())
     return Markup(" ").join(chips.get(str(name)) or _chip(card_parts(name)) for name in names)
 
 
@@ -239,10 +239,18 @@ def drawn_once(template: str, macro: str, *args) -> Markup:
     (hashable, compared by what they hold) that, with the link and the language, are
     everything the piece is drawn from: a play's row (its revision moves with every
     change of it) and what the replay made of it, not the round they sit in."""
+    return updates.piece(*_piece(_language(), g.get("game_key"), template, macro, args))
+
+
+def _language() -> str:
+    """The page's language, looked up once a request (Flask-Babel's lookup: a round's log
+    and its cards ask for it dozens of times); "" outside a request."""
+    if not has_request_context():
+        return ""
     language = g.get("pieces_language")
-    if language is None:  # Flask-Babel's lookup, once a request: a round's log asks for dozens
+    if language is None:
         language = g.pieces_language = str(get_locale() or "")
-    return updates.piece(*_piece(language, g.get("game_key"), template, macro, args))
+    return language
 
 
 _FIRST_TAG = re.compile(r"<[a-zA-Z][^>]*")  # to its ">": an attribute's value has it escaped

@@ -12,9 +12,10 @@ the latest version is kept, a row whose game has not moved for :data:`KEPT_SECON
 dropped by the next one kept, and a row is only read for the version the game is at (a
 newer one will do): versions only move on, so what is read is what would be drawn. The
 rows are dropped whenever the app starts (:func:`forget`), since another release of
-the app draws its pages otherwise. Keeping one is a courtesy, never waited for: if
-another phone's change holds the write lock, it is not kept, and the other process
-draws its own. Nothing here is the game, or read as it.
+the app draws its pages otherwise. Keeping one is a courtesy: if another phone's change holds
+the write lock, it waits a few ms for it (in steps, not sqlite's busy handler, which would
+stop every request of a gevent worker), then gives up, and the other process draws its
+own. Nothing here is the game, or read as it.
 """
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ from sqlite_utils import Database
 
 from .db import BUSY_TIMEOUT_MS, write
 
+# While another change holds the write lock, the payload waits for it this long, in steps
+# (seconds; 30 ms in all): a change holds it a few ms.
+LOCK_WAITS = (0.002, 0.004, 0.008, 0.016)
 KEPT_SECONDS = 3600.0  # a payload of a game that has not moved for this long is dropped
 
 
@@ -37,16 +41,21 @@ def kept(db: Database, game_id: int, kind: str, version: int) -> tuple[int, str]
 
 def keep(db: Database, game_id: int, kind: str, version: int, body: str) -> bool:
     """Keep ``body`` as ``kind``'s payload at ``version`` (unless a newer one is kept), and
-    drop those of games idle for long; False, and nothing kept, if the write lock is
-    held (no wait: the caller has its payload already) or the file takes no write."""
-    now = time.time()
+    drop those of games idle for long; False, and nothing kept, if the write lock stays
+    held (:data:`LOCK_WAITS`) or the file takes no write."""
     db.conn.execute("PRAGMA busy_timeout = 0")
     try:
-        db.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError:  # another change is being written: not kept
-        return False
+        for pause in (*LOCK_WAITS, None):
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                break
+            except sqlite3.OperationalError:  # another change is being written
+                if pause is None:
+                    return False  # still: not kept
+                time.sleep(pause)  # gevent's in the served app: the worker's other requests go on
     finally:
         db.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    now = time.time()
     try:
         db.execute("INSERT INTO drawn_payloads (game, kind, version, body, stored) VALUES (?, ?, ?, ?, ?) "
                    "ON CONFLICT (game, kind) DO UPDATE SET version = excluded.version, body = excluded.body, "

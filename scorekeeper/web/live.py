@@ -15,7 +15,8 @@ This module owns three things, for every family of pages alike:
   drawing its own, 67% less in each of 3 pairs (benchmarks/README.md, "Issue 22"); the
   project keeps a memo only for 10% or more. The process that draws a payload keeps it
   in the database too (storage/drawn.py), and the server's other process reads it
-  there instead of drawing it again for its own phones. Forms drawn for every phone alike cannot
+  there instead of drawing it again for its own phones (waiting a little for it:
+  its streams wake before the play's answer is drawn). Forms drawn for every phone alike cannot
   carry one phone's CSRF token or request id: while a payload is drawn,
   ``templates/_keys.html`` leaves both empty and the page's script fills in the
   phone's own as a form is sent. Only the latest version of each kind is kept, and at
@@ -68,6 +69,9 @@ log = logging.getLogger(__name__)
 
 WATCH_SECONDS = 0.15  # how often the watcher asks SQLite whether anything was committed
 KINDS_KEPT = 512  # payloads kept: one per game, link and language (100 tables ≈ 100-300)
+# A stream's looks for the payload of a change the other process took, before it draws its
+# own (seconds between them, 0.15 s in all): the other process draws it as it answers the play.
+AWAIT_OTHER = (0.01, 0.02, 0.04, 0.08)
 BASES_KEPT = 4  # a payload leaves out the pieces of the kind's last 4: a phone up to 4 behind needs no whole
 DEFAULTS = {
     "LIVE_STREAMS": "auto",  # True, False, or "auto": only where a stream holds no thread of a few
@@ -186,19 +190,32 @@ def shared(game_id: int, screens: str, state=None, version: int | None = None) -
     the family ``screens`` unless another phone of its kind had it drawn at this version.
     ``state``: the game as the caller has read it already (a play's answer); ``version``:
     the version wanted, when known (else the game's version now is read). The pieces the
-    kind's last few payloads all had are left out (:func:`_draw`, :func:`piece`)."""
+    kind's last few payloads all had are left out (:func:`_draw`, :func:`piece`).
+
+    A phone told of a change (``state`` None: a stream or a poll) that this process did
+    not answer waits a little for the payload the other process is drawing as it answers
+    the play (:data:`AWAIT_OTHER`) before drawing its own: a stream wakes as soon as the
+    play is committed, before its answer is drawn, and drew it a second time for a fifth
+    of the plays of a busy server (benchmarks/README.md, "The other process waits")."""
     if version is None:
         version = kernel.version_of(get_db(), game_id)
-    kind = _kind(hub(), screens)
+    here = hub()
+    kind = _kind(here, screens)
+    if state is not None:  # a play's answer: this process took the play
+        _taken(here, game_id, version)
     found = kind.payload
     if found is not None and found.version == version:
         return found
+    db, name = get_db(), g.live_kind
+    other = None
+    if state is None and here.taken.get(game_id) != version:  # not taken here: maybe elsewhere
+        other = _drawn_elsewhere(db, kind, game_id, name, version)
     with kind.lock:  # one request draws it; the others of its kind wait and take it
         found = kind.payload
         if found is not None and found.version >= version:
             return found
-        db, name = get_db(), g.live_kind
-        other = drawn.kept(db, game_id, name, version)  # the other process drew it?
+        if other is None:
+            other = drawn.kept(db, game_id, name, version)  # the other process drew it?
         if other is not None:
             made = Payload(version=other[0], text=other[1])
         else:
@@ -208,6 +225,31 @@ def shared(game_id: int, screens: str, state=None, version: int | None = None) -
             kind.payload = made
             kind.recent.append(made)
         return made
+
+
+def _drawn_elsewhere(db, kind: _Kind, game_id: int, name: str, version: int) -> tuple[int, str] | None:
+    """The payload the other process keeps for the kind at ``version`` (or later), looked
+    for a few times (:data:`AWAIT_OTHER`) while it may be drawing it; None if it was not
+    kept by then, or this process drew it meanwhile. No lock is held while it waits: a
+    play's answer drawn here goes on."""
+    for pause in (*AWAIT_OTHER, None):
+        found = kind.payload
+        if found is not None and found.version >= version:
+            return None
+        other = drawn.kept(db, game_id, name, version)
+        if other is not None or pause is None:
+            return other
+        time.sleep(pause)  # gevent's under gunicorn: the worker's other requests go on
+    return None
+
+
+def _taken(hub: "Hub", game_id: int, version: int) -> None:
+    """This process answered the play that made ``version``: no other draws it."""
+    with hub.lock:
+        hub.taken[game_id] = version
+        hub.taken.move_to_end(game_id)
+        while len(hub.taken) > KINDS_KEPT:
+            hub.taken.popitem(last=False)
 
 
 def whole(game_id: int, screens: str, version: int) -> Payload:
@@ -417,6 +459,7 @@ class Hub:
         self.versions: dict[int, int] = {}  # by the watcher only
         self.fresh: set[int] = set()  # games watched since the watcher last read
         self.kinds: OrderedDict[tuple, _Kind] = OrderedDict()
+        self.taken: OrderedDict[int, int] = OrderedDict()  # game → the last version a play's answer drew here
         self.running = False
         self.closing = False
 

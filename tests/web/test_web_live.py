@@ -265,8 +265,9 @@ def test_the_other_process_reads_the_payload_drawn_by_the_first(phones, app, tmp
     assert "_log.html" in drawn and spanish["version"] == after["version"]  # drawn by none before
 
 
-def test_a_payload_is_not_kept_while_another_change_holds_the_lock(app):
-    """Keeping a payload never waits for the write lock: it is skipped."""
+def test_a_payload_is_not_kept_while_another_change_holds_the_lock(app, monkeypatch):
+    """Keeping a payload waits a few ms for the write lock (storage/drawn.py LOCK_WAITS),
+    then is skipped; a lock let go meanwhile lets it be kept."""
     import time
 
     from scorekeeper.storage import drawn
@@ -279,8 +280,12 @@ def test_a_payload_is_not_kept_while_another_change_holds_the_lock(app):
     with write(holder):
         started = time.monotonic()
         assert drawn.keep(keeper, game, "table en x", 3, "{}") is False
-        assert time.monotonic() - started < 1
+        assert sum(drawn.LOCK_WAITS) <= time.monotonic() - started < 1
     assert drawn.kept(keeper, game, "table en x", 3) is None
+    holder.execute("BEGIN IMMEDIATE")
+    monkeypatch.setattr(drawn.time, "sleep", lambda _seconds: holder.conn.commit())  # let go while it waits
+    assert drawn.keep(keeper, game, "table en x", 1, '{"version":1}') is True
+    assert drawn.kept(keeper, game, "table en x", 1) == (1, '{"version":1}')
     assert drawn.keep(keeper, game, "table en x", 3, '{"version":3}') is True
     assert drawn.keep(keeper, game, "table en x", 2, "older") is True  # an older one does not replace it
     assert drawn.kept(keeper, game, "table en x", 3) == (3, '{"version":3}')
@@ -288,6 +293,53 @@ def test_a_payload_is_not_kept_while_another_change_holds_the_lock(app):
     create_app(dict(app.config))  # the app starting again forgets them
     assert drawn.kept(keeper, game, "table en x", 3) is None
 
+
+
+def test_a_phone_told_of_a_change_waits_a_little_for_the_other_process_to_draw_it(phones, app, monkeypatch):
+    """A stream wakes when a play is committed, before the process that took it has drawn
+    and kept its answer: the other process looks again a few times (web/live.py
+    AWAIT_OTHER) and sends that payload instead of drawing it too. A play's own answer
+    never waits."""
+    from flask import template_rendered
+
+    from scorekeeper.storage import drawn
+    from scorekeeper.web import live as updates
+
+    table, _other = phones
+    second = create_app({**app.config, "DATABASE": app.config["DATABASE"]})
+    elsewhere = second.test_client()
+    answer = table.client.post(f"{table.url}/plays", headers={"Accept": "application/json"}, data={
+        "player": "A", "meld": "", "confirm": "1", "cards": ["S9", "S8", "S7"], "round_no": "1"}).get_json()
+    looks, pauses, drawn_there = [], [], []
+    kept = drawn.kept
+
+    def not_yet(db, game_id, kind, version):
+        looks.append(version)
+        return kept(db, game_id, kind, version) if len(looks) > 2 else None  # kept on the third look
+
+    monkeypatch.setattr(drawn, "kept", not_yet)
+    monkeypatch.setattr(updates.time, "sleep", pauses.append)
+    def note(_app, template, context, **_extra):
+        drawn_there.append(template.name)
+
+    template_rendered.connect(note, second)  # blinker holds it weakly: ``note`` lives till the end
+    told = live(elsewhere, table.url, 0).get_json()
+    assert told == {k: v for k, v in answer.items() if k not in ("notices", "error", "said")}
+    assert drawn_there == [] and len(looks) == 3 and pauses == list(updates.AWAIT_OTHER[:2])
+
+    looks.clear(), pauses.clear()
+    monkeypatch.setattr(drawn, "kept", lambda *args: looks.append(args) and None)  # never kept
+    table.pass_turn()
+    after = live(elsewhere, table.url, told["version"]).get_json()
+    assert "passed to B" in after["regions"]["log"] and "_log.html" in drawn_there  # drawn there after all
+    assert pauses == list(updates.AWAIT_OTHER) and len(looks) == 2 + len(updates.AWAIT_OTHER)
+
+    pauses.clear()  # the process that answered the play does not wait for another to draw it
+    view = view_link(table.client, table)
+    table.client.post(f"{table.url}/plays", headers={"Accept": "application/json"}, data={  # answered with its payload
+        "player": "B", "meld": "", "confirm": "1", "cards": ["H7", "H8", "H9"], "round_no": "1"})
+    assert "7♥" in live(table.client.application.test_client(), view, 0).get_json()["regions"]["log"]
+    assert pauses == []
 
 
 def test_a_payload_that_cannot_be_kept_is_answered_all_the_same(phones, monkeypatch):

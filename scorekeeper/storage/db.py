@@ -207,6 +207,29 @@ def m008_drawn_payloads(db: Database) -> None:
     db["drawn_payloads"].create_index(["stored"])
 
 
+@migrations()
+def m009_names_that_look_alike(db: Database) -> None:
+    """Players matched by their confusable skeleton (storage/kernel.py ``key_of``: Unicode
+    TR 39), not by their name without case alone: each player's ``key`` made again. Two
+    players whose names look the same ("Ann" and "Аnn", with a Cyrillic А) were two; the
+    later one keeps its games and its name there, and takes a number on its own page
+    ("Аnn (2)") until someone renames or merges it, as m004 did for names that differed in case."""
+    from .kernel import key_of
+
+    rows = db.execute("SELECT id, name FROM players ORDER BY id").fetchall()
+    db.execute("UPDATE players SET key = '#' || id")  # out of the way while they are made again
+    for player_id, name in rows:
+        candidate, n = name, 1
+        while True:
+            try:
+                db.execute("UPDATE players SET name = ?, key = ? WHERE id = ?",
+                           [candidate, key_of(candidate), player_id])
+                break
+            except sqlite3.IntegrityError:  # an earlier player's name looks the same
+                n += 1
+                candidate = f"{name} ({n})"
+
+
 def connect(path: str, *, any_thread: bool = False) -> Database:
     """A connection set up the way every request and command uses it.
 

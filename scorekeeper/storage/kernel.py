@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+import icu
 from sqlite_utils import Database
 
 from ..games import registry
@@ -371,10 +372,15 @@ def _normal(name: str) -> str:
     return " ".join(_VARIATION_SELECTORS.sub("", unicodedata.normalize("NFC", name)).split())
 
 
+# ICU's spoof checker: Unicode TR 39's confusable skeletons (https://www.unicode.org/reports/tr39/).
+_LOOK_ALIKES = icu.SpoofChecker()
+
+
 def key_of(name: str) -> str:
     """A name as players are matched: its kept form (:func:`clean_name`'s, but for the
-    checks), compared without case."""
-    return _normal(name).casefold()
+    checks), case-folded, as its confusable skeleton (Unicode TR 39): names that look the
+    same are one name, "Ann", "Аnn" (a Cyrillic А) and "Ａnn" (full width) alike."""
+    return _LOOK_ALIKES.getSkeleton(0, _normal(name).casefold())
 
 
 def _find_or_add(db: Database, name: str, taken: set[int]) -> int:

@@ -181,9 +181,10 @@ def _rename_in_game(db: Database, game_id: int, seat: int, new: str) -> None:
     if old == new:
         return
     others = [p for i, p in enumerate(game["players"]) if i != seat]
-    if key_of(new) in {key_of(p) for p in others}:
-        raise Refused(Say("%(game)s already has a player called %(player)s", game=_describe(game),
-                          player=new))
+    alike = next((p for p in others if key_of(p) == key_of(new)), None)
+    if alike is not None:
+        raise Refused(Say("%(game)s already has %(other)s, a name that looks like %(player)s",
+                          game=_describe(game), other=alike, player=new))
     players = [new if i == seat else p for i, p in enumerate(game["players"])]
     teams = ([[new if p == old else p for p in team] for team in game["teams"]]
              if game["teams"] is not None else None)

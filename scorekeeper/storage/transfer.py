@@ -79,8 +79,9 @@ def check_names(doc: object) -> None:
                                     "or of another kind: write it '%(kept)s' in the file and try "
                                     "again", name=name.strip(), kept=kept))
         if key_of(name) in seen:
-            raise GameFileError(Say("players: '%(first)s' and '%(second)s' are one name (names are "
-                                    "compared without case): give each a different name",
+            raise GameFileError(Say("players: '%(first)s' and '%(second)s' look like one name (names "
+                                    "are compared without case, letters that look alike as one): "
+                                    "give each a different name",
                                     first=seen[key_of(name)], second=name))
         seen[key_of(name)] = name
 

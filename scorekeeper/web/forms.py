@@ -308,7 +308,8 @@ class NewGameBase(PageForm):
                                                 problem=e.said)) from None
             if kernel.key_of(name) in seen:
                 raise ValidationError(page_text(
-                    "Two players are called %(name)s: give each a different name.", name=name))
+                    "%(first)s and %(second)s look like one name: give each player a different name.",
+                    first=seen[kernel.key_of(name)], second=name))
             seen[kernel.key_of(name)] = name
 
     def validate_first_dealer(self, field):

@@ -50,7 +50,7 @@ def test_rule_options_are_kept_for_the_game(table, client):
 
 @pytest.mark.parametrize("data, message", [
     ({"seat_0": "A"}, "needs 2 to 6 players; 1 named"),
-    ({"seat_0": "Ann", "seat_1": "ann"}, "Two players are called ann"),
+    ({"seat_0": "Ann", "seat_1": "ann"}, "Ann and ann look like one name"),
     ({"seat_0": "A", "seat_1": "B", "first_dealer": "4"}, "Seat 5 has no player"),
     ({"seat_0": "A", "seat_1": "B", "rule_target": "0"}, "Target: it takes a whole number from 1 to 1000000000."),
     ({"seat_0": "A", "seat_1": "B", "rule_aces": "double"}, "Aces: Not a valid choice"),

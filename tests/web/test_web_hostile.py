@@ -213,7 +213,7 @@ def test_the_form_keeps_a_name_trimmed_in_nfc_with_one_space(client, app):
 
 
 @pytest.mark.parametrize("names, words", [
-    (["Sam", "sam", "SAM"], "are one name"),
+    (["Sam", "sam", "SAM"], "look like one name"),
     (["Sam ", "Bob"], "write it 'Sam'"),
     (["Sam\tB", "Bob"], "write it 'Sam B'"),
     (["Ann", "Ann\u200b"], "invisible character"),

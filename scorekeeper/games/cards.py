@@ -14,6 +14,7 @@ from .words import Say
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+SYMBOLS = {letter: symbol for symbol, letter in SUIT_SYMBOLS.items()}  # a suit as the pages draw it
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 COLOURS = {"S": "black", "C": "black", "H": "red", "D": "red"}
 

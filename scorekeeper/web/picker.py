@@ -9,11 +9,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from ..games.cards import ACE, COLOURS, RANK_LABELS, SUITS, Card
+from ..games.cards import ACE, COLOURS, RANK_LABELS, SUITS, SYMBOLS, Card
 from ..games.words import SUIT_PLURALS, Say, SayN
 from .words import said
 
-SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 JOKER_WORD = Say("joker")  # a joker, as the pages draw it (its card chip, its picker cell)
 # A card in words for screen readers ("9 of spades"): its rank in words, and a whole
 # sentence per suit (a language may put the rank after the suit, or inflect it).

@@ -22,10 +22,8 @@ from jinja2 import Environment, Undefined, pass_context
 from flask_babel import get_locale, get_translations, lazy_gettext
 from markupsafe import Markup, escape
 
-from ..games.cards import Card
+from ..games.cards import SYMBOLS, Card
 from ..games.words import ENGLISH, Reader, Say
-
-SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 # The ordinal patterns, by CLDR's ordinal category (English: 1st, 2nd, 3rd, 4th; a
 # language with one form translates all four the same: "%(n)s.º").

@@ -37,6 +37,7 @@ from ..picker import grid
 from ..words import page_text, said
 from . import helpers, scoreboard
 from .games import export_file, sheet_response
+from .helpers import ALREADY_SAVED
 
 SCREENS = "hands"
 bp = Blueprint("counted", __name__)
@@ -44,7 +45,6 @@ bp.before_request(helpers.own_games(SCREENS))
 helpers.pages(SCREENS, game="counted.game", table="counted.new_round", end="counted.new_round",
               export="counted.export", export_csv="counted.export_csv")
 
-ALREADY_SAVED = Say("Already saved: that was sent twice, and counted once.")
 STALEMATE = "stalemate"
 
 

@@ -23,7 +23,6 @@ from ..words import page_text, said
 from . import helpers
 
 bp = Blueprint("games", __name__)
-ALREADY_SAVED = "Already saved: that was sent twice, and counts once."  # the table's views' (plain text)
 SCREENS = "table"  # the family of pages this module (with table.py, round_end.py) draws
 helpers.pages(SCREENS, game="games.summary", table="table.show", end="round_end.show",
               export="games.export", export_csv="games.export_csv")

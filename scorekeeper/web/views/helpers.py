@@ -28,16 +28,16 @@ import pyphen
 from markupsafe import Markup, escape
 
 from ...games import registry
-from ...games.cards import SUITS, Card, CardError, parse_card
+from ...games.cards import SUITS, SYMBOLS, Card, CardError, parse_card
 from ...games.iceberg import signed
 from ...games.words import Ordinal, Say, SayN, joined
-from ...storage import games, kernel, log_changes
+from ...storage import games, kernel, log_changes, rounds
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from ...storage.plays import PlayRow
 from .. import links
 from .. import live as updates
 from ..database import get_db
-from ..picker import SYMBOLS, card_label
+from ..picker import card_label
 from ..words import HTMLReader, page_text, said
 
 bp = Blueprint("app", __name__)
@@ -364,17 +364,13 @@ def leaders(variant, game) -> list[str]:
     return [] if len(top) == len(totals) else top
 
 
-# A bonus of Gin's totals by its name in the game (scorekeeper/games/gin.py bonuses).
-BONUS_WORDS = {"game": Say("game"), "shutout": Say("shutout"), "lines": Say("lines")}
-
-
 @bp.app_template_global("said_bonus_words")
 def said_bonus_words(names):
     """The bonuses given, named as the stores list them ("game, shutout, lines"), in words
     (what the stores already say in words, as it is)."""
     if not isinstance(names, str):
         return names
-    return joined([BONUS_WORDS.get(name, name) for name in names.split(", ") if name], ", ")
+    return joined([rounds.BONUS_WORDS.get(name, name) for name in names.split(", ") if name], ", ")
 
 
 # A meld on Iceberg's table by its kind (iceberg_melds: pair, set, run, special).

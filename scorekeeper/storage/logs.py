@@ -253,6 +253,17 @@ def replay(loaded: Loaded, log: GameLog | None = None, changed: PlayRow | None =
     return LogState(log, loaded, result, after, events)
 
 
+def before_play(state: "LogState", row: PlayRow) -> "LogState":
+    """The round of ``row`` (``state``: that round, replayed) replayed up to the play before
+    it: its table as it was then (the melds a lay-off being changed could lie on). A log
+    that no longer replays in part gives the round as it ended."""
+    earlier = tuple(p for p in state.log.plays if p.seq < row.seq)
+    try:
+        return replay(state.loaded, replace(state.log, plays=earlier, hands={}, drafts={}))
+    except Refused:
+        return state
+
+
 # ---------------------------------------------------------------------------------------
 # What the replay says, as the table screen asks it.
 

@@ -30,7 +30,7 @@ from markupsafe import Markup, escape
 from ...games import registry
 from ...games.cards import SUITS, SYMBOLS, Card, CardError, parse_card
 from ...games.iceberg import signed
-from ...games.words import Ordinal, Say, SayN, joined
+from ...games.words import Ordinal, Say, SayN, Sentence, joined
 from ...storage import games, kernel, log_changes, rounds
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from ...storage.plays import PlayRow
@@ -400,6 +400,15 @@ def page_language() -> str:
 # What a form sent twice is told (a double tap, a form sent again): nothing more was done.
 # A sentence, read in the phone's language where it is shown (``said`` before a flash).
 ALREADY_SAVED = Say("Already saved: that was sent twice, and counts once.")
+
+
+def form_error(form) -> Sentence | Say:
+    """What is wrong in a form: its first field refused, by its label, and why."""
+    for name, errors in form.errors.items():
+        if errors:
+            label = getattr(form, name).label.text if hasattr(form, name) else name
+            return Sentence(Say("%(field)s: %(error)s", field=label, error=errors[0]))
+    return Say("Something in the form is missing.")
 
 
 @bp.app_template_global("round_word")

@@ -266,7 +266,7 @@ def play(game_id: int):
     picked = _picked(form)
     kwargs = dict(picked=picked, target=form.meld.data, player=form.player.data)
     if not form.validate():
-        return _refused(game_id, _form_error(form), **kwargs)
+        return _refused(game_id, helpers.form_error(form), **kwargs)
     kind = "layoff" if form.meld.data else "meld"
     if not picked:
         return _refused(game_id, Say("Pick the cards first."), **kwargs)
@@ -291,7 +291,7 @@ def ace(game_id: int):
     """One tap per ace: it goes face up in front of the player."""
     form = AceForm()
     if not form.validate():
-        return _refused(game_id, _form_error(form))
+        return _refused(game_id, helpers.form_error(form))
     try:
         row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), "ace",
                                           form.player.data, [form.card.data], round_no=form.round_no.data)
@@ -334,7 +334,7 @@ def out(game_id: int):
     form = OutForm()
     end = url_for("round_end.show", game_id=game_id)
     if not form.validate():
-        return _refused(game_id, _form_error(form))
+        return _refused(game_id, helpers.form_error(form))
     picked = tuple(request.form.getlist("cards"))
     if picked:
         state = load_state(game_id)
@@ -404,7 +404,7 @@ def edit_page(state: logs.LogState, play_id: int, *, player=None, picked=None, t
         return render_template("error.html", title=page_text("Not found"),
                                message=page_text("That play is not in this game.")), 404
     # The table as it was just before this play: the melds it could lie on, as they were.
-    before = _just_before(state, row)
+    before = logs.before_play(state, row)
     melds = before.melds(row.round_no) if row.type == "layoff" else []
     # The cards of the play being changed go back to the pool while it is edited.
     available = plays.availability(state.round_result(row.round_no).round, give_back=row.cards)
@@ -419,19 +419,6 @@ def edit_page(state: logs.LogState, play_id: int, *, player=None, picked=None, t
         revision=row.revision, back=round_url(state, row.round_no),
         table_play=next((tp for tp in state.plays(row.round_no) if tp.row.id == play_id), None),
     ), status
-
-
-def _just_before(state: logs.LogState, row: plays.PlayRow) -> logs.LogState:
-    """The round replayed up to the play before ``row`` (``state``: that round): its table
-    as it was then."""
-    from dataclasses import replace
-
-    log = state.log
-    earlier = tuple(p for p in log.plays if p.seq < row.seq)
-    try:
-        return logs.replay(state.loaded, replace(log, plays=earlier, hands={}, drafts={}))
-    except Refused:  # a log that no longer replays in part: the round as it ended
-        return state
 
 
 def play_state(game_id: int, play_id: int) -> logs.LogState:
@@ -472,7 +459,7 @@ def save_edit(game_id: int, play_id: int):
     picked = _picked(form)
     kwargs = dict(player=form.player.data, picked=picked, target=form.meld.data)
     if not form.validate():
-        return edit_page(state, play_id, error=_form_error(form), status=422, **kwargs)
+        return edit_page(state, play_id, error=helpers.form_error(form), status=422, **kwargs)
     if form.check.data and not form.save.data:
         shown = log_changes.preview_edit(state, play_id, form.player.data, picked, form.meld.data)
         return edit_page(state, play_id, preview=shown, **kwargs)
@@ -528,12 +515,3 @@ def restore(game_id: int):
         flash(helpers.page_text("Brought back %(play)s in round %(round)s: every score is recomputed.",
                                 play=row.describe(), round=row.round_no))
     return redirect(round_url(load_state(game_id), row.round_no), 303)
-
-
-def _form_error(form) -> Sentence | Say:
-    """What is wrong in a form: its first field refused, by its label, and why."""
-    for name, errors in form.errors.items():
-        if errors:
-            label = getattr(form, name).label.text if hasattr(form, name) else name
-            return Sentence(Say("%(field)s: %(error)s", field=label, error=errors[0]))
-    return Say("Something in the form is missing.")

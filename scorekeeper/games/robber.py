@@ -478,6 +478,7 @@ VARIANT = LogVariant(
     round_lists=("renege",),
     table_plays=("meld", "layoff", "out", "pass", "take", "renege", "stock"),
     round_enders=("stock",),
+    edits=True,
     check_plays=check_order,
     how_rounds_end=Say("someone goes out, or the stock runs out"),
 )

@@ -218,3 +218,55 @@ def test_a_steal_on_one_phone_shows_on_the_other_live(page, browser, server):
         assert two.evaluate("window.__sameDocument === true")
     finally:
         other.close()
+
+
+def test_a_steal_changed_from_its_edit_link_at_360_px(page):
+    """Robber's log has an Edit link on each meld, lay-off and going out (issue 25): Bob's
+    steal of Ann's hearts, changed to a steal of Cy's spades with Q♠, is logged so and
+    scored so; at 360 × 740 each line's words keep clear of its Edit link and Delete."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto("/games/new?variant=robber")
+    form = page.locator("form[data-new-game]")
+    for i, name in enumerate(["Ann", "Bob", "Cy"]):
+        form.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    tap_and_wait(page, form.locator("[data-action=create]"))
+    for player, cards in (("Ann", ("H3", "H4", "H5")), ("Cy", ("S9", "S10", "SJ"))):
+        who_plays(page, player)
+        tap_cards(page, *cards)
+        send(page, page.locator("[data-action=confirm]"))
+    who_plays(page, "Bob")
+    choose_meld(page, 1)
+    tap_cards(page, "H6")
+    send(page, page.locator("[data-action=confirm]"))
+    expect(page.locator("[data-log] li[data-steal] strong")).to_have_text("Bob steals meld 1 from Ann with 6♥")
+    edits = page.locator("[data-log] > li a.edit")
+    expect(edits).to_have_count(3)
+    assert page.evaluate(CLEAR_OF_LINKS, GAP) == []
+    assert small_targets(page) == []
+
+    tap_and_wait(page, page.locator("[data-log] li[data-steal]").get_by_role("link", name="Edit"))
+    expect(page.locator("h1")).to_contain_text("Change Bob")
+    melds = page.locator("[data-melds] label")
+    expect(melds).to_have_count(2)  # the melds as they were before the steal: Ann's and Cy's
+    expect(melds.nth(1)).to_contain_text("Cy’s")
+    choose_meld(page, 2)
+    tap_cards(page, "H6", "SQ")  # 6♥ unpicked, Q♠ picked
+    assert small_targets(page) == []
+    assert_accessible(page, "a robber steal being changed")
+    tap_and_wait(page, page.locator("[data-action=save]"))
+    assert page.url.endswith("/robber"), page.url
+    expect(page.locator("[data-flash]")).to_contain_text("in hand 1: every score is recomputed")
+    expect(page.locator("[data-log] li[data-steal] strong")).to_have_text("Bob steals meld 2 from Cy with Q♠")
+    assert owner_chip(page, 1) == ("Ann", "p0")
+    assert owner_chip(page, 2) == ("Bob", "p1")
+    scores = live_scores(page)
+    assert scores["Ann"] > 0 and scores["Cy"] == 0 and scores["Bob"] > 0
+
+
+# Each log line whose words come nearer its Edit link than ``gap`` px: the line's words.
+CLEAR_OF_LINKS = """(gap) => [...document.querySelectorAll("[data-log] > li")].flatMap((li) => {
+  const link = li.querySelector("a.edit");
+  if (!link) return [];
+  const a = link.getBoundingClientRect(), said = li.querySelector(".said").getBoundingClientRect();
+  return said.right + gap <= a.left || said.bottom <= a.top || a.bottom <= said.top ? [] : [li.textContent.trim()];
+})"""

@@ -404,6 +404,12 @@ def _routes() -> dict[tuple[str, str], Route]:
         ("rob_play", {"play_id": w.games["rob_play"].plays[-1]}, {"revision": "0"}),
         ("rob_team", {"play_id": w.games["rob_team"].plays[0]}, {"revision": "0"})], posts)
     r[("/g/<game_key>/robber/plays/restore", "POST")] = Route(ROBBER, {"deleted": anything}, (), None, posts)
+    r[("/g/<game_key>/robber/plays/<id:play_id>/edit", "GET")] = Route(ROBBER, {})
+    r[("/g/<game_key>/robber/plays/<id:play_id>", "POST")] = Route(
+        ROBBER, {"player": names, "cards": cards, "meld": value("", "1", "2"), "revision": small,
+                 "save": value("", "1"), "request_id": value("r1", "x" * 64, "x" * 65)}, ("cards",), lambda w: [
+            ("rob_play", {"play_id": w.games["rob_play"].plays[-1]},
+             {"player": "D", "cards": ["S8", "S9", "S10"], "revision": "0", "save": "1"})], posts)
     r[("/g/<game_key>/robber/end/hand", "POST")] = Route(
         ROBBER, {"player": names, "round_no": small, "cards": cards}, ("cards",), lambda w: [
             ("rob_end", {}, {"player": "B", "round_no": "1", "cards": ["D2", "C7"]})], posts)

@@ -78,6 +78,11 @@ class Robber:
     def log(self) -> list[str]:
         return log_lines(self.page())
 
+    def page_of_log(self) -> str:
+        """The page that shows the hand's log: the table, or the hand's end once it is over."""
+        page = self.page()
+        return page if 'data-region="log"' in page else self.page("/end")
+
     def end_hand(self, hands: dict):
         for player, cards in hands.items():
             self.ok(self.post("/end/hand", player=player, round_no=str(self.round_no()),
@@ -99,9 +104,9 @@ class Robber:
 
 def log_lines(html: str) -> list[str]:
     """The hand's log as people read it: each line's words, its cards' chips and other
-    tags left out (the Delete button, if any, too)."""
+    tags left out (the Edit link and the Delete button, if any, too)."""
     return [re.sub(r"<[^>]+>", "", m).strip()
-            for m in re.findall(r'<li data-play="\d+"[^>]*>(.*?)(?:<form|</li>)', html, re.S)]
+            for m in re.findall(r'<li data-play="\d+"[^>]*>(.*?)(?:<a class="edit"|<form|</li>)', html, re.S)]
 
 
 def error(response) -> str:
@@ -549,7 +554,7 @@ def test_delete_a_play_and_refuse_deleting_a_meld_with_a_lay_off(three, db):
     meld, lay_off = (int(i) for i in re.findall(r'data-play="(\d+)"', three.page()))
     before = stored(db, three.game_id)
     refused = three.post(f"/plays/{meld}/delete", revision="0")
-    assert refused.status_code == 422 and "lay-off lies on this meld" in error(refused)
+    assert refused.status_code == 422 and "lies on this meld: change or delete that lay-off first" in error(refused)
     assert stored(db, three.game_id) == before
     deleted = three.ok(three.post(f"/plays/{lay_off}/delete", revision="0"))
     notice = text(three.client.get(deleted.headers["Location"]))
@@ -779,3 +784,73 @@ def test_a_deleted_play_comes_back_after_its_player_was_renamed(three, client, d
     assert client.post(f"/players/{ann}/rename", data={"name": "Anna", "expected": "Ann"}).status_code == 303
     three.ok(three.post("/plays/restore", deleted=token))
     assert three.log() == ["Anna melds 4♠ 4♥ 4♣ (meld 1)"]
+
+
+# ---------------------------------------------------------------------------------------
+# Changing a play: its player, its cards, the meld a lay-off lies on.
+
+
+def edit_link(html: str, line: int) -> str | None:
+    """The Edit link of the log's line ``line`` (from 0), or None if it has none."""
+    items = re.findall(r'<li data-play="\d+"[^>]*>.*?</li>', html, re.S)
+    found = re.search(r'<a class="edit" href="([^"]+)"', items[line])
+    return found.group(1) if found else None
+
+
+def test_a_meld_a_lay_off_and_going_out_have_an_edit_link_the_rest_delete_only(three):
+    three.ok(three.meld("Ann", "H3 H4 H5"))
+    three.ok(three.act("Bob", "take", "H6"))
+    three.ok(three.lay_off("Bob", 1, "H6"))
+    three.ok(three.act("Bob", "out"))
+    lines = re.findall(r'<li data-play="(\d+)" data-type="(\w+)"', three.page_of_log())
+    assert [(kind, edit_link(three.page_of_log(), n) is not None) for n, (_id, kind) in enumerate(lines)] == [
+        ("meld", True), ("take", False), ("layoff", True), ("out", True)]
+    page = three.client.get(edit_link(three.page_of_log(), 2))
+    assert page.status_code == 200
+    assert "Bob steals meld 1 from Ann with" in named(text(page))
+    take = lines[1][0]
+    only = text(three.client.get(f"{three.url}/plays/{take}/edit"))
+    assert "This play can only be deleted" in only and 'id="edit"' not in only
+
+
+def test_a_steal_changed_to_another_meld_and_its_cards_scores_as_if_logged_so(three, client):
+    three.ok(three.meld("Ann", "H3 H4 H5"))
+    three.ok(three.meld("Cy", "S9 S10 SJ"))
+    three.ok(three.lay_off("Bob", 1, "H6"))
+    steal = re.findall(r'<li data-play="(\d+)"', three.page())[2]
+    form = text(three.client.get(f"{three.url}/plays/{steal}/edit"))
+    assert re.search(r'data-meld-number="2"[^>]*>.*?Cy’s', form, re.S)  # the melds as they were, owners then
+    spades = str(three.meld_id(2))
+    three.ok(three.post(f"/plays/{steal}", player="Bob", cards=["SQ"], meld=spades, revision="0", save="1"))
+    assert three.log()[2] == "Bob steals meld 2 from Cy with Q♠"
+    logged_so = Robber(client.application.test_client(), ["Ann", "Bob", "Cy"])
+    logged_so.ok(logged_so.meld("Ann", "H3 H4 H5"))
+    logged_so.ok(logged_so.meld("Cy", "S9 S10 SJ"))
+    logged_so.ok(logged_so.lay_off("Bob", 2, "SQ"))
+    assert three.live_scores() == logged_so.live_scores() and three.log() == logged_so.log()
+
+
+def test_a_change_a_later_play_cannot_follow_is_refused_and_changes_nothing(three, db):
+    three.ok(three.meld("Ann", "H3 H4 H5"))
+    three.ok(three.lay_off("Bob", 1, "H6"))
+    three.ok(three.lay_off("Cy", 1, "H7"))
+    before = stored(db, three.game_id)
+    first = re.findall(r'<li data-play="(\d+)"', three.page())[0]
+    refused = three.post(f"/plays/{first}", player="Ann", cards=["D3", "D4", "D5"], revision="0", save="1")
+    assert refused.status_code == 422 and error(refused)
+    assert stored(db, three.game_id) == before
+    assert three.post(f"/plays/{first}", player="Zed", cards=["H3", "H4", "H5"], revision="0",
+                      save="1").status_code == 422
+    assert stored(db, three.game_id) == before
+
+
+def test_a_read_only_link_has_no_edit_link_and_cannot_open_the_page(three, client):
+    three.ok(three.meld("Ann", "H3 H4 H5"))
+    view = f"/g/{three.view_key()}"
+    other = client.application.test_client()
+    html = text(other.get(f"{view}/robber"))
+    assert 'class="edit"' not in html
+    play = re.findall(r'<li data-play="(\d+)"', html)[0]
+    assert other.get(f"{view}/robber/plays/{play}/edit").status_code == 403
+    assert other.post(f"{view}/robber/plays/{play}", data={"player": "Bob", "cards": ["H3", "H4", "H5"],
+                                                            "save": "1"}).status_code == 403

@@ -24,12 +24,12 @@ from wtforms.validators import InputRequired, Optional
 from ...games.cards import parse_card
 from ...games.words import Cards, Say, SayN, Sentence
 from ...storage import kernel, log_changes, logs, plays, results
-from ...storage.kernel import NotFound, Refused, Repeated
+from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from .. import live as updates
 from ..chart import chart
 from ..database import get_db
-from ..forms import CardsField, ConfirmRoundForm, DeleteForm, HandForm, PassForm, TableForm, UndoForm
+from ..forms import CardsField, ConfirmRoundForm, DeleteForm, EditForm, HandForm, PassForm, TableForm, UndoForm
 from ..picker import grid
 from ..words import page_text, said
 from . import helpers, scoreboard
@@ -76,6 +76,7 @@ class LogLine:
     row: plays.PlayRow
     text: Say  # the play in words, a sentence read in the phone's language
     steal: bool = False
+    editable: bool = False  # a meld, a lay-off or going out can be changed, the rest deleted
 
 
 @dataclass
@@ -181,7 +182,8 @@ class Steals:
                 text = Say("the stock ran out: %(player)s drew the last card", player=row.player)
             else:
                 text = Say("the stock ran out")
-            lines.append(LogLine(row, text, bool(play is not None and play.stolen_from)))
+            lines.append(LogLine(row, text, bool(play is not None and play.stolen_from),
+                                 self.state.variant.edits and row.type in self.state.variant.events))
         return lines
 
     def hand_ended(self, round_no: int) -> Say | str:
@@ -477,6 +479,69 @@ def delete(game_id: int, play_id: int):
         token = helpers.deleted_token(game_id, "steals.restore", helpers.deleted_row(game_id, row), words,
                                       form.request_id.key())
         return redirect(f"{screen_url(_state(game_id))}?deleted={token}", 303)  # URL-safe
+    return redirect(screen_url(_state(game_id)), 303)
+
+
+def _play_state(game_id: int, play_id: int) -> Steals:
+    """The hand a play is in, read and replayed (the hand being played if there is no such
+    play: the page then says so)."""
+    return _state(game_id, logs.round_of(get_db(), game_id, play_id))
+
+
+def edit_page(state: Steals, play_id: int, *, player=None, picked=None, target=None, error=None,
+              status=200):
+    """A play of the hand to change: who played it, its cards, and for a lay-off the meld
+    it lies on, chosen among the melds as they were just before it (their owners then)."""
+    try:
+        row = state.log.play(play_id)
+    except NotFound:
+        return render_template("error.html", title=page_text("Not found"),
+                               message=page_text("That play is not in this game.")), 404
+    line = next((ln for ln in state.log_lines() if ln.row.id == play_id), None)
+    before = Steals(logs.before_play(state.state, row))
+    available = plays.availability(state.round_result(row.round_no).round, give_back=row.cards)
+    return render_template(
+        "robber_edit.html", state=state, game_id=state.log.id, row=row,
+        said=line.text if line is not None else row.describe(),
+        editable=state.variant.edits and row.type in state.variant.events,
+        melds=before.melds() if row.type == "layoff" else [],
+        player=player or row.player, target=target if target is not None else row.target,
+        picker=grid(available, row.cards if picked is None else picked, aces=True),
+        error=error, revision=row.revision, back=screen_url(_state(game_id=state.log.id)),
+    ), status
+
+
+@bp.route("/plays/<id:play_id>/edit")
+def edit(game_id: int, play_id: int):
+    if not links.can_edit():
+        abort(403)
+    return edit_page(_play_state(game_id, play_id), play_id)
+
+
+@bp.route("/plays/<id:play_id>", methods=["POST"])
+def save_edit(game_id: int, play_id: int):
+    """Change a play: the game is replayed with it; a later play it makes illegal says so
+    (a steal that no longer steals, a card taken twice), and nothing changes."""
+    state = _play_state(game_id, play_id)
+    form = EditForm()
+    picked = tuple(form.cards.data or ())
+    kwargs = dict(player=form.player.data, picked=picked, target=form.meld.data)
+    if not form.validate():
+        return edit_page(state, play_id, error=helpers.form_error(form), status=422, **kwargs)
+    try:
+        row = log_changes.edit_play(get_db(), game_id, form.request_id.key(), play_id, form.player.data,
+                                    picked, form.meld.data, revision=form.revision.data)
+    except Repeated:
+        flash(said(ALREADY_SAVED))
+        return redirect(screen_url(_state(game_id)), 303)
+    except Stale as e:
+        return edit_page(_play_state(game_id, play_id), play_id, error=e.said, status=409)
+    except Refused as e:
+        return edit_page(state, play_id, error=e.said, status=422, **kwargs)
+    except NotFound:
+        return edit_page(state, play_id)
+    flash(page_text("Changed %(play)s in hand %(round)s: every score is recomputed.",
+                    play=row.describe(), round=row.round_no))
     return redirect(screen_url(_state(game_id)), 303)
 
 

@@ -483,6 +483,8 @@ def test_the_stores_say_in_whole_sentences_what_chance_seldom_reaches(tmp_path):
     def rid():
         return f"t{next(ids)}"
 
+    unfit = {"iceberg": "a run of hearts takes only hearts",
+             "robber": "a sequence grows only at its ends, in its suit, never around the corner"}
     for key, word in (("iceberg", "round"), ("robber", "hand")):
         v = registry.get(key)
         game_id, _ = games.create(db, v, ["ANN", "BOB", "CY"], {"decks": 1} if key == "iceberg" else {}, 2)
@@ -491,8 +493,8 @@ def test_the_stores_say_in_whole_sentences_what_chance_seldom_reaches(tmp_path):
         refused(log_changes.delete_play, db, game_id, rid(), meld.id)
         if v.edits:
             assert refused(log_changes.edit_play, db, game_id, rid(), meld.id, "ANN", ["H3", "H4", "H5"]) == (
-                "that would make a later play illegal: BOB's lay-off (S6) in round 1 — S6 does not "
-                "fit H3 H4 H5: a run of hearts takes only hearts")
+                f"that would make a later play illegal: BOB's lay-off (S6) in {word} 1 — S6 does not "
+                f"fit H3 H4 H5: {unfit[key]}")
         refused(log_changes.add_play, db, game_id, rid(), "meld", "CY", ["C7", "C7", "C7"])
         log_changes.add_play(db, game_id, rid(), "out", "CY")
         state = games.state(db, game_id)
@@ -504,12 +506,12 @@ def test_the_stores_say_in_whole_sentences_what_chance_seldom_reaches(tmp_path):
         log_changes.save_hand(db, game_id, rid(), 1, "ANN", ["D9"])
         assert refused(log_changes.confirm_round, db, game_id, rid(), 1) == (
             "enter the cards left in BOB's hand first")
-        log_changes.save_hand(db, game_id, rid(), 1, "BOB", ["S2"])
+        log_changes.save_hand(db, game_id, rid(), 1, "BOB", ["S2"] * (2 if key == "robber" else 1))  # every S2 the decks hold
         log_changes.confirm_round(db, game_id, rid(), 1)
         assert refused(log_changes.confirm_round, db, game_id, rid(), 1) == f"{word} 1 was counted already"
         if v.edits:
             assert refused(log_changes.edit_play, db, game_id, rid(), lay_off.id, "BOB", ["S2"], meld.id).startswith(
-                "that would clash with the hands counted at the end of round 1: ")
+                f"that would clash with the hands counted at the end of {word} 1: ")
         assert refused(log_changes.restore_play, db, game_id, rid(),
                        plays.PlayRow(None, 1, 9, "layoff", "BOB", ("S7",), 424242)) == (
             "BOB's lay-off (S7) lies on a meld that is not on the table")

@@ -133,6 +133,7 @@ def insert_game(db: Database, variant: Variant, players: list[str], rules: Mappi
     imported into this group already, raises :class:`AlreadyHere` and nothing is added
     (the same file in another group is another game).
     """
+    check_request_id(made_by)
     found = made_by and db.execute("SELECT id FROM games WHERE made_by = ?", [made_by]).fetchone()
     if found:
         raise AlreadyHere(Say("this game was made already (the form was sent twice)"), found[0])
@@ -308,14 +309,20 @@ def imported_already(db: Database, source: str | None, group: int | None) -> int
 REQUEST_ID_LONGEST = 64  # a form's key: the pages make 16 characters (web/forms.py)
 
 
-def once(db: Database, game_id: int, request_id: str | None) -> None:
-    """Record this form's key with the change; a key acted on before raises Repeated, a
-    key longer than any page makes is refused (on every route alike)."""
-    if not request_id:
-        return
-    if len(str(request_id)) > REQUEST_ID_LONGEST:
+def check_request_id(request_id: str | None) -> None:
+    """A form's key longer than any page makes is refused, on every route alike (one limit:
+    :data:`REQUEST_ID_LONGEST`), before anything is changed."""
+    if request_id and len(str(request_id)) > REQUEST_ID_LONGEST:
         raise Refused(Say("this form's key is longer than %(n)s characters: nothing was saved. "
                           "Reload the page and try again", n=REQUEST_ID_LONGEST))
+
+
+def once(db: Database, game_id: int, request_id: str | None) -> None:
+    """Record this form's key with the change; a key acted on before raises Repeated, a
+    key longer than any page makes is refused (:func:`check_request_id`)."""
+    if not request_id:
+        return
+    check_request_id(request_id)
     cursor = db.execute(
         "INSERT OR IGNORE INTO requests (game, request_id, created) VALUES (?, ?, ?)",
         [game_id, str(request_id), now()],

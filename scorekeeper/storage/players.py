@@ -233,6 +233,7 @@ def rename(db: Database, player_id: int, new_name: str, expected: str | None = N
     meanwhile, this rename is refused (:class:`Stale`) rather than applied over it.
     ``request_id``: the form's key, kept with each game changed (sent twice: Repeated).
     """
+    kernel.check_request_id(request_id)
     new_name = check_name(new_name)
     with write(db):
         conn = db.conn
@@ -271,6 +272,7 @@ def merge(db: Database, source_id: int, target_id: int, *, editable: Games,
     sat in a game outside ``editable`` (the games the caller may change: :class:`Forbidden`).
     ``target``'s own games are not changed. ``request_id``: the form's key, kept with
     each game changed (sent twice: Repeated)."""
+    kernel.check_request_id(request_id)
     if source_id == target_id:
         raise Refused(Say("choose two different players to merge"))
     with write(db):

@@ -2,7 +2,8 @@
 
 Every route of a group's link, a game started or imported into a group, players and
 names within a group (two groups' Kims, a name probe that says nothing about another
-group), imports into a group."""
+group), imports into a group, and a form's key that is this phone's, for one kind of
+change, with one length limit on every route that takes one."""
 from __future__ import annotations
 
 import io
@@ -14,6 +15,7 @@ import pytest
 
 from db_dump import dump
 from scorekeeper.storage import kernel
+from scorekeeper.storage.kernel import REQUEST_ID_LONGEST
 
 
 def text(response):
@@ -194,3 +196,67 @@ def test_the_same_file_in_another_group_is_another_game_never_a_redirect_to_thei
     history = text(stranger.get("/games"))
     assert f'data-game="{theirs}"' not in history and f'data-game="{mine}"' in history
     assert "imported already" not in text(stranger.get(own.headers["Location"]))
+
+
+# -- a form's key: this phone's, one kind of change, one length limit -----------------------
+
+def test_the_new_game_forms_key_from_another_phone_is_another_game(app, client, db):
+    start(client, ["Kim", "Lee"], request_id="same")
+    stranger = app.test_client()
+    game, key = start(stranger, ["Kim", "Lee"], request_id="same")
+    assert game == 2 and kernel.group_of(db, 2) != kernel.group_of(db, 1)
+    assert "Already saved" not in text(stranger.get(f"/g/{key}/counted"))
+    edit, _view = group_keys(db, 1)  # nor through the first phone's group
+    third, _ = start(stranger, ["Kim", "Lee"], f"/group/{edit}/games", request_id="same")
+    assert third == 3
+
+
+def test_a_rename_with_a_key_a_play_used_is_done(client, db):
+    game, key = start(client, ["Kim", "Lee"])
+    response = client.post(f"/g/{key}/counted/round", data={"round_no": "1", "ended": "stalemate", "save": "1",
+                                                            "request_id": "k"})
+    assert response.status_code == 303
+    kim = player_id(db, game)
+    renamed = client.post(f"/players/{kim}/rename", data={"name": "Kit", "expected": "Kim", "request_id": "k"})
+    assert renamed.status_code == 303 and kernel.header(db, game)["players"] == ["Kit", "Lee"]
+
+
+def _routes(client, db):
+    """Every kind of route that takes a form's key, with a form it would act on."""
+    game, key = start(client, ["Kim", "Lee"])
+    edit, _view = group_keys(db, game)
+    kim = player_id(db, game)
+    other, _ = start(client, ["Ann", "Bob"])
+    ice = client.post("/games", data={"variant": "iceberg", "first_dealer": "0", "seat_0": "Kim",
+                                      "seat_1": "Lee", "seat_2": "Max"})
+    ice_key = re.search(r"/g/([^/]+)/table", ice.headers["Location"]).group(1)
+    client.post(f"/g/{ice_key}/plays", data={"player": "Lee", "cards": ["S7", "S8", "S9"], "meld": "",
+                                             "confirm": "1"})
+    play = db.execute("SELECT max(id) FROM plays").fetchone()[0]
+    return [
+        ("/games", {"variant": "gin", "seat_0": "A", "seat_1": "B", "first_dealer": "0"}),
+        (f"/group/{edit}/games", {"variant": "gin", "seat_0": "A", "seat_1": "B", "first_dealer": "0"}),
+        (f"/g/{ice_key}/plays", {"player": "Lee", "cards": ["H7", "H8", "H9"], "meld": "", "confirm": "1"}),
+        (f"/g/{ice_key}/pass", {}),
+        (f"/g/{ice_key}/undo", {}),
+        (f"/g/{ice_key}/plays/{play}/delete", {"revision": "0"}),
+        (f"/g/{ice_key}/aces", {"player": "Lee", "card": "SA"}),
+        (f"/g/{key}/counted/round", {"round_no": "1", "ended": "stalemate", "save": "1"}),
+        (f"/players/{kim}/rename", {"name": "Kit", "expected": "Kim"}),
+        (f"/group/{edit}/players/{kim}/rename", {"name": "Kit", "expected": "Kim"}),
+        (f"/players/{player_id(db, other)}/merge", {"into": str(player_id(db, 3, 2)), "sure": "y"}),
+    ]
+
+
+def test_one_length_limit_on_every_route_that_takes_a_key(app, client, db):
+    routes = _routes(client, db)
+    before = dump(app.config["DATABASE"])
+    for path, form in routes:
+        response = client.post(path, data={**form, "request_id": "x" * (REQUEST_ID_LONGEST + 1)})
+        assert 400 <= response.status_code < 500, (path, response.status_code)
+        assert (f"This form's key is longer than {REQUEST_ID_LONGEST} characters: nothing was saved."
+                in unescape(text(response))), path
+        assert dump(app.config["DATABASE"]) == before, path
+    for path, form in routes:  # the longest key a route takes is taken
+        response = client.post(path, data={**form, "request_id": "y" * REQUEST_ID_LONGEST})
+        assert response.status_code == 303, (path, text(response)[-1500:])

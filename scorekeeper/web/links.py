@@ -39,6 +39,8 @@ from .database import get_db
 from .words import page_text
 
 EDIT, VIEW = "edit", "view"
+# The pages of a group only its edit link opens: a game started or imported into it.
+GROUP_EDITS = frozenset({"games.new", "games.create", "games.import_page", "games.import_game"})
 QR_KEPT = 768  # QR codes kept drawn: three per game a table has open, in each language
 REMEMBERED = 100  # games a phone's history keeps
 
@@ -376,9 +378,12 @@ def init_app(app: Flask) -> None:
 
     @app.url_defaults
     def group_link(endpoint, values) -> None:
-        """On a group's pages, a link to a page a group has too stays in the group."""
+        """On a group's pages, a link to a page a group has too stays in the group; on its
+        read-only link, the new-game form and the import are this phone's own (a group's
+        answer the read-only link 403)."""
         if (g.get("group_id") is not None and "group_key" not in values
-                and app.url_map.is_endpoint_expecting(endpoint, "group_key")):
+                and app.url_map.is_endpoint_expecting(endpoint, "group_key")
+                and (g.group_access == EDIT or endpoint not in GROUP_EDITS)):
             values["group_key"] = g.group_key
 
     @app.url_defaults

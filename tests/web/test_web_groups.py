@@ -84,7 +84,9 @@ def test_a_groups_links_open_its_history_players_statistics_and_new_game_form(ap
     # The read-only link: the same pages, no change.
     watcher = app.test_client()
     assert f'data-game="{second}"' in text(watcher.get(f"/group/{view}"))
-    assert 'data-share="group-edit"' not in text(watcher.get(f"/group/{view}"))
+    watched = text(watcher.get(f"/group/{view}"))
+    assert 'data-share="group-edit"' not in watched and "data-import" not in watched
+    assert 'href="/games/new"' in watched and f"/group/{view}/games" not in watched  # its own new game
     before = dump(app.config["DATABASE"])
     assert watcher.get(f"/group/{view}/games/new").status_code == 403
     assert watcher.get(f"/group/{view}/games/import").status_code == 403

@@ -262,3 +262,34 @@ def test_one_length_limit_on_every_route_that_takes_a_key(app, client, db):
     for path, form in routes:  # the longest key a route takes is taken
         response = client.post(path, data={**form, "request_id": "y" * REQUEST_ID_LONGEST})
         assert response.status_code == 303, (path, text(response)[-1500:])
+
+
+def test_a_merge_through_the_groups_edit_link(app, db):
+    table = app.test_client()
+    one, _ = start(table, ["Annie", "Lee"])
+    two, _ = start(table, ["Ann", "Lee"])
+    edit, _view = group_keys(db, one)
+    friend = app.test_client()  # holds the group's edit link and no game's
+    annie, ann = player_id(db, one), player_id(db, two)
+    merged = friend.post(f"/group/{edit}/players/{annie}/merge", data={"into": str(ann), "sure": "y"})
+    assert merged.status_code == 303 and merged.headers["Location"] == f"/group/{edit}/players/{ann}"
+    assert kernel.header(db, one)["players"] == ["Ann", "Lee"]
+
+
+def test_the_same_key_in_another_game_or_on_another_play_is_never_dropped(client, db):
+    _one, first = start(client, ["Kim", "Lee"])
+    _two, second = start(client, ["Kim", "Max"])
+    for key in (first, second):  # the same form, the same key, two games: two rounds
+        response = client.post(f"/g/{key}/counted/round", data={"round_no": "1", "ended": "stalemate",
+                                                                "save": "1", "request_id": "k"})
+        assert response.status_code == 303
+        assert "Already saved" not in text(client.get(response.headers["Location"]))
+    assert db.execute("SELECT count(*) FROM round_results").fetchone()[0] == 2
+    ice = client.post("/games", data={"variant": "iceberg", "first_dealer": "0", "seat_0": "Kim",
+                                      "seat_1": "Lee"})
+    ice_key = re.search(r"/g/([^/]+)/table", ice.headers["Location"]).group(1)
+    for cards in (["S7", "S8", "S9"], ["H7", "H8", "H9"]):  # two plays of one game, one key
+        response = client.post(f"/g/{ice_key}/plays", data={"player": "Lee", "cards": cards, "meld": "",
+                                                            "confirm": "1", "request_id": "k"})
+        assert response.status_code == 303
+    assert db.execute("SELECT count(*) FROM plays WHERE type = 'meld'").fetchone()[0] == 2

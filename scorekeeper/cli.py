@@ -103,6 +103,10 @@ def _link(base_url: str | None, game_id: int, secret: str) -> str:
     return f"{(base_url or '').rstrip('/')}/g/{game_id}-{secret}/table"
 
 
+def _group_link(base_url: str | None, group_id: int, secret: str) -> str:
+    return f"{(base_url or '').rstrip('/')}/group/{group_id}-{secret}"
+
+
 def _link_hint(base_url: str | None) -> None:
     if not base_url:
         click.echo("(links are paths: put the server's address before them, as phones reach it, "
@@ -113,10 +117,13 @@ def _link_hint(base_url: str | None) -> None:
 @click.argument("file")
 @DATABASE_OPTION
 @BASE_URL_OPTION
-def import_(file: str, database: str | None, base_url: str | None) -> None:
+@click.option("--group", "group_id", type=int, metavar="ID",
+              help="Into this group (its players matched by name; the same file imported into it "
+                   "twice is one game); by default a new group of its own (docs/groups.md).")
+def import_(file: str, database: str | None, base_url: str | None, group_id: int | None) -> None:
     """Add a game from a game file (FILE, or - for standard input) to the app."""
     from .storage.games import import_document
-    from .storage.kernel import AlreadyHere, Refused, secrets_of
+    from .storage.kernel import AlreadyHere, NotFound, Refused, group_of, group_secrets, secrets_of
 
     try:
         text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()
@@ -124,8 +131,13 @@ def import_(file: str, database: str | None, base_url: str | None) -> None:
         fail(f"cannot read {file}: {getattr(e, 'strerror', None) or e}")
     db = _database(database, create=True)
     try:
+        if group_id is not None:
+            try:
+                group_secrets(db, group_id)
+            except NotFound:
+                fail(f"there is no group {group_id}: scorekeeper games lists each game's group")
         try:
-            game_id = import_document(db, gamefile.parse_json(text))
+            game_id = import_document(db, gamefile.parse_json(text), group_id)
         except AlreadyHere as e:
             fail(f"{e.reason}: game {e.game_id}, {_link(base_url, e.game_id, secrets_of(db, e.game_id)[0])}")
         except Refused as e:
@@ -133,6 +145,8 @@ def import_(file: str, database: str | None, base_url: str | None) -> None:
         except ScorekeeperError as e:
             fail(str(e))
         click.echo(f"imported as game {game_id}: {_link(base_url, game_id, secrets_of(db, game_id)[0])}")
+        group = group_of(db, game_id)
+        click.echo(f"  in group {group}: {_group_link(base_url, group, group_secrets(db, group)[0])}")
     finally:
         db.close()
     _link_hint(base_url)
@@ -178,8 +192,9 @@ def rebuild(database: str | None, game_ids: tuple[int, ...]) -> None:
 @DATABASE_OPTION
 @BASE_URL_OPTION
 def games(database: str | None, base_url: str | None) -> None:
-    """List the games in the app's database with their edit and read-only links."""
-    from .storage.kernel import list_games, secrets_of
+    """List the games in the app's database with their edit and read-only links, and the
+    edit link of each one's group."""
+    from .storage.kernel import group_secrets, list_games, secrets_of
 
     db = _database(database)
     try:
@@ -189,6 +204,8 @@ def games(database: str | None, base_url: str | None) -> None:
             click.echo(f"game {game['id']}: {', '.join(game['players'])} — {game['status']}")
             click.echo(f"  edit link:      {_link(base_url, game['id'], edit)}")
             click.echo(f"  read-only link: {_link(base_url, game['id'], view)}")
+            group = game["group_id"]
+            click.echo(f"  group {group}:  {_group_link(base_url, group, group_secrets(db, group)[0])}")
     finally:
         db.close()
     _link_hint(base_url)
@@ -204,7 +221,11 @@ def _player(db, given: str):
         found = next((p for p in everyone if p.id == int(given)), None)
         if found is not None:
             return found
-    found = next((p for p in everyone if p.name == given), None)
+    named = [p for p in everyone if p.name == given]
+    if len(named) > 1:  # one in each of several groups (docs/groups.md)
+        fail(f"several players are called {given!r}, one per group (players "
+             f"{', '.join(str(p.id) for p in sorted(named, key=lambda p: p.id))}): give the id, as scorekeeper players shows it")
+    found = named[0] if named else None
     if found is None:
         near = next((p for p in everyone if key_of(p.name) == key_of(given)), None)
         hint = f" (did you mean {near.name!r}, player {near.id}?)" if near else ""
@@ -215,14 +236,16 @@ def _player(db, given: str):
 @main.command("players")
 @DATABASE_OPTION
 def players_(database: str | None) -> None:
-    """List every player with their number of games, the most recently played first."""
+    """List every player with their number of games and their group, the most recently
+    played first."""
     from .storage import players
 
     db = _database(database)
     try:
         for p in players.everyone(db, players.EVERY_GAME):
             last = f", last played {p.last_played[:10]}" if p.last_played else ""
-            click.echo(f"player {p.id}: {p.name} — {p.games} game{'' if p.games == 1 else 's'}{last}")
+            click.echo(f"player {p.id}: {p.name} — {p.games} game{'' if p.games == 1 else 's'}{last}, "
+                       f"group {players.group_of(db, p.id)}")
     finally:
         db.close()
 

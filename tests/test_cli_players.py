@@ -1,6 +1,6 @@
 """`scorekeeper players`, `rename-player` and `merge-players`: the server's owner looks
-after the players of every game, from the command line (a phone only of the games it
-holds the edit links of)."""
+after the players of every game, from the command line (a phone only with the edit link
+of the player's group)."""
 import json
 import re
 import sqlite3
@@ -23,7 +23,8 @@ def gin(a: str, b: str) -> str:
 def database(tmp_path):
     path = tmp_path / "scorekeeper.db"
     assert run("import", SEED, "--database", path).returncode == 0  # game 1: A, B, C
-    assert run("import", "-", "--database", path, stdin=gin("A", "Annie")).returncode == 0  # game 2
+    assert run("import", "-", "--group", "1", "--database", path,
+               stdin=gin("A", "Annie")).returncode == 0  # game 2, of game 1's group
     return path
 
 
@@ -33,7 +34,7 @@ def listed(database) -> dict[str, tuple[int, int]]:
     assert proc.returncode == 0, proc.stderr
     found = {}
     for line in proc.stdout.splitlines():
-        m = re.fullmatch(r"player (\d+): (.+) — (\d+) games?, last played \d{4}-\d{2}-\d{2}", line)
+        m = re.fullmatch(r"player (\d+): (.+) — (\d+) games?, last played \d{4}-\d{2}-\d{2}, group \d+", line)
         assert m, line
         found[m.group(2)] = (int(m.group(1)), int(m.group(3)))
     return found
@@ -95,3 +96,24 @@ def test_a_refusal_is_one_line_exit_2_and_changes_nothing(database, args, says):
     assert len(proc.stderr.strip().splitlines()) == 1 and proc.stderr.startswith(says), proc.stderr
     assert "Traceback" not in proc.stderr
     assert dump(database) == before
+
+
+def test_two_groups_players_of_one_name_are_named_by_id(database):
+    """A game imported into a new group (the default) has players of its own: its A is not
+    game 1's, and a name two groups use is refused until the id is given."""
+    imported = run("import", "-", "--database", database, stdin=gin("A", "Kim"))
+    assert imported.returncode == 0 and "\n  in group 2: /group/2-" in imported.stdout
+    before = dump(database)
+    proc = run("rename-player", "A", "Ada", "--database", database)
+    assert proc.returncode == 2 and proc.stderr.startswith(
+        "error: several players are called 'A', one per group (players 1, 5): give the id"), proc.stderr
+    assert dump(database) == before
+    assert run("rename-player", "5", "Ada", "--database", database).returncode == 0
+    assert players_of(database, 3) == ["Ada", "Kim"] and players_of(database, 1) == ["A", "B", "C"]
+    nowhere = run("import", "-", "--group", "9", "--database", database, stdin=gin("A", "Kim"))
+    assert nowhere.returncode == 2 and "there is no group 9" in nowhere.stderr
+
+
+def test_games_lists_each_games_group_link(database):
+    listed = run("games", "--database", database).stdout
+    assert listed.count("  group 1:  /group/1-") == 2

@@ -19,6 +19,7 @@ import json
 import secrets
 import sqlite3
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from typing import Iterator
 
 from sqlite_utils import Database
@@ -148,7 +149,7 @@ def m004_players(db: Database) -> None:
     db["seats"].create_index(["game", "player"], unique=True)
     db["seats"].create_index(["player"])
     for game_id, names in db.execute("SELECT id, players FROM games ORDER BY id").fetchall():
-        seat_players(db, game_id, json.loads(names))
+        seat_players(db, game_id, json.loads(names), grouped=False)
 
 
 @migrations()
@@ -208,10 +209,63 @@ def m008_drawn_payloads(db: Database) -> None:
 
 
 @migrations()
-def m009_names_that_look_alike(db: Database) -> None:
+def m009_groups(db: Database) -> None:
+    """Groups: the people who play together (a household, a club). Every game belongs to
+    one group (``games.group_id``), and so does every player (``players.group_id``): a
+    name is unique within its group (``players.key`` unique per group, no longer on the
+    server). A group has its own edit and read-only links (``groups.edit_token``,
+    ``view_token``).
+
+    Existing games are grouped by docs/groups.md's rule: games that share a player (the
+    server-wide players before this) are one group, the connected components of the
+    games and their players; every other game is a group of its own, and a player who
+    sat in no game is one too.
+    """
+    db["groups"].create(
+        {"id": int, "edit_token": str, "view_token": str, "created": str},
+        pk="id", not_null={"edit_token", "view_token", "created"},
+    )
+    db["games"].add_column("group_id", int)
+    db["players"].add_column("group_id", int)
+    db.execute("DROP INDEX IF EXISTS idx_players_key")
+    db["players"].create_index(["group_id", "key"], unique=True)
+    db["games"].create_index(["group_id"])
+    db["players"].create_index(["group_id"])
+    # Connected components of the graph of games and players (union-find over players).
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def root(node):
+        parent.setdefault(node, node)
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for (game_id,) in db.execute("SELECT id FROM games ORDER BY id").fetchall():
+        root(("game", game_id))
+    for (player_id,) in db.execute("SELECT id FROM players ORDER BY id").fetchall():
+        root(("player", player_id))
+    for game_id, player_id in db.execute("SELECT game, player FROM seats").fetchall():
+        a, b = root(("game", game_id)), root(("player", player_id))
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    made: dict[tuple[str, int], int] = {}
+    stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    for node in sorted(parent):  # games first, by id: group ids follow the games' order
+        top = root(node)
+        if top not in made:
+            made[top] = db.execute(
+                "INSERT INTO groups (edit_token, view_token, created) VALUES (?, ?, ?)",
+                [secrets.token_urlsafe(18), secrets.token_urlsafe(18), stamp]).lastrowid
+        table = "games" if node[0] == "game" else "players"
+        db.execute(f"UPDATE {table} SET group_id = ? WHERE id = ?", [made[top], node[1]])
+
+
+@migrations()
+def m010_names_that_look_alike(db: Database) -> None:
     """Players matched by their confusable skeleton (storage/kernel.py ``key_of``: Unicode
     TR 39), not by their name without case alone: each player's ``key`` made again. Two
-    players whose names look the same ("Ann" and "Аnn", with a Cyrillic А) were two; the
+    players of one group whose names look the same ("Ann" and "Аnn", with a Cyrillic А) were two; the
     later one keeps its games and its name there, and takes a number on its own page
     ("Аnn (2)") until someone renames or merges it, as m004 did for names that differed in case."""
     from .kernel import key_of

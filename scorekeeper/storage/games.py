@@ -32,9 +32,10 @@ def store_of(variant: Variant):
 
 def create(db: Database, variant: Variant, players: list[str], rules: Mapping,
            first_dealer: int, teams: list[list[str]] | None = None,
-           request_id: str | None = None) -> tuple[int, str]:
+           request_id: str | None = None, group: int | None = None) -> tuple[int, str]:
     """A new game, checked by replaying its game file with no rounds; (id, edit secret).
-    ``request_id``: the new-game form's; sent twice, it makes one game (AlreadyHere)."""
+    ``request_id``: the new-game form's; sent twice, it makes one game (AlreadyHere).
+    ``group``: the group it joins (None: a new group of its own)."""
     if not 0 <= first_dealer < len(players):
         raise Refused(Say("the first dealer must be one of the players"))
     doc = {"format": gamefile.FORMAT, "variant": variant.key, "rules": dict(rules),
@@ -45,7 +46,8 @@ def create(db: Database, variant: Variant, players: list[str], rules: Mapping,
         raise Refused(e.message) from None  # its sentence, as the rules said it
     with write(db):
         return kernel.insert_game(db, variant, players, rules, first_dealer, teams,
-                                  status=game.said_status(), totals=game.totals, made_by=request_id)
+                                  status=game.said_status(), totals=game.totals, made_by=request_id,
+                                  group=group)
 
 
 def state(db: Database, game_id: int, round_no: int | None = None):
@@ -110,10 +112,12 @@ def export_document(db: Database, game_id: int) -> dict:
     return store_of(variant).export_document(db, game_id)
 
 
-def import_document(db: Database, doc: Any) -> int:
-    """Add a game from a game file, checked in full first; a bad file changes nothing.
+def import_document(db: Database, doc: Any, group: int | None = None) -> int:
+    """Add a game from a game file to ``group`` (None: a new group of its own), checked in
+    full first; a bad file changes nothing.
 
-    The same file imported before is found before anything is replayed (AlreadyHere).
+    The same file imported into this group before is found before anything is replayed
+    (AlreadyHere); in another group it is another game.
     The file does not say who dealt first or when turns passed: the first seat deals.
     """
     try:
@@ -122,10 +126,10 @@ def import_document(db: Database, doc: Any) -> int:
     except ScorekeeperError as e:
         raise Refused(e.message) from None  # its sentence, as the rules said it
     source = source_of(doc)
-    found = db.execute("SELECT id FROM games WHERE source = ?", [source]).fetchone()
+    found = kernel.imported_already(db, source, group)
     if found:
-        raise AlreadyHere(Say("this game file was imported already: the game is here"), found[0])
-    return store_of(variant).import_document(db, variant, doc, source)
+        raise AlreadyHere(Say("this game file was imported already: the game is here"), found)
+    return store_of(variant).import_document(db, variant, doc, source, group)
 
 
 def source_of(doc: Any) -> str:

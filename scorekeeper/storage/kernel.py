@@ -3,7 +3,11 @@
 - the ``games`` row: one INSERT for every way a game is added (:func:`insert_game`), its
   header read back (:func:`header`), the summary the history list shows rewritten and the
   version bumped by every change (:func:`save_summary`), the two link secrets;
-- who sits where (:func:`seat_players`): the people behind the names, across games;
+- groups (:func:`add_group`, :func:`group_of`, :func:`group_games`): the people who play
+  together; every game belongs to one, and so does every player (a name is unique within
+  its group), and a group has its own two link secrets;
+- who sits where (:func:`seat_players`): the people behind the names, across the games of
+  a group;
 - request ids (:func:`once`): a form acted on twice (a double tap, a resubmit) counts once;
 - the refusals every change can end in (:class:`Refused`, :class:`Stale`, …), as sentences
   (words.Say; a library error's own sentence passed on as it is, never its text).
@@ -119,31 +123,39 @@ def new_secret() -> str:
 def insert_game(db: Database, variant: Variant, players: list[str], rules: Mapping,
                 first_dealer: int, teams: list[list[str]] | None = None, *,
                 status: Say = Say("in progress"), totals: Mapping[str, int] | None = None,
-                made_by: str | None = None, source: str | None = None) -> tuple[int, str]:
+                made_by: str | None = None, source: str | None = None,
+                group: int | None = None) -> tuple[int, str]:
     """A new game's row (version 0; the summary of a game with no rounds) and its seats,
     in the caller's write transaction; (id, the secret of its edit link).
 
-    ``made_by``: the request id of the form that made it, ``source``: the digest of the
-    game file it was imported from; a game made or imported once already raises
-    :class:`AlreadyHere` and nothing is added.
+    ``group``: the group it joins (None: a new group of its own, :func:`add_group`).
+    ``made_by``: the form's key that made it (this phone's: web/forms.py), ``source``: the
+    digest of the game file it was imported from; a game made once already, or a file
+    imported into this group already, raises :class:`AlreadyHere` and nothing is added
+    (the same file in another group is another game).
     """
+    check_request_id(made_by)
     found = made_by and db.execute("SELECT id FROM games WHERE made_by = ?", [made_by]).fetchone()
     if found:
         raise AlreadyHere(Say("this game was made already (the form was sent twice)"), found[0])
-    found = source and db.execute("SELECT id FROM games WHERE source = ?", [source]).fetchone()
+    found = imported_already(db, source, group)
     if found:
-        raise AlreadyHere(Say("this game file was imported already: the game is here"), found[0])
+        raise AlreadyHere(Say("this game file was imported already: the game is here"), found)
+    if group is None:
+        group = add_group(db)
+    elif not db.execute("SELECT 1 FROM groups WHERE id = ?", [group]).fetchone():
+        raise NotFound(Say("there is no such group"))
     stamp = now()
     edit = new_secret()
     game_id = db.execute(
         "INSERT INTO games (variant, players, rules, teams, first_dealer, created, updated, "
         "version, over, status, said_status, round_no, totals, edit_token, view_token, made_by, "
-        "source) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, 1, ?, ?, ?, ?, ?)",
+        "source, group_id) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, 1, ?, ?, ?, ?, ?, ?)",
         [variant.key, json.dumps(players, ensure_ascii=False), json.dumps(dict(rules)),
          json.dumps(teams, ensure_ascii=False) if teams is not None else None, first_dealer,
          stamp, stamp, str(status), _said(status), json.dumps(dict(totals or {}), ensure_ascii=False),
          edit, new_secret(),
-         made_by or None, source],
+         made_by or None, source, group],
     ).lastrowid
     seat_players(db, game_id, players)
     return game_id, edit
@@ -245,20 +257,73 @@ def backup(db: Database, path: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+# Groups: the people who play together. A group's links open its games' history, its
+# players and their statistics, and its new-game form (web/links.py); nothing here or
+# there crosses from one group to another.
+
+
+def add_group(db: Database) -> int:
+    """A new group (in the caller's write transaction), with its two link secrets."""
+    return db.execute("INSERT INTO groups (edit_token, view_token, created) VALUES (?, ?, ?)",
+                      [new_secret(), new_secret(), now()]).lastrowid
+
+
+def group_secrets(db: Database, group_id: int) -> tuple[str, str]:
+    """The secrets of a group's edit link and read-only link."""
+    row = db.execute("SELECT edit_token, view_token FROM groups WHERE id = ?", [group_id]).fetchone()
+    if row is None:
+        raise NotFound(Say("there is no such group"))
+    return row[0], row[1]
+
+
+def group_of(db: Database, game_id: int) -> int:
+    """The group a game belongs to."""
+    row = db.execute("SELECT group_id FROM games WHERE id = ?", [game_id]).fetchone()
+    if row is None:
+        raise NotFound(Say("there is no game %(game)s", game=game_id))
+    return row[0]
+
+
+def group_games(db: Database, group_ids: Iterable[int]) -> list[int]:
+    """The games of these groups, by id."""
+    ids = sorted({int(i) for i in group_ids})
+    if not ids:
+        return []
+    return [row[0] for row in db.execute(
+        f"SELECT id FROM games WHERE group_id IN ({', '.join('?' * len(ids))}) ORDER BY id", ids)]
+
+
+def imported_already(db: Database, source: str | None, group: int | None) -> int | None:
+    """The game of this group imported from the file of digest ``source``, if there is one
+    (a new group, None, has none)."""
+    if not source or group is None:
+        return None
+    row = db.execute("SELECT id FROM games WHERE source = ? AND group_id = ? ORDER BY id LIMIT 1",
+                     [source, group]).fetchone()
+    return row[0] if row else None
+
+
+# ---------------------------------------------------------------------------------------
 # Forms acted on once, and plays changed meanwhile.
 
 
 REQUEST_ID_LONGEST = 64  # a form's key: the pages make 16 characters (web/forms.py)
 
 
-def once(db: Database, game_id: int, request_id: str | None) -> None:
-    """Record this form's key with the change; a key acted on before raises Repeated, a
-    key longer than any page makes is refused (on every route alike)."""
-    if not request_id:
-        return
-    if len(str(request_id)) > REQUEST_ID_LONGEST:
+def check_request_id(request_id: str | None) -> None:
+    """A form's key longer than any page makes is refused, on every route alike (one limit:
+    :data:`REQUEST_ID_LONGEST`), before anything is changed."""
+    if request_id and len(str(request_id)) > REQUEST_ID_LONGEST:
         raise Refused(Say("this form's key is longer than %(n)s characters: nothing was saved. "
                           "Reload the page and try again", n=REQUEST_ID_LONGEST))
+
+
+def once(db: Database, game_id: int, request_id: str | None) -> None:
+    """Record this form's key with the change; a key acted on before raises Repeated, a
+    key longer than any page makes is refused (:func:`check_request_id`)."""
+    if not request_id:
+        return
+    check_request_id(request_id)
     cursor = db.execute(
         "INSERT OR IGNORE INTO requests (game, request_id, created) VALUES (?, ?, ?)",
         [game_id, str(request_id), now()],
@@ -383,8 +448,8 @@ def key_of(name: str) -> str:
     return _LOOK_ALIKES.getSkeleton(0, _normal(name).casefold())
 
 
-def _find_or_add(db: Database, name: str, taken: set[int]) -> int:
-    """The player called ``name`` (any case), or a new one; never one in ``taken``.
+def _find_or_add(db: Database, group: int | None, name: str, taken: set[int]) -> int:
+    """The player of ``group`` called ``name`` (any case), or a new one; never one in ``taken``.
 
     Two seats of one game whose names differ only in case ("Bob" and "bob", possible in
     games made before players were kept) are two people: the second gets an entry of
@@ -393,24 +458,35 @@ def _find_or_add(db: Database, name: str, taken: set[int]) -> int:
     base, n = name.strip(), 1
     candidate = base
     while True:
-        row = db.execute("SELECT id FROM players WHERE key = ?", [key_of(candidate)]).fetchone()
+        if group is None:  # before there were groups (migration m004)
+            row = db.execute("SELECT id FROM players WHERE key = ?", [key_of(candidate)]).fetchone()
+        else:
+            row = db.execute("SELECT id FROM players WHERE key = ? AND group_id = ?",
+                             [key_of(candidate), group]).fetchone()
         if row is None:
+            if group is None:
+                return db.execute("INSERT INTO players (name, key, created) VALUES (?, ?, ?)",
+                                  [candidate, key_of(candidate), now()]).lastrowid
             return db.execute(
-                "INSERT INTO players (name, key, created) VALUES (?, ?, ?)",
-                [candidate, key_of(candidate), now()]).lastrowid
+                "INSERT INTO players (name, key, created, group_id) VALUES (?, ?, ?, ?)",
+                [candidate, key_of(candidate), now(), group]).lastrowid
         if row[0] not in taken:
             return row[0]
         n += 1
         candidate = f"{base} ({n})"
 
 
-def seat_players(db: Database, game_id: int, names: Iterable[str]) -> None:
-    """Record who sits in each seat of a game (a game already seated is left alone)."""
+def seat_players(db: Database, game_id: int, names: Iterable[str], *, grouped: bool = True) -> None:
+    """Record who sits in each seat of a game, players of the game's group (a game already
+    seated is left alone). ``grouped``: False before there were groups (migration m004),
+    when a name was one player on the server."""
     if db.execute("SELECT 1 FROM seats WHERE game = ? LIMIT 1", [game_id]).fetchone():
         return
+    group = (db.execute("SELECT group_id FROM games WHERE id = ?", [game_id]).fetchone()[0]
+             if grouped else None)
     taken: set[int] = set()
     for seat, name in enumerate(names):
-        player_id = _find_or_add(db, name, taken)
+        player_id = _find_or_add(db, group, name, taken)
         taken.add(player_id)
         db.execute("INSERT INTO seats (game, seat, player) VALUES (?, ?, ?)",
                    [game_id, seat, player_id])

@@ -521,7 +521,8 @@ def export_document(db: Database, game_id: int) -> dict:
             "players": list(log.players), "teams": log.teams, "rounds": rounds}
 
 
-def import_document(db: Database, variant: LogVariant, doc: Mapping, source: str) -> int:
+def import_document(db: Database, variant: LogVariant, doc: Mapping, source: str,
+                    group: int | None = None) -> int:
     """Add a game from its game file (already read: its header checked); the first seat
     deals. Each event becomes a row; the round lists become their rows; a finished round
     that no one went out of ended by the game's way without an event (the stock ran out:
@@ -580,7 +581,7 @@ def import_document(db: Database, variant: LogVariant, doc: Mapping, source: str
              for player, cards in by_player.items()]
     kept = results.encode(kept)
     with write(db):
-        log.id, _secret = kernel.insert_game(db, variant, players, log.rules, 0, log.teams, source=source)
+        log.id, _secret = kernel.insert_game(db, variant, players, log.rules, 0, log.teams, source=source, group=group)
         # The rows take the ids after the largest there is, in one statement: a lay-off's
         # meld (its place in the game) is known before it is written.
         first = db.execute("SELECT coalesce(max(id), 0) FROM plays").fetchone()[0]

@@ -1,7 +1,10 @@
 """The people who play, across games: who sat where, renames and merges (database code).
 
-Tables (db.py, migration m004): ``players`` (a name, and ``key``: the name compared
-case-insensitively, unique) and ``seats`` (game, seat → player). Games keep the names
+Tables (db.py, migrations m004 and m009): ``players`` (a name, and ``key``: the name
+compared case-insensitively, unique within the player's group) and ``seats`` (game, seat
+→ player). A player belongs to one group (the people who play together), and every game
+they sat in is one of its games: a rename looks for a name taken only in that group, and a
+merge joins two players of one group, never of two. Games keep the names
 they were played with in their own rows (``games.players``/``teams``, ``plays.player``,
 ``hands.player``): the rules library works with names. So a rename rewrites the name in
 every row of every game the player sat in, and a merge re-points every game of one
@@ -12,7 +15,8 @@ Which games: the app has no accounts, and a game's links are its only keys. So e
 function here is told which games it covers: reading functions take the games the
 caller may see (``within``), a rename or a merge the games it may change
 (``editable``), and the caller says which: a phone's view the games this phone holds a
-link to (web/links.py), the server's command line :data:`EVERY_GAME`. A player is known
+link to and those of the groups it holds a link to (web/links.py), the server's command
+line :data:`EVERY_GAME`. A player is known
 to a caller only through those games: a player none of them seats is :class:`NotFound`,
 as one that does not exist; a rename or a merge that would change a game outside
 ``editable`` is refused whole (:class:`Forbidden`, naming those games by id).
@@ -214,6 +218,12 @@ def _current(conn, player_id: int) -> tuple[str, str]:
     return row
 
 
+def group_of(db: Database, player_id: int) -> int | None:
+    """The group a player belongs to (None: no such player)."""
+    row = db.execute("SELECT group_id FROM players WHERE id = ?", [player_id]).fetchone()
+    return None if row is None else row[0]
+
+
 def rename(db: Database, player_id: int, new_name: str, expected: str | None = None, *,
            editable: Games, request_id: str | None = None) -> list[int]:
     """Rename a player, in every game they played; returns the games changed.
@@ -224,6 +234,7 @@ def rename(db: Database, player_id: int, new_name: str, expected: str | None = N
     meanwhile, this rename is refused (:class:`Stale`) rather than applied over it.
     ``request_id``: the form's key, kept with each game changed (sent twice: Repeated).
     """
+    kernel.check_request_id(request_id)
     new_name = check_name(new_name)
     with write(db):
         conn = db.conn
@@ -236,8 +247,10 @@ def rename(db: Database, player_id: int, new_name: str, expected: str | None = N
         if expected is not None and expected != name:
             raise Stale(Say("this player was renamed to %(player)s meanwhile (on another phone): "
                             "nothing was changed", player=name))
-        other = conn.execute("SELECT id, name FROM players WHERE key = ? AND id != ?",
-                             [key_of(new_name), player_id]).fetchone()
+        other = conn.execute(  # a name is taken only within the player's group
+            "SELECT id, name FROM players WHERE key = ? AND id != ? AND group_id IS "
+            "(SELECT group_id FROM players WHERE id = ?)",
+            [key_of(new_name), player_id, player_id]).fetchone()
         if other is not None:
             raise NameTaken(Say("there is already a player called %(other)s. If they are the "
                                 "same person, merge %(player)s into %(other)s instead",
@@ -255,10 +268,12 @@ def rename(db: Database, player_id: int, new_name: str, expected: str | None = N
 def merge(db: Database, source_id: int, target_id: int, *, editable: Games,
           request_id: str | None = None) -> list[int]:
     """Make two entries one person: every game of ``source`` now names ``target``, and
-    ``source`` is gone. Refused when both played in the same game, and when ``source``
+    ``source`` is gone. Two players of one group only (a player of another group is as
+    one that does not exist: NotFound). Refused when both played in the same game, and when ``source``
     sat in a game outside ``editable`` (the games the caller may change: :class:`Forbidden`).
     ``target``'s own games are not changed. ``request_id``: the form's key, kept with
     each game changed (sent twice: Repeated)."""
+    kernel.check_request_id(request_id)
     if source_id == target_id:
         raise Refused(Say("choose two different players to merge"))
     with write(db):
@@ -268,6 +283,8 @@ def merge(db: Database, source_id: int, target_id: int, *, editable: Games,
         lacking = outside(db, source_id, editable)
         if lacking:
             raise Forbidden(lacking)
+        if group_of(db, source_id) != group_of(db, target_id):
+            raise NotFound(Say("there is no player %(player)s", player=target_id))
         both = conn.execute(
             "SELECT game FROM seats WHERE player = ? INTERSECT SELECT game FROM seats WHERE player = ?",
             [source_id, target_id]).fetchall()

@@ -550,7 +550,8 @@ def replayed_rounds(db: Database, game_id: int) -> list[tuple[RoundRecord, Stand
     return _kept(_replayed(head, gamefile.start(head), rounds, 1, None), game.variant)
 
 
-def import_document(db: Database, variant: CountVariant, doc: Mapping, source: str) -> int:
+def import_document(db: Database, variant: CountVariant, doc: Mapping, source: str,
+                    group: int | None = None) -> int:
     """Add a hand-count game from its game file (its header checked); the first seat
     deals. An unfinished last round (no one out, no knock, no stalemate) records nothing
     yet. Every round is replayed before the write lock (the file's refusal in its words)."""
@@ -571,7 +572,7 @@ def import_document(db: Database, variant: CountVariant, doc: Mapping, source: s
     scored = Scored(game, head, [], standing)
     kept = _encoded(done, variant)
     with write(db):
-        game.id, _secret = kernel.insert_game(db, variant, game.players, game.rules, 0, source=source)
+        game.id, _secret = kernel.insert_game(db, variant, game.players, game.rules, 0, source=source, group=group)
         for round_no, rnd in enumerate(game.rounds, 1):
             _insert_round(db, game.id, round_no, rnd)
         results.write(db, game.id, 1, kept)

@@ -86,11 +86,12 @@ def check_names(doc: object) -> None:
         seen[key_of(name)] = name
 
 
-def import_upload(db, data: bytes) -> int:
-    """Add the game in an uploaded game file; returns its id. Refused: nothing is saved."""
+def import_upload(db, data: bytes, group: int | None = None) -> int:
+    """Add the game in an uploaded game file to ``group`` (None: a new group of its own);
+    returns its id. Refused: nothing is saved."""
     try:
         doc = read_game_file(data)
         check_names(doc)
-        return games.import_document(db, doc)
+        return games.import_document(db, doc, group)
     except ScorekeeperError as e:  # GameFileError and the rules' own errors
         raise Refused(e.message) from None  # its sentence, as said

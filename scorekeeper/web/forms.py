@@ -11,7 +11,7 @@ import hashlib
 import secrets
 import unicodedata
 
-from flask import request
+from flask import g, request
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -75,11 +75,14 @@ class RequestIdField(StringField):
     """
 
     def __init__(self, label=lazy_gettext("request id"), validators=None, **kwargs):
-        super().__init__(label, validators or [Optional(), Length(max=kernel.REQUEST_ID_LONGEST)], **kwargs)
+        # No length validator: a key longer than kernel.REQUEST_ID_LONGEST is refused by
+        # the store, on every route in the same words (kernel.check_request_id).
+        super().__init__(label, validators or [Optional()], **kwargs)
 
     def key(self) -> str | None:
         """The key the change is recorded under: the page's id, for this phone (its session),
-        this kind of change (the route) and what the form asks (its other fields). The
+        this kind of change (the route, in this game or group) and what the form asks (its
+        other fields). The
         same form sent again by this phone is the same key (acted on once); the same id
         from another phone, on another route or with another play is another request,
         never a repeat of someone else's (or of another play). An id longer than any page
@@ -90,7 +93,8 @@ class RequestIdField(StringField):
             return self.data
         asked = sorted((name, value) for name, value in request.form.items(multi=True)
                        if name not in ("csrf_token", self.name))
-        said = repr((phone(), request.endpoint, self.data, asked)).encode()
+        where = (request.endpoint, sorted((request.view_args or {}).items()), g.get("group_id"))
+        said = repr((phone(), where, self.data, asked)).encode()
         return hashlib.blake2b(said, digest_size=18).hexdigest()
 
 

@@ -1,4 +1,4 @@
-"""A game's two links: who may see it, and who may change it.
+"""A game's two links and a group's two links: who may see them, and who may change them.
 
 Every game has an edit link and a read-only link, each carrying its own secret (144
 random bits). No game is reachable without one of them: game URLs are
@@ -9,9 +9,17 @@ the same live table and every change it attempts is refused (403).
 
 This phone's games — the keys it has opened — are kept in its signed session cookie,
 so the history list shows what this phone has played or watched, and no one else's.
-Across games, :func:`held` is the rule of what a phone may see and change: the players
-pages cover the games it gives (each key checked against its game today), and a rename
-or a merge needs the edit link of every game it changes.
+
+Every game belongs to a group (the people who play together), and a group has its own
+edit and read-only links: ``/group/<key>/…``, the key ``<group id>-<secret>`` checked as
+a game's is. A group's link opens the group's history, its players and their statistics,
+and (the edit link) its new-game form, import, renames and merges; the games it lists
+open with the group's access. Across games, :func:`seen_games` is the rule of what a
+phone may see (the games it holds a link to, and the games of the groups it holds a link
+to; on a group's pages that group's games only) and :func:`editable_games` what a rename
+or a merge may change (the games of the groups it holds the edit link of). A phone that
+starts a game from no group's page starts it in the group whose edit link it opened
+last (:func:`home_group`), or in a new group of its own if it holds none.
 
 Views keep taking ``game_id``: :func:`init_app` turns the key in the URL into the id
 (and the access level into ``g.access``), and puts the key back when a URL is built.
@@ -26,10 +34,13 @@ from functools import lru_cache
 from flask import Flask, abort, g, request, session
 from werkzeug.routing import BaseConverter, ValidationError
 
+from ..storage import kernel
 from .database import get_db
 from .words import page_text
 
 EDIT, VIEW = "edit", "view"
+# The pages of a group only its edit link opens: a game started or imported into it.
+GROUP_EDITS = frozenset({"games.new", "games.create", "games.import_page", "games.import_game"})
 QR_KEPT = 768  # QR codes kept drawn: three per game a table has open, in each language
 REMEMBERED = 100  # games a phone's history keeps
 
@@ -152,8 +163,8 @@ def remembered() -> dict[int, tuple[str, str]]:
 
 def held() -> dict[int, str]:
     """The games this phone holds a link to: id → EDIT or VIEW, the most recently opened
-    last. What the players pages may show (these games) and change (those held with
-    EDIT) is this and nothing else.
+    last (with the groups it holds, :func:`held_groups`, what the players pages may show:
+    :func:`seen_games`).
 
     Each key the session keeps is checked against its game's secrets now, and the
     access is what the key opens today, not what the session noted: a key that opens
@@ -179,23 +190,133 @@ def held() -> dict[int, str]:
 
 
 def seen_games() -> frozenset[int]:
-    """The games whose players and results this phone may see: those it holds a link to."""
-    return frozenset(held())
+    """The games whose players and results this phone may see: on a group's pages that
+    group's games; elsewhere those it holds a link to and those of the groups it holds a
+    link to."""
+    if g.get("group_id") is not None:
+        return frozenset(kernel.group_games(get_db(), [g.group_id]))
+    return frozenset(held()) | frozenset(kernel.group_games(get_db(), held_groups()))
 
 
 def editable_games() -> frozenset[int]:
     """The games this phone may change beyond their own pages (a rename, a merge): those
-    it holds the edit link of."""
-    return frozenset(i for i, access in held().items() if access == EDIT)
+    of the groups it holds the edit link of (on a group's pages, that group's, if so).
+    A player's games are all in their group: its edit link is all a rename needs."""
+    if g.get("group_id") is not None:
+        editable = [g.group_id] if g.group_access == EDIT else []
+    else:
+        editable = [i for i, access in held_groups().items() if access == EDIT]
+    return frozenset(kernel.group_games(get_db(), editable))
 
 
 def key_for(game_id: int) -> str:
+    """The key a URL names a game by: the one this page opened it with, this phone's
+    edit key, the key of the group's access this phone holds, or its read-only key."""
     if g.get("game_id") == game_id:
         return g.game_key
     known = remembered().get(game_id)
+    if known is not None and known[1] == EDIT:
+        return known[0]
+    row = get_db().execute("SELECT group_id, edit_token, view_token FROM games WHERE id = ?",
+                           [game_id]).fetchone()
+    through = held_groups().get(row[0]) if row else None
+    if through is not None:
+        return make_key(game_id, row[1] if through == EDIT else row[2])
     if known is None:
         raise LookupError(f"no link to game {game_id} on this phone")
     return known[0]
+
+
+# ---------------------------------------------------------------------------------------
+# Groups' links.
+
+
+def resolve_group(key: str) -> tuple[int, str]:
+    """(group id, "edit" or "view") for a group's key, or 404 when it opens nothing."""
+    text, _, secret = key.partition("-")
+    group_id = parse_id(text)
+    if group_id is None or not secret:
+        abort(404)
+    row = get_db().execute("SELECT edit_token, view_token FROM groups WHERE id = ?",
+                           [group_id]).fetchone()
+    access = _opens(secret, *row) if row else None
+    if access is None:
+        abort(404)
+    return group_id, access
+
+
+def remember_group(group_id: int, key: str, access: str) -> None:
+    """Add a group to this phone's groups (an edit key is never replaced by a read-only
+    one); a group opened with its edit link becomes this phone's home group."""
+    groups = dict(session.get("groups", {}))
+    known = groups.get(str(group_id))
+    if access == EDIT and session.get("group") != group_id:
+        session["group"] = group_id
+        session.permanent = True
+    if known == [key, access] or (known and known[1] == EDIT and access == VIEW):
+        return
+    groups.pop(str(group_id), None)
+    groups[str(group_id)] = [key, access]
+    session["groups"] = dict(list(groups.items())[-REMEMBERED:])
+    session.permanent = True
+    g.pop("held_groups", None)
+    g.pop("held", None)
+
+
+def held_groups() -> dict[int, str]:
+    """The groups this phone holds a link to: id → EDIT or VIEW, each key checked against
+    its group's secrets now (read once per request)."""
+    if "held_groups" not in g:
+        keys = {int(i): tuple(v) for i, v in session.get("groups", {}).items()
+                if isinstance(v, list) and len(v) == 2}
+        found: dict[int, str] = {}
+        if keys:
+            rows = get_db().execute(
+                f"SELECT id, edit_token, view_token FROM groups WHERE id IN ({', '.join('?' * len(keys))})",
+                list(keys)).fetchall()
+            for group_id, edit, view in rows:
+                number, _, secret = keys[group_id][0].partition("-")
+                if parse_id(number) == group_id and secret:
+                    access = _opens(secret, edit, view)
+                    if access is not None:
+                        found[group_id] = access
+        g.held_groups = found
+    return g.held_groups
+
+
+def group_key_for(group_id: int) -> str:
+    """The key this phone holds a group by (the page's own on that group's pages)."""
+    if g.get("group_id") == group_id:
+        return g.group_key
+    return session["groups"][str(group_id)][0]
+
+
+def home_group() -> int | None:
+    """The group a game started from no group's page joins: the one whose edit link this
+    phone opened last (or made, with its first game), while it still holds it; None: a
+    new group of its own."""
+    home = session.get("group")
+    if g.get("group_id") is not None:
+        return g.group_id if g.group_access == EDIT else None
+    return home if isinstance(home, int) and held_groups().get(home) == EDIT else None
+
+
+def group_share(group_id: int, edit_secret: str, view_secret: str) -> list[dict]:
+    """A group's links this phone may hand on, each with its QR code: the read-only one
+    always, the edit one to those holding it."""
+    from flask import url_for
+
+    shown = [(VIEW, view_secret, page_text("The group's read-only link: its games, players and "
+                                           "statistics, to watch"))]
+    if g.get("group_access") == EDIT:
+        shown.insert(0, (EDIT, edit_secret, page_text(
+            "The group's edit link: its games, players and statistics, and new games")))
+    result = []
+    for access, secret, title in shown:
+        url = url_for("games.index", group_key=make_key(group_id, secret), _external=True)
+        result.append({"access": access, "url": url, "title": title, "qr": qr_svg(url, title),
+                       "shown_as": f"group-{access}"})  # the page's mark: not a game's link
+    return result
 
 
 
@@ -248,6 +369,24 @@ def init_app(app: Flask) -> None:
             g.game_key, g.game_id, g.access = key, game_id, access
             remember(game_id, key, access)
 
+    @app.url_value_preprocessor
+    def open_group(_endpoint, values) -> None:
+        if values and "group_key" in values:
+            key = values.pop("group_key")
+            group_id, access = resolve_group(key)
+            g.group_key, g.group_id, g.group_access = key, group_id, access
+            remember_group(group_id, key, access)
+
+    @app.url_defaults
+    def group_link(endpoint, values) -> None:
+        """On a group's pages, a link to a page a group has too stays in the group; on its
+        read-only link, the new-game form and the import are this phone's own (a group's
+        answer the read-only link 403)."""
+        if (g.get("group_id") is not None and "group_key" not in values
+                and app.url_map.is_endpoint_expecting(endpoint, "group_key")
+                and (g.group_access == EDIT or endpoint not in GROUP_EDITS)):
+            values["group_key"] = g.group_key
+
     @app.url_defaults
     def game_link(endpoint, values) -> None:
         """A game URL names its game by key: ``game_id`` becomes this phone's ``game_key``
@@ -264,9 +403,10 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def read_only_refuses_changes() -> None:
-        if g.get("access") == VIEW and request.method not in ("GET", "HEAD"):
+        if VIEW in (g.get("access"), g.get("group_access")) and request.method not in ("GET", "HEAD"):
             abort(403)
 
     @app.context_processor
     def access_in_templates() -> dict:
-        return {"can_edit": can_edit(), "access": g.get("access")}
+        return {"can_edit": can_edit(), "access": g.get("access"),
+                "group_access": g.get("group_access")}

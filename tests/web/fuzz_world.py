@@ -3,7 +3,9 @@
 A :class:`World` is an app on a template database holding games of every family of
 pages, each at a point where its forms have something to act on (a round being played,
 a round at its end, a round counted, a game over), games this phone holds only the
-read-only link of or no link at all, and their players. ``ROUTES`` says, for every
+read-only link of or no link at all, and their players; the phone's group (every game it
+started or imported) and another phone's group (the games it watches or has no link to),
+with their links. ``ROUTES`` says, for every
 route of the app (rule and method), which games it is asked about, its fields and the
 values that mean something to it, and a few requests it accepts as they are; the
 strategies build requests from these and break them: values of every kind (wrong
@@ -98,7 +100,16 @@ class World:
         self.client = self.app.test_client()
         self.games: dict[str, Game] = {}
         self._build()
-        self.players = dict(self._query("SELECT name, id FROM players"))
+        # The groups: this phone's (its games) and the other phone's (peek, hidden).
+        self.groups = {}
+        for name, game in (("mine", "ice_play"), ("theirs", "hidden")):
+            group, edit, view = self._query(
+                "SELECT g.id, g.edit_token, g.view_token FROM groups g JOIN games ON games.group_id = g.id "
+                "WHERE games.id = ?", [self.games[game].id])[0]
+            self.groups[name] = (f"{group}-{edit}", f"{group}-{view}")
+        mine = self.groups["mine"][0].split("-")[0]
+        self.players = dict(self._query("SELECT name, id FROM players WHERE group_id = ?", [mine]))
+        self.other_players = dict(self._query("SELECT name, id FROM players WHERE group_id != ?", [mine]))
         self.cookie = self.client.get_cookie("session").value
         self.before = dump(self.template)
         self.restore()
@@ -488,6 +499,14 @@ def _routes() -> dict[tuple[str, str], Route]:
             (None, {"player_id": w.players["Kay"]}, {"into": str(w.players["D"]), "sure": "y"}),
             (None, {"player_id": w.players["E"]}, {"into": str(w.players["E"]), "sure": "y"}),
             (None, {"player_id": w.players["A"]}, {"into": str(w.players["B"]), "sure": "y"})], posts)
+    # A group's pages: its history, its players, their statistics, its new game and import.
+    group_routes = {(rule.replace("/players", "/group/<group_key>/players", 1)
+                     .replace("/games", "/group/<group_key>/games", 1), method): route
+                    for (rule, method), route in r.items()
+                    if rule.startswith("/players") or (rule.startswith("/games") and rule != "/games")}
+    group_routes[("/group/<group_key>", "GET")] = r[("/games", "GET")]
+    group_routes[("/group/<group_key>/games", "POST")] = r[("/games", "POST")]
+    r.update(group_routes)
     return r
 
 
@@ -543,6 +562,24 @@ def game_key(draw, world: World, game: Game) -> str:
     return draw(st.sampled_from(weird))
 
 
+def group_key(draw, world: World) -> str:
+    """Mostly this phone's group's edit link; its read-only link, the other group's links
+    (handed on to this phone), or keys that open nothing."""
+    choice = draw(st.integers(0, 19))
+    mine_edit, mine_view = world.groups["mine"]
+    if choice < 13:
+        return mine_edit
+    if choice < 15:
+        return mine_view
+    if choice < 17:
+        return draw(st.sampled_from(world.groups["theirs"]))
+    group = mine_edit.split("-")[0]
+    weird = [f"{group}-madeup", group, f"{group}-", "-", "0-x", f"{2**64}-x", "%FF%FE", f"{mine_edit}x",
+             mine_edit.upper(), f"0{mine_edit}", f"{group}-{'x' * 400}", f"{mine_edit}%00",
+             f"{int(group) + 1}-{mine_edit.split('-', 1)[1]}", f"²-{mine_edit.split('-', 1)[1]}"]
+    return draw(st.sampled_from(weird))
+
+
 @st.composite
 def asks(draw, world: World, rule: tuple[str, str]) -> Ask:
     """One request for ``rule``: a good one changed a little, or one drawn field by field."""
@@ -581,6 +618,8 @@ def asks(draw, world: World, rule: tuple[str, str]) -> Ask:
         params.setdefault("game_key", game_key(draw, world, game))
     else:
         game = None
+    if "<group_key>" in path:
+        params.setdefault("group_key", group_key(draw, world))
 
     def pick_id(known: list) -> str:
         pool = [str(i) for i in known]
@@ -593,13 +632,13 @@ def asks(draw, world: World, rule: tuple[str, str]) -> Ask:
             return draw(route.params[param])
         if param in params:
             got = params[param]
-            return got if isinstance(got, str) and param == "game_key" else _quote(str(got))
+            return got if isinstance(got, str) and param in ("game_key", "group_key") else _quote(str(got))
         if param == "play_id":
             return pick_id(game.plays)
         if param == "round_no":
             return pick_id(list(range(1, game.rounds + 2)))
         if param == "player_id":
-            return pick_id(sorted(world.players.values()))
+            return pick_id(sorted(world.players.values()) + sorted(world.other_players.values())[:2])
         if param in ("variant", "variant_key"):
             return draw(st.one_of(st.sampled_from(list(registry.VARIANTS) * 2), st.sampled_from(
                 ["canasta", "GIN", "gin%FF", "%FF", "x" * 300, "gin%00", "g%C3%AFn"])))
@@ -764,7 +803,7 @@ def plain_ask(world: World, rule: tuple[str, str]) -> Ask:
         name, params = (route.games[0] if route.games else None), {}
         data = {k: PLAIN.get(k, "1") for k in route.fields if k != "game_file"}
     game = world.games[name] if name else None
-    defaults = {"game_key": game.edit if game else None, "round_no": 1, "player_id": world.players["A"],
+    defaults = {"game_key": game.edit if game else None, "group_key": world.groups["mine"][0], "round_no": 1, "player_id": world.players["A"],
                 "play_id": (game.plays or [1])[-1] if game else 1, "variant": "iceberg", "variant_key": "gin",
                 "filename": "app.js"}
     url = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(params.get(m.group(1), defaults[m.group(1)])), path)

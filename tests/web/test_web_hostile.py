@@ -164,7 +164,7 @@ def test_a_new_game_sent_twice_makes_one_game(client, app):
     assert 'name="request_id"' in text(client.get("/games/new"))
 
 
-def test_the_same_game_file_imported_twice_is_one_game_and_leads_to_it(client, app):
+def test_the_same_game_file_imported_twice_is_one_game_in_a_group_and_another_in_another(client, app):
     doc = {"format": "scorekeeper/1", "variant": "gin", "players": ["A", "B"], "rounds": [{"stalemate": True}]}
     upload = lambda body: client.post("/games/import", data={"game_file": (io.BytesIO(body), "g.json")},
                                       content_type="multipart/form-data")
@@ -176,15 +176,14 @@ def test_the_same_game_file_imported_twice_is_one_game_and_leads_to_it(client, a
     page = text(client.get(again.headers["Location"], follow_redirects=True))
     assert "This game file was imported already: the game is here. Nothing was added." in page
     assert dump(app.config["DATABASE"]) == before
-    stranger = app.test_client()  # another phone: led to it read-only
-    led = stranger.post("/games/import", data={"game_file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+    stranger = app.test_client()  # another phone, of another group: a game of its own
+    own = stranger.post("/games/import", data={"game_file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
                         content_type="multipart/form-data")
-    assert led.status_code == 303
-    game = led.headers["Location"]
-    assert stranger.get(game, follow_redirects=True).status_code == 200
-    refused = stranger.post(game + "/counted/round", data={"round_no": "2", "ended": "stalemate", "save": "1"})
-    assert refused.status_code == 403  # the read-only link: it did not import the game
-    assert dump(app.config["DATABASE"]) == before
+    assert own.status_code == 303 and own.headers["Location"] != first.headers["Location"]
+    page = text(stranger.get(own.headers["Location"], follow_redirects=True))
+    assert "This phone has the game&#39;s edit link" in page
+    game_id = lambda location: location.split("/g/")[1].split("-")[0]
+    assert game_id(own.headers["Location"]) != game_id(first.headers["Location"])
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """One rule for names (storage/kernel.py ``key_of``): NFC, case-folded, compared by their
 confusable skeleton (Unicode TR 39, ICU's spoof checker). The new-game form, an import
 and a rename refuse two names that look alike, naming both; a database of the schema
-before it upgrades itself (migration m009)."""
+before it upgrades itself (migration m010)."""
 from __future__ import annotations
 
 import io
@@ -66,7 +66,8 @@ def test_an_import_refuses_two_names_that_look_alike_naming_both(client, app, se
 
 def test_a_new_game_seats_the_player_whose_name_looks_the_same(db):
     first, _ = games.create(db, registry.get("iceberg"), ["Ann", "Bob"], {}, 0)
-    second, _ = games.create(db, registry.get("iceberg"), [FULL_WIDTH_ANN, "Zoe"], {}, 0)
+    second, _ = games.create(db, registry.get("iceberg"), [FULL_WIDTH_ANN, "Zoe"], {}, 0,
+                             group=kernel.group_of(db, first))
     ann = next(p for p in players.everyone(db, EVERY_GAME) if p.name == "Ann")
     assert players.game_ids(db, ann.id, EVERY_GAME) == [first, second]
 
@@ -81,27 +82,33 @@ def test_a_rename_to_a_name_that_looks_like_another_player_s_is_refused_naming_i
 
 
 def test_a_database_of_the_schema_before_gets_the_rule_and_look_alikes_are_told_apart(tmp_path, monkeypatch):
-    """m009: each player's key made again; of two players whose names look alike (two
-    people under the rule before), the later one takes a number on its own page, and
-    its games keep the name they were played with."""
-    path = str(tmp_path / "m008.db")
+    """m010: each player's key made again; of two players of a group whose names look
+    alike (two people under the rule before), the later one takes a number on its own
+    page, and its games keep the name they were played with. Another group's look-alike
+    keeps its name: names are one within a group."""
+    path = str(tmp_path / "m009.db")
     db = connect(path)
-    migrations.apply(db, stop_before="m009_names_that_look_alike")
-    with monkeypatch.context() as before:  # the rule before m009: without case, no more
+    migrations.apply(db, stop_before="m010_names_that_look_alike")
+    with monkeypatch.context() as before:  # the rule before m010: without case, no more
         before.setattr(kernel, "key_of", lambda name: unicodedata.normalize("NFC", name).casefold())
         first, _ = games.create(db, registry.get("iceberg"), ["Ann", "Bob"], {}, 0)
-        second, _ = games.create(db, registry.get("iceberg"), [CYRILLIC_ANN, "BOB", FULL_WIDTH_ANN], {}, 0)
+        second, _ = games.create(db, registry.get("iceberg"), [CYRILLIC_ANN, "BOB", FULL_WIDTH_ANN], {}, 0,
+                                 group=kernel.group_of(db, first))
+        elsewhere, _ = games.create(db, registry.get("iceberg"), [CYRILLIC_ANN, "Zed"], {}, 0)  # another group
     assert sorted(p.name for p in players.everyone(db, EVERY_GAME)) == sorted(
-        ["Ann", "Bob", CYRILLIC_ANN, FULL_WIDTH_ANN])
+        ["Ann", "Bob", CYRILLIC_ANN, FULL_WIDTH_ANN, CYRILLIC_ANN, "Zed"])
     db.close()
 
     create_app({"DATABASE": path, "SECRET_KEY": "x", "TESTING": True})  # upgrades it
     db = connect(path)
-    assert "m009_names_that_look_alike" in [m.name for m in migrations.applied(db)]
-    everyone = {p.name: p for p in players.everyone(db, EVERY_GAME)}
-    assert sorted(everyone) == sorted(["Ann", "Bob", f"{CYRILLIC_ANN} (2)", f"{FULL_WIDTH_ANN} (3)"])
+    assert "m010_names_that_look_alike" in [m.name for m in migrations.applied(db)]
+    assert sorted(p.name for p in players.everyone(db, EVERY_GAME)) == sorted(
+        ["Ann", "Bob", f"{CYRILLIC_ANN} (2)", f"{FULL_WIDTH_ANN} (3)", CYRILLIC_ANN, "Zed"])
+    everyone = {p.name: p for p in players.everyone(db, EVERY_GAME) if kernel.group_of(db, first) in
+                {kernel.group_of(db, g) for g in players.game_ids(db, p.id, EVERY_GAME)}}
     assert players.game_ids(db, everyone["Bob"].id, EVERY_GAME) == [first, second]
     assert players.game_ids(db, everyone[f"{CYRILLIC_ANN} (2)"].id, EVERY_GAME) == [second]
     assert kernel.header(db, second)["players"] == [CYRILLIC_ANN, "BOB", FULL_WIDTH_ANN]  # as played
-    third, _ = games.create(db, registry.get("iceberg"), [FULL_WIDTH_ANN, "Zoe"], {}, 0)
+    third, _ = games.create(db, registry.get("iceberg"), [FULL_WIDTH_ANN, "Zoe"], {}, 0,
+                            group=kernel.group_of(db, first))
     assert players.game_ids(db, everyone["Ann"].id, EVERY_GAME) == [first, third]

@@ -42,11 +42,30 @@ def pid(db, name):
     return next(p.id for p in players.everyone(db, EVERY_GAME) if p.name == name)
 
 
+def grouped(db, doc):
+    """A game imported into the group of the database's first game (the people who play
+    together at this test's table), or into a new group if there is no game yet."""
+    first = db.execute("SELECT group_id FROM games ORDER BY id LIMIT 1").fetchone()
+    return games.import_document(db, doc, first[0] if first else None)
+
+
 def open_game(client, db, game_id, access="edit"):
-    """This phone opens a game through its link (so its history knows it)."""
+    """This phone opens a game through its link (so its history knows it); with the edit
+    link, also its group's edit link (what a rename or a merge needs)."""
     edit, view = kernel.secrets_of(db, game_id)
     key = f"{game_id}-{edit if access == 'edit' else view}"
     assert client.get(f"/g/{key}").status_code in (200, 302, 303)
+    if access == "edit":
+        open_group(client, db, game_id)
+    return key
+
+
+def open_group(client, db, game_id, access="edit"):
+    """This phone opens the link of a game's group; the group's key."""
+    group = kernel.group_of(db, game_id)
+    edit, view = kernel.group_secrets(db, group)
+    key = f"{group}-{edit if access == 'edit' else view}"
+    assert client.get(f"/group/{key}").status_code == 200
     return key
 
 
@@ -78,15 +97,15 @@ def test_a_new_game_seats_the_same_people_matched_case_insensitively(client, tab
 
 
 def test_imported_games_get_their_players_too(client, db, seed_example):
-    games.import_document(db, finished_seed(seed_example))
-    games.import_document(db, gin_example())
+    grouped(db, finished_seed(seed_example))
+    grouped(db, gin_example())
     assert {p.name: p.games for p in players.everyone(db, EVERY_GAME)} == {"A": 2, "B": 2, "C": 1}
 
 
 def test_an_import_seats_its_players_in_its_own_transaction(db, seed_example):
     """Every variant's import seats its people at once: reading the players writes nothing."""
-    games.import_document(db, finished_seed(seed_example))
-    games.import_document(db, gin_example())
+    grouped(db, finished_seed(seed_example))
+    grouped(db, gin_example())
     seats = db.execute("SELECT game, seat FROM seats ORDER BY game, seat").fetchall()
     assert seats == [(1, 0), (1, 1), (1, 2), (2, 0), (2, 1)]
 
@@ -94,8 +113,8 @@ def test_an_import_seats_its_players_in_its_own_transaction(db, seed_example):
 # -- the pages ------------------------------------------------------------------------
 
 def test_players_page_and_a_players_figures(client, db, seed_example):
-    iceberg = games.import_document(db, finished_seed(seed_example))  # A wins with 100; C −20, B −120
-    gin = games.import_document(db, gin_example())  # A knocks: in progress
+    iceberg = grouped(db, finished_seed(seed_example))  # A wins with 100; C −20, B −120
+    gin = grouped(db, gin_example())  # A knocks: in progress
     open_game(client, db, iceberg, "view")
     open_game(client, db, gin, "view")
     html = text(client.get("/players"))
@@ -116,7 +135,7 @@ def test_players_page_and_a_players_figures(client, db, seed_example):
 
 
 def test_a_players_page_links_only_the_games_this_phone_holds(app, client, db, seed_example):
-    game_id = games.import_document(db, finished_seed(seed_example))
+    game_id = grouped(db, finished_seed(seed_example))
     edit, view = kernel.secrets_of(db, game_id)
     stranger = app.test_client()
     response = stranger.get(f"/players/{pid(db, 'A')}")
@@ -129,7 +148,7 @@ def test_a_players_page_links_only_the_games_this_phone_holds(app, client, db, s
 
 
 def test_head_to_head(client, db, seed_example):
-    game = games.import_document(db, finished_seed(seed_example))  # A 100, C −20, B −120: A wins
+    game = grouped(db, finished_seed(seed_example))  # A 100, C −20, B −120: A wins
     open_game(client, db, game, "view")
     html = text(client.get("/players/head-to-head"))
     a, b, c = (pid(db, n) for n in "ABC")
@@ -148,8 +167,8 @@ def test_unknown_player_is_404_everywhere(client):
 @pytest.fixture
 def two_games(db, seed_example):
     """A played two games: with B and C (Iceberg, 2026-01-02), with Zed (Gin, 2026-03-04)."""
-    iceberg = games.import_document(db, finished_seed(seed_example))
-    gin = games.import_document(db, gin_example(("A", "Zed")))
+    iceberg = grouped(db, finished_seed(seed_example))
+    gin = grouped(db, gin_example(("A", "Zed")))
     db.execute("UPDATE games SET created = '2026-01-02T10:00:00+00:00' WHERE id = ?", [iceberg])
     db.execute("UPDATE games SET created = '2026-03-04T10:00:00+00:00' WHERE id = ?", [gin])
     db.conn.commit()
@@ -222,22 +241,23 @@ def test_a_read_only_link_shows_the_players_but_cannot_rename_or_merge(app, clie
     b = pid(db, "B")
     page = text(client.get(f"/players/{b}"))
     assert "data-rename" not in page and "data-merge" not in page and "data-no-change" in page
+    assert "it needs this phone to hold the group's edit link" in unescape(page)
     before = dump(app.config["DATABASE"])
     response = client.post(f"/players/{b}/rename", data={"name": "Bea", "expected": "B"})
     assert response.status_code == 403
     message = unescape(text(response))
-    assert ("The name was not changed: Renaming B changes every game B played, so it needs this phone to "
-            "hold the edit link of each: it holds only the read-only link of the Iceberg Rummy game of "
-            "2026-01-02.") in message
+    assert ("The name was not changed: Renaming B changes every game B played in their group, so it "
+            "needs this phone to hold the group's edit link: open the group's edit link first") in message
     assert "data-rename" not in message
     response = client.post(f"/players/{b}/merge", data={"into": str(pid(db, "C")), "sure": "y"})
     assert response.status_code == 403 and "Nothing was merged: Merging B into another player" in text(response)
     assert dump(app.config["DATABASE"]) == before
 
 
-def test_the_edit_link_of_one_of_two_games_is_not_enough(app, client, db, two_games):
+def test_a_games_edit_link_is_not_enough_the_groups_is(app, client, db, two_games):
     iceberg, gin = two_games
-    open_game(client, db, iceberg, "edit")
+    edit, _view = kernel.secrets_of(db, iceberg)
+    client.get(f"/g/{iceberg}-{edit}")  # the game's edit link, not its group's
     a = pid(db, "A")
     page = text(client.get(f"/players/{a}"))
     assert "data-rename" not in page and "data-merge" not in page
@@ -247,47 +267,37 @@ def test_the_edit_link_of_one_of_two_games_is_not_enough(app, client, db, two_ga
         response = client.post(f"/players/{a}/{action}", data=data)
         assert response.status_code == 403, action
         message = unescape(text(response))
-        assert f"{says}: " in message and "it holds no link at all to some of them." in message
-        # The game it lacks is not described: not its type, date, players or links.
-        gin_edit, gin_view = kernel.secrets_of(db, gin)
+        assert f"{says}: " in message and "the group's edit link" in message
+        gin_edit, gin_view = kernel.secrets_of(db, gin)  # the game it lacks is not described
         for secret in ("Zed", "Gin Rummy", "2026-03-04", gin_edit, gin_view, f"/g/{gin}-"):
             assert secret not in message, (action, secret)
     assert dump(app.config["DATABASE"]) == before
-    # B sat only in the game this phone edits: B may be renamed.
-    assert client.post(f"/players/{pid(db, 'B')}/rename", data={"name": "Bea", "expected": "B"}).status_code == 303
-    assert kernel.header(db, iceberg)["players"] == ["A", "Bea", "C"]
-
-
-def test_a_read_only_and_a_missing_link_are_both_said(client, db, two_games, seed_example):
-    iceberg, gin = two_games
-    third = games.import_document(db, gin_example(("A", "Yan")))
-    open_game(client, db, iceberg, "edit")
-    open_game(client, db, gin, "view")
-    response = client.post(f"/players/{pid(db, 'A')}/rename", data={"name": "Alice", "expected": "A"})
-    assert response.status_code == 403
-    message = unescape(text(response))
-    assert ("it holds only the read-only link of the Gin Rummy game of 2026-03-04, and no link at all to "
-            "some others.") in message
-    assert "Yan" not in message and kernel.secrets_of(db, third)[1] not in message
-
-
-def test_the_edit_links_of_every_game_rename_and_merge(client, db, two_games):
-    iceberg, gin = two_games
-    for game in two_games:
-        open_game(client, db, game, "edit")
-    a = pid(db, "A")
-    assert "data-rename" in text(client.get(f"/players/{a}"))
+    open_group(client, db, iceberg)  # the group's edit link: all a rename needs
     response = client.post(f"/players/{a}/rename", data={"name": "Alice", "expected": "A"})
     assert response.status_code == 303
-    assert "Renamed to Alice in 2 games." in text(client.get(response.headers["Location"]))
     assert [kernel.header(db, g)["players"][0] for g in two_games] == ["Alice", "Alice"]
-    response = client.post(f"/players/{pid(db, 'Zed')}/merge", data={"into": str(pid(db, "C")), "sure": "y"})
-    assert response.status_code == 303 and kernel.header(db, gin)["players"] == ["Alice", "C"]
 
 
-def test_a_merge_into_a_player_this_phone_does_not_see_is_as_into_no_one(app, client, db, two_games):
+def test_the_groups_read_only_link_shows_its_players_but_cannot_rename(app, client, db, two_games):
     iceberg, gin = two_games
-    games.import_document(db, gin_example(("Yan", "Xi")))
+    key = open_group(client, db, iceberg, "view")
+    assert sorted(listed_players(text(client.get(f"/group/{key}/players")))) == ["A", "B", "C", "Zed"]
+    assert "Only this group's games count here." in unescape(text(client.get(f"/group/{key}/players")))
+    a = pid(db, "A")
+    page = text(client.get(f"/group/{key}/players/{a}"))
+    assert "data-rename" not in page and f'/g/{gin}-{kernel.secrets_of(db, gin)[1]}' in page
+    before = dump(app.config["DATABASE"])
+    assert client.post(f"/group/{key}/players/{a}/rename", data={"name": "Alice", "expected": "A"}).status_code == 403
+    assert client.post(f"/players/{a}/rename", data={"name": "Alice", "expected": "A"}).status_code == 403
+    assert client.post(f"/group/{key}/games", data={"variant": "gin", "seat_0": "A", "seat_1": "B",
+                                                    "first_dealer": "0"}).status_code == 403
+    assert client.get(f"/group/{key}/games/new").status_code == 403
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_a_merge_into_a_player_of_another_group_is_as_into_no_one(app, client, db, two_games):
+    iceberg, gin = two_games
+    games.import_document(db, gin_example(("Yan", "Xi")))  # another group's game
     open_game(client, db, iceberg, "edit")
     before = dump(app.config["DATABASE"])
     response = client.post(f"/players/{pid(db, 'B')}/merge", data={"into": str(pid(db, "Yan")), "sure": "y"})
@@ -298,19 +308,18 @@ def test_a_merge_into_a_player_this_phone_does_not_see_is_as_into_no_one(app, cl
     assert "Yan" not in text(response)
     assert f'<option value="{pid(db, "Yan")}"' not in text(client.get(f"/players/{pid(db, 'B')}"))
     assert dump(app.config["DATABASE"]) == before
+    with pytest.raises(kernel.NotFound):  # the store too: two groups' players are never one
+        players.merge(db, pid(db, "B"), pid(db, "Yan"), editable=EVERY_GAME)
 
 
-def test_a_rename_to_the_name_of_someone_unseen_says_only_that_it_is_taken(app, client, db, two_games):
+def test_a_rename_to_the_name_of_someone_in_another_group_is_as_to_a_free_name(app, client, db, two_games):
     iceberg, _gin = two_games
-    games.import_document(db, gin_example(("Yan", "Xi")))
+    yan_game = games.import_document(db, gin_example(("Yan", "Xi")))  # another group's game
     open_game(client, db, iceberg, "edit")
-    before = dump(app.config["DATABASE"])
     response = client.post(f"/players/{pid(db, 'B')}/rename", data={"name": "yan", "expected": "B"})
-    assert response.status_code == 422
-    message = unescape(text(response))
-    assert "The name was not changed: That name is taken on this server: choose another." in message
-    assert "Yan" not in message and "merge" not in message.split("data-error")[1].split("</p>")[0]
-    assert dump(app.config["DATABASE"]) == before
+    assert response.status_code == 303
+    assert "Renamed to yan in 1 game." in text(client.get(response.headers["Location"]))
+    assert kernel.header(db, yan_game)["players"] == ["Yan", "Xi"]  # the other group's Yan, untouched
 
 
 def test_storage_renames_and_merges_only_within_the_games_given(db, two_games):
@@ -334,8 +343,8 @@ def test_storage_renames_and_merges_only_within_the_games_given(db, two_games):
 # -- rename: every past game follows ------------------------------------------------------
 
 def test_rename_rewrites_every_past_game(client, table, db, seed_example):
-    iceberg = games.import_document(db, finished_seed(seed_example))
-    gin = games.import_document(db, gin_example())
+    iceberg = grouped(db, finished_seed(seed_example))
+    gin = grouped(db, gin_example())
     versions = {g: kernel.header(db, g)["version"] for g in (iceberg, gin)}
     key = open_game(client, db, iceberg)
     open_game(client, db, gin)
@@ -358,7 +367,7 @@ def test_rename_rewrites_every_past_game(client, table, db, seed_example):
 
 
 def test_rename_rewrites_a_robber_game_and_its_cached_summary(client, db):
-    game = games.import_document(db, json.loads((EXAMPLES / "robber-seed-chart.json").read_text()))
+    game = grouped(db, json.loads((EXAMPLES / "robber-seed-chart.json").read_text()))
     before = kernel.header(db, game)
     assert before["totals"] == {"A": -5, "B": 135}
     open_game(client, db, game)
@@ -374,7 +383,7 @@ def test_rename_rewrites_a_robber_game_and_its_cached_summary(client, db):
 def test_a_players_figures_follow_a_change_to_a_game_already_counted(client, db, seed_example):
     """The scored game files are kept per game version: a rename (a new version) is
     scored again, never answered from the file as it was."""
-    open_game(client, db, games.import_document(db, finished_seed(seed_example)))
+    open_game(client, db, grouped(db, finished_seed(seed_example)))
     page = text(client.get(f"/players/{pid(db, 'A')}"))
     assert 'data-won>1<' in page
     client.post(f"/players/{pid(db, 'A')}/rename", data={"name": "Alice", "expected": "A"})
@@ -400,7 +409,7 @@ def test_rename_of_a_game_being_played_keeps_it_playable(client, table, db):
     ("b", 422, "There is already a player called B. If they are the same person, merge A into B instead."),
 ])
 def test_rename_refusals_change_nothing(client, db, seed_example, name, status, says):
-    game = games.import_document(db, finished_seed(seed_example))
+    game = grouped(db, finished_seed(seed_example))
     open_game(client, db, game)
     before = games.export_document(db, game), kernel.header(db, game)["version"]
     response = client.post(f"/players/{pid(db, 'A')}/rename", data={"name": name})
@@ -410,7 +419,7 @@ def test_rename_refusals_change_nothing(client, db, seed_example, name, status, 
 
 
 def test_a_rename_made_meanwhile_is_not_overwritten(client, db, seed_example):
-    open_game(client, db, games.import_document(db, finished_seed(seed_example)))
+    open_game(client, db, grouped(db, finished_seed(seed_example)))
     a = pid(db, "A")
     assert client.post(f"/players/{a}/rename", data={"name": "Al", "expected": "A"}).status_code == 303
     stale = client.post(f"/players/{a}/rename", data={"name": "Alex", "expected": "A"})
@@ -421,7 +430,7 @@ def test_a_rename_made_meanwhile_is_not_overwritten(client, db, seed_example):
 
 
 def test_changing_only_the_case_of_a_name(client, db, seed_example):
-    game = games.import_document(db, finished_seed(seed_example, ("ann", "B", "C")))
+    game = grouped(db, finished_seed(seed_example, ("ann", "B", "C")))
     open_game(client, db, game)
     assert client.post(f"/players/{pid(db, 'ann')}/rename", data={"name": "Ann"}).status_code == 303
     assert kernel.header(db, game)["players"] == ["Ann", "B", "C"]
@@ -430,8 +439,8 @@ def test_changing_only_the_case_of_a_name(client, db, seed_example):
 # -- merge -----------------------------------------------------------------------------
 
 def test_merge_repoints_every_game(client, db, seed_example):
-    one = games.import_document(db, finished_seed(seed_example, ("Annie", "B", "C")))
-    two = games.import_document(db, gin_example(("Ann", "B")))
+    one = grouped(db, finished_seed(seed_example, ("Annie", "B", "C")))
+    two = grouped(db, gin_example(("Ann", "B")))
     open_game(client, db, one)
     open_game(client, db, two)
     annie, ann = pid(db, "Annie"), pid(db, "Ann")
@@ -447,7 +456,7 @@ def test_merge_repoints_every_game(client, db, seed_example):
 
 
 def test_merge_refused_when_both_played_in_one_game(client, db, seed_example):
-    game = games.import_document(db, finished_seed(seed_example))
+    game = grouped(db, finished_seed(seed_example))
     open_game(client, db, game)
     before = games.export_document(db, game)
     response = client.post(f"/players/{pid(db, 'A')}/merge", data={"into": str(pid(db, 'B')), "sure": "y"})
@@ -462,7 +471,7 @@ def test_merge_refused_when_both_played_in_one_game(client, db, seed_example):
                                         ("999", "that player is not here any more"),
                                         ("self", "choose two different players to merge")])
 def test_merge_bad_choices(client, db, seed_example, into, says):
-    open_game(client, db, games.import_document(db, finished_seed(seed_example)))
+    open_game(client, db, grouped(db, finished_seed(seed_example)))
     a = pid(db, "A")
     response = client.post(f"/players/{a}/merge", data={"into": str(a) if into == "self" else into, "sure": "y"})
     assert response.status_code == 422 and says in text(response).lower()
@@ -470,8 +479,8 @@ def test_merge_bad_choices(client, db, seed_example, into, says):
 
 
 def test_merge_page_chooses_nobody_and_asks_to_confirm(client, db, seed_example):
-    open_game(client, db, games.import_document(db, finished_seed(seed_example, ("Uma", "B", "C"))))
-    open_game(client, db, games.import_document(db, gin_example(("Kim", "B"))), "view")
+    open_game(client, db, grouped(db, finished_seed(seed_example, ("Uma", "B", "C"))))
+    open_game(client, db, grouped(db, gin_example(("Kim", "B"))), "view")
     page = text(client.get(f"/players/{pid(db, 'Uma')}")).split("data-merge>")[1].split("</form>")[0]
     options = re.findall(r'<option value="([^"]*)"( selected)?>([^<]*)</option>', page)
     assert options[0] == ("", " selected", "choose…")
@@ -482,8 +491,8 @@ def test_merge_page_chooses_nobody_and_asks_to_confirm(client, db, seed_example)
 
 @pytest.mark.parametrize("sure", [None, "", "n"])
 def test_merge_without_the_confirmation_changes_nothing(client, db, seed_example, sure):
-    one = games.import_document(db, finished_seed(seed_example, ("Uma", "B", "C")))
-    two = games.import_document(db, gin_example(("Kim", "B")))
+    one = grouped(db, finished_seed(seed_example, ("Uma", "B", "C")))
+    two = grouped(db, gin_example(("Kim", "B")))
     open_game(client, db, one)
     open_game(client, db, two)
     before = [games.export_document(db, g) for g in (one, two)]
@@ -528,8 +537,8 @@ def csrf_client(tmp_path):
 @pytest.mark.parametrize("action, data", [("rename", {"name": "Zed"}), ("merge", {"into": "TARGET", "sure": "y"})])
 def test_rename_and_merge_need_the_token(csrf_client, seed_example, action, data):
     client, db = csrf_client
-    for game in (games.import_document(db, finished_seed(seed_example)),
-                 games.import_document(db, gin_example(("Zoe", "Yan")))):
+    for game in (grouped(db, finished_seed(seed_example)),
+                 grouped(db, gin_example(("Zoe", "Yan")))):
         open_game(client, db, game)
     a = pid(db, "A")
     data = {k: (str(pid(db, "Zoe")) if v == "TARGET" else v) for k, v in data.items()}
@@ -545,7 +554,7 @@ def test_rename_and_merge_need_the_token(csrf_client, seed_example, action, data
 # -- the score sheet ---------------------------------------------------------------------
 
 def test_score_sheet_by_either_link_shows_only_the_read_only_link(client, db, seed_example):
-    game = games.import_document(db, finished_seed(seed_example))
+    game = grouped(db, finished_seed(seed_example))
     edit, view = kernel.secrets_of(db, game)
     for key in (f"{game}-{edit}", f"{game}-{view}"):
         html = text(client.get(f"/g/{key}/sheet"))
@@ -574,7 +583,7 @@ def test_score_sheet_of_a_game_whose_log_no_longer_scores_says_so(table, client,
 
 
 def test_score_sheet_of_a_hand_count_game(client, db):
-    game = games.import_document(db, gin_example())
+    game = grouped(db, gin_example())
     edit, _view = kernel.secrets_of(db, game)
     html = text(client.get(f"/g/{game}-{edit}/sheet"))
     assert "Gin Rummy" in html and re.search(r'data-total="A">\d+<', html) and "In progress" in html
@@ -585,7 +594,7 @@ def test_score_sheet_of_a_hand_count_game(client, db):
 # 100, shutout (Bob scored nothing) a further 100, a line bonus of 20 for each of her 2
 # hands: bonuses 240, total 340.
 def test_score_sheet_of_a_finished_gin_game_shows_the_bonuses(client, db):
-    game = games.import_document(db, GIN_ANN_WINS)
+    game = grouped(db, GIN_ANN_WINS)
     _edit, view = kernel.secrets_of(db, game)
     html = text(client.get(f"/g/{game}-{view}/sheet"))
     assert re.findall(r'<td data-player="Ann">([^<]*)<', html) == ["88", "12"]
@@ -604,7 +613,7 @@ def robber_stock_ran_out():
 
 
 def test_score_sheet_of_a_robber_game_in_progress_speaks_of_hands(client, db):
-    game = games.import_document(db, robber_stock_ran_out())
+    game = grouped(db, robber_stock_ran_out())
     _edit, view = kernel.secrets_of(db, game)
     html = text(client.get(f"/g/{game}-{view}/sheet"))
     status = re.search(r"<p class=\"status\" data-status>(.*?)</p>", html, re.S).group(1)
@@ -615,7 +624,7 @@ def test_score_sheet_of_a_robber_game_in_progress_speaks_of_hands(client, db):
 
 
 def test_score_sheet_of_an_iceberg_game_in_progress_speaks_of_rounds(client, db, seed_example):
-    game = games.import_document(db, seed_example)
+    game = grouped(db, seed_example)
     _edit, view = kernel.secrets_of(db, game)
     html = text(client.get(f"/g/{game}-{view}/sheet"))
     assert "In progress: 1 round played so far." in html
@@ -623,7 +632,7 @@ def test_score_sheet_of_an_iceberg_game_in_progress_speaks_of_rounds(client, db,
 
 
 def test_history_links_a_finished_games_score_sheet(client, db, seed_example):
-    game = games.import_document(db, finished_seed(seed_example))
+    game = grouped(db, finished_seed(seed_example))
     open_game(client, db, game)
     html = text(client.get("/games"))
     assert 'data-action="sheet"' in html and f"/g/{game}-" in html
@@ -636,12 +645,12 @@ def test_history_links_a_finished_games_score_sheet(client, db, seed_example):
 
 @pytest.fixture
 def history(client, db, seed_example):
-    iceberg = games.import_document(db, finished_seed(seed_example))
-    gin = games.import_document(db, gin_example(("A", "Zoe")))
+    iceberg = grouped(db, finished_seed(seed_example))
+    gin = grouped(db, gin_example(("A", "Zoe")))
     db.execute("UPDATE games SET created = '2026-01-02T10:00:00+00:00' WHERE id = ?", [iceberg])
     db.execute("UPDATE games SET created = '2026-03-04T10:00:00+00:00' WHERE id = ?", [gin])
     db.conn.commit()
-    other = games.import_document(db, gin_example(("Zoe", "Yan")))  # this phone never opened it
+    other = grouped(db, gin_example(("Zoe", "Yan")))  # this phone never opened it
     for game in (iceberg, gin):
         open_game(client, db, game)
     return {"iceberg": iceberg, "gin": gin, "other": other}

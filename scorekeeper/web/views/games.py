@@ -2,13 +2,16 @@
 aces and melds (its summary, a round's detail, its game file and score sheet).
 
 A new game and an imported one go to their own pages: the family of pages their
-variant's ``screens`` names (views/helpers.py).
+variant's ``screens`` names (views/helpers.py). Each joins a group (web/links.py): the
+group whose page it was started or imported from, else this phone's home group, else a
+new group of its own. A group's link (``/group/<key>``) opens the group's history, with
+its links to share, and under it the new-game form and the import of the group.
 """
 from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 
 from ...gamefile import RoundRecord
 from ...games import registry
@@ -39,16 +42,42 @@ def variants() -> list:
 
 @bp.route("/")
 @bp.route("/games")
+@bp.route("/group/<group_key>")
 def index():
-    """This phone's games (the links it has opened), unfinished first: tap one to resume it."""
+    """This phone's games (the links it has opened), unfinished first: tap one to resume it.
+    On a group's link: the group's games instead, opened with the group's access, and the
+    group's links to share."""
     mine = links.held()
-    found = kernel.list_games(get_db(), list(mine))
-    for game in found:
-        game["access"] = mine[game["id"]]
+    group = g.get("group_id")
+    if group is not None:
+        found = kernel.list_games(get_db(), kernel.group_games(get_db(), [group]))
+        for game in found:
+            game["access"] = links.EDIT if links.EDIT in (g.group_access, mine.get(game["id"])) \
+                else links.VIEW
+        share = links.group_share(group, *kernel.group_secrets(get_db(), group))
+    else:
+        found = kernel.list_games(get_db(), list(mine))
+        for game in found:
+            game["access"] = mine[game["id"]]
+        share = None
     shown, filters, problems = filter_history(found, request.args)
     return render_template("games.html", games=shown, all_games=len(found), filters=filters,
                            filter_problems=problems, variants=variants(),
-                           import_form=ImportForm())
+                           import_form=ImportForm(), group_share=share, my_groups=[
+                               url_for("games.index", group_key=links.group_key_for(i))
+                               for i in links.held_groups()] if share is None else [])
+
+
+def _group_may_add() -> None:
+    """On a group's read-only link no game is started or imported (403)."""
+    if g.get("group_id") is not None and g.group_access != links.EDIT:
+        abort(403)
+
+
+def _join(group_id: int) -> None:
+    """This phone holds the edit link of the group its game joined (its home group now)."""
+    edit, _view = kernel.group_secrets(get_db(), group_id)
+    links.remember_group(group_id, links.make_key(group_id, edit), links.EDIT)
 
 
 def _variant(key: str | None):
@@ -61,7 +90,9 @@ def _variant(key: str | None):
 
 
 @bp.route("/games/new")
+@bp.route("/group/<group_key>/games/new")
 def new():
+    _group_may_add()
     variant = _variant(request.args.get("variant"))
     return render_new(NEW_GAME_FORMS[variant.key](), [])
 
@@ -71,7 +102,10 @@ def render_new(form, errors: list[str]):
 
 
 @bp.route("/games", methods=["POST"])
+@bp.route("/group/<group_key>/games", methods=["POST"])
 def create():
+    _group_may_add()
+    group = links.home_group()
     variant = _variant(request.form.get("variant"))
     form = NEW_GAME_FORMS[variant.key]()
     error = None
@@ -79,7 +113,7 @@ def create():
         players, rules, dealer = form.game()
         try:
             game_id, secret = games.create(get_db(), variant, players, rules, dealer, form.teams(),
-                                           form.request_id.key())
+                                           form.request_id.key(), group)
         except AlreadyHere as e:  # the form sent twice: the game its first sending made
             edit, _view = kernel.secrets_of(get_db(), e.game_id)
             links.remember(e.game_id, links.make_key(e.game_id, edit), links.EDIT)
@@ -89,6 +123,7 @@ def create():
             error = e.said
         else:
             links.remember(game_id, links.make_key(game_id, secret), links.EDIT)
+            _join(kernel.group_of(get_db(), game_id))
             flash(page_text("New game. %(dealer)s deals; %(first)s starts.", dealer=players[dealer],
                             first=players[(dealer + 1) % len(players)]))
             return redirect(helpers.page_url(variant, "table", game_id), 303)
@@ -150,6 +185,16 @@ def summary(game_id: int):
         breakdown=player_breakdown(state),
         share=links.share(game_id, *kernel.secrets_of(get_db(), game_id)),
     )
+
+
+@bp.app_template_global("group_page")
+def group_page(game_id: int) -> str | None:
+    """The page of a game's group (its share section links it), if this phone holds a link
+    to the group."""
+    group_id = kernel.group_of(get_db(), game_id)
+    if group_id not in links.held_groups():
+        return None
+    return url_for("games.index", group_key=links.group_key_for(group_id))
 
 
 @bp.route("/g/<game_key>/phone", methods=["GET", "POST"])
@@ -262,33 +307,41 @@ def export_csv(game_id: int) -> Response:
 
 
 @bp.route("/games/import")
+@bp.route("/group/<group_key>/games/import")
 def import_page():
+    _group_may_add()
     return render_template("import.html", form=ImportForm(), error=None)
 
 
 @bp.route("/games/import", methods=["POST"])
+@bp.route("/group/<group_key>/games/import", methods=["POST"])
 def import_game():
-    """A game file uploaded: checked in full, added as a new game, opened with its edit link.
+    """A game file uploaded: checked in full, added as a new game of the group (the group's
+    page's, else this phone's home group, else a new group), opened with its edit link.
 
-    A file that is not a game file, or one that breaks the rules, is refused with the
-    reason (422) and nothing is saved.
+    The same file imported into this group before is that game (this phone holds the
+    group's edit link, so it is opened with its edit link); in another group it is another
+    game. A file that is not a game file, or one that breaks the rules, is refused with
+    the reason (422) and nothing is saved.
     """
+    _group_may_add()
+    group = links.home_group()
     form = ImportForm()
     if not form.validate():
         reasons = [reason for errors in form.errors.values() for reason in errors]
         return _import_refused(form, reasons[0] if reasons else page_text("choose a game file"))
     try:
-        game_id = transfer.import_upload(get_db(), form.game_file.data.read())
-    except AlreadyHere as e:  # led to the game there is: read-only, unless this phone edits it
-        if links.held().get(e.game_id) != links.EDIT:
-            _edit, view = kernel.secrets_of(get_db(), e.game_id)
-            links.remember(e.game_id, links.make_key(e.game_id, view), links.VIEW)
+        game_id = transfer.import_upload(get_db(), form.game_file.data.read(), group)
+    except AlreadyHere as e:  # a game of this phone's group (it holds the group's edit link)
+        edit, _view = kernel.secrets_of(get_db(), e.game_id)
+        links.remember(e.game_id, links.make_key(e.game_id, edit), links.EDIT)
         flash(page_text("%(reason)s Nothing was added.", reason=e.said))
         return redirect(url_for("games.summary", game_id=e.game_id), 303)
     except Refused as e:
         return _import_refused(form, e.said_reason)
     header = kernel.header(get_db(), game_id)
     links.remember(game_id, links.make_key(game_id, header["edit_token"]), links.EDIT)
+    _join(header["group_id"])
     flash(page_text("Imported: %(players)s — %(status)s. This phone has the game's edit link.",
                     players=", ".join(header["players"]), status=kernel.said_status(header)))
     return redirect(url_for("games.summary", game_id=game_id), 303)  # the game's own address

@@ -1,16 +1,18 @@
 """Players: the people of this phone's games, a player's page and statistics, rename
 and merge, head to head, and a finished game's printable score sheet.
 
-What these pages cover: the games this phone holds a link to (``links.held``), nothing
-else — the game links are the only keys this app has. A player who sat in none of them
-is a 404, as one who does not exist. A rename or a merge changes every game of the
-player, so it needs this phone's edit link to each of them (``links.editable_games``):
-otherwise it is refused (403) and nothing changes. The server's command line
-(``scorekeeper rename-player``, ``merge-players``) covers every game.
+What these pages cover (``links.seen_games``): on a group's link (``/group/<key>/players…``)
+the group's games; elsewhere the games this phone holds a link to and those of the groups
+it holds a link to, nothing else — the links are the only keys this app has. A player
+who sat in none of them is a 404, as one who does not exist. A player belongs to one
+group, and a rename or a merge changes every game of the player, all of them the
+group's: it needs the group's edit link (``links.editable_games``), otherwise it is
+refused (403) and nothing changes. A name is taken only within the group. The server's
+command line (``scorekeeper rename-player``, ``merge-players``) covers every game.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 from wtforms import HiddenField, SelectField, StringField
 from wtforms.validators import InputRequired, Length
@@ -29,7 +31,12 @@ from .helpers import date_filter
 bp = Blueprint("players", __name__)
 
 SCOPE = Say("Only the games this phone holds a link to count here: the games in its history, "
-            "played or watched.")
+            "played or watched, and those of its groups.")
+GROUP_SCOPE = Say("Only this group's games count here.")
+
+
+def _scope() -> Say:
+    return GROUP_SCOPE if g.get("group_id") is not None else SCOPE
 NOT_RENAMED, NOT_MERGED = Say("The name was not changed"), Say("Nothing was merged")
 
 
@@ -61,9 +68,10 @@ def _player(player_id: int) -> players.Player:
 
 
 @bp.route("/players")
+@bp.route("/group/<group_key>/players")
 def index():
     everyone = players.everyone(get_db(), links.seen_games())
-    return render_template("players.html", everyone=everyone, scope=SCOPE)
+    return render_template("players.html", everyone=everyone, scope=_scope())
 
 
 def _player_page(player_id: int, rename_form=None, merge_form=None, error=None, status=200):
@@ -76,15 +84,18 @@ def _player_page(player_id: int, rename_form=None, merge_form=None, error=None, 
     may_change = not players.outside(db, player_id, links.editable_games())
     rename_form = rename_form or RenameForm(formdata=None, name=player.name, expected=player.name)
     merge_form = merge_form or MergeForm(formdata=None, into=None)
-    merge_form.into.choices = [(p.id, p.name) for p in players.everyone(db, seen) if p.id != player_id]
+    group_seen = seen & set(kernel.group_games(db, [players.group_of(db, player_id)]))
+    merge_form.into.choices = [(p.id, p.name) for p in players.everyone(db, group_seen)
+                               if p.id != player_id]  # a merge joins two players of one group
     return render_template(
         "player.html", player=player, figures=figures, timeline=drawn, unread=unread,
-        may_change=may_change, rename_form=rename_form, merge_form=merge_form, mine=links.held(),
-        error=error, scope=SCOPE, variant_name=stats.variant_name,
+        may_change=may_change, rename_form=rename_form, merge_form=merge_form, mine=seen,
+        error=error, scope=_scope(), variant_name=stats.variant_name,
     ), status
 
 
 @bp.route("/players/<id:player_id>")
+@bp.route("/group/<group_key>/players/<id:player_id>")
 def show(player_id: int):
     return _player_page(player_id)
 
@@ -99,6 +110,7 @@ def _done_already(request_id: str | None, player_id: int):
 
 
 @bp.route("/players/<id:player_id>/rename", methods=["POST"])
+@bp.route("/group/<group_key>/players/<id:player_id>/rename", methods=["POST"])
 def rename(player_id: int):
     form = RenameForm()
     repeated = _done_already(form.request_id.key(), player_id)
@@ -122,12 +134,8 @@ def rename(player_id: int):
         return _forbidden(player_id, NOT_RENAMED, True, player.name, e.games)
     except Stale as e:
         return _player_page(player_id, error=_sorry(NOT_RENAMED, e.said_reason), status=409)
-    except players.NameTaken as e:
-        message = e.said_reason
-        if e.other[0] not in {p.id for p in players.everyone(get_db(), links.seen_games())}:
-            # Someone this phone does not see: their name is taken, and that is all it learns.
-            message = Say("that name is taken on this server: choose another")
-        return _player_page(player_id, rename_form=form, error=_sorry(NOT_RENAMED, message),
+    except players.NameTaken as e:  # a player of the same group, whose edit link this phone holds
+        return _player_page(player_id, rename_form=form, error=_sorry(NOT_RENAMED, e.said_reason),
                             status=422)
     except Refused as e:
         return _player_page(player_id, rename_form=form, error=_sorry(NOT_RENAMED, e.said_reason),
@@ -142,6 +150,7 @@ def rename(player_id: int):
 
 
 @bp.route("/players/<id:player_id>/merge", methods=["POST"])
+@bp.route("/group/<group_key>/players/<id:player_id>/merge", methods=["POST"])
 def merge(player_id: int):
     form = MergeForm()
     db = get_db()
@@ -187,38 +196,23 @@ def merge(player_id: int):
 
 
 def _forbidden(player_id: int, what: Say, renaming: bool, name: str, lacking: list[int]):
-    """The player's page, 403, saying which games this phone lacks the edit link of: those it
-    holds read-only by type and date, the others (which it may not see) not at all.
-    ``renaming``: a rename was refused (else a merge)."""
-    held = links.held()
-    read_only = kernel.list_games(get_db(), [g for g in lacking if g in held])
-    read_only.sort(key=lambda game: (game["created"], game["id"]))
-    hidden = any(g not in held for g in lacking)
-    shown = [Say("the %(game)s game of %(day)s", game=stats.variant_name(game["variant"]),
-                 day=date_filter(game["created"])) for game in read_only[:3]]
-    if len(read_only) > 3:
-        shown.append(SayN("%(num)s more", "%(num)s more", len(read_only) - 3))
-    if shown and hidden:
-        holds = Say("only the read-only link of %(games)s, and no link at all to some others",
-                    games=_listed(shown))
-    elif shown:
-        holds = Say("only the read-only link of %(games)s", games=_listed(shown))
-    else:
-        holds = Say("no link at all to some of them")
+    """The player's page, 403: a rename or a merge (``renaming``: a rename) needs the edit
+    link of the player's group, which this phone does not hold. ``lacking`` (the games
+    it may not change) is not said: they may be games it cannot see."""
     if renaming:
-        reason = Say("renaming %(name)s changes every game %(name)s played, so it needs this phone "
-                     "to hold the edit link of each: it holds %(holds)s. Open each game with its "
-                     "edit link first (or ask whoever runs the server: its command line can do it)",
-                     name=name, holds=holds)
+        reason = Say("renaming %(name)s changes every game %(name)s played in their group, so it "
+                     "needs this phone to hold the group's edit link: open the group's edit link "
+                     "first (or ask whoever runs the server: its command line can do it)", name=name)
     else:
-        reason = Say("merging %(name)s into another player changes every game %(name)s played, so "
-                     "it needs this phone to hold the edit link of each: it holds %(holds)s. Open "
-                     "each game with its edit link first (or ask whoever runs the server: its "
-                     "command line can do it)", name=name, holds=holds)
+        reason = Say("merging %(name)s into another player changes every game %(name)s played in "
+                     "their group, so it needs this phone to hold the group's edit link: open the "
+                     "group's edit link first (or ask whoever runs the server: its command line "
+                     "can do it)", name=name)
     return _player_page(player_id, error=_sorry(what, reason), status=403)
 
 
 @bp.route("/players/head-to-head")
+@bp.route("/group/<group_key>/players/head-to-head")
 def head_to_head():
     db = get_db()
     seen = links.seen_games()
@@ -226,7 +220,7 @@ def head_to_head():
     records, unread = players.records(db, seen)
     duels = stats.head_to_head([p.id for p in everyone], records)
     return render_template("players_head_to_head.html", everyone=everyone, duels=duels,
-                           unread=unread, scope=SCOPE)
+                           unread=unread, scope=_scope())
 
 
 @bp.route("/g/<game_key>/sheet")
@@ -264,13 +258,6 @@ def sheet_notes(facts_by_name) -> list[tuple[str, Joined]]:
     """One game's card-level records in words, per player who has any (the score sheet):
     stats.highlights, each player's joined in one line."""
     return [(player, joined(bits, ", ")) for player, bits in stats.highlights(facts_by_name)]
-
-
-def _listed(items: list) -> Say:
-    """Things one after another: "a", "a and b", "a, b and c"."""
-    if len(items) == 1:
-        return items[0]
-    return Say("%(first)s and %(last)s", first=joined(items[:-1], ", "), last=items[-1])
 
 
 def _result_words(r) -> Say:

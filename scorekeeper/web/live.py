@@ -426,10 +426,13 @@ def _stream(hub: "Hub", game_id: int, screens: str, known: int, first: Payload |
 
 @bp.after_app_request
 def wake_the_watcher(response: Response) -> Response:
-    """A write of this process: the watcher looks at once, not at its next turn."""
-    if request.method == "POST" and g.get("game_id") is not None:
-        found = current_app.extensions.get("scorekeeper.live")
-        if found is not None and found.running:
+    """A write of this process: the watcher looks at once, not at its next turn, and the
+    phones told of it here draw it at once (a play sent as a form has no answer drawn
+    that another process would keep: :func:`shared`)."""
+    if request.method == "POST" and g.get("game_id") is not None and response.status_code < 400:
+        found = hub()
+        _taken(found, g.game_id, kernel.version_of(get_db(), g.game_id))
+        if found.running:
             found.poke.set()
     return response
 

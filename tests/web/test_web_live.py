@@ -340,6 +340,9 @@ def test_a_phone_told_of_a_change_waits_a_little_for_the_other_process_to_draw_i
         "player": "B", "meld": "", "confirm": "1", "cards": ["H7", "H8", "H9"], "round_no": "1"})
     assert "7♥" in live(table.client.application.test_client(), view, 0).get_json()["regions"]["log"]
     assert pauses == []
+    table.meld("C", "D7", "D8", "D9")  # a form: no answer drawn, a change all the same of this process
+    assert "7♦" in live(table.client.application.test_client(), view, 0).get_json()["regions"]["log"]
+    assert pauses == []
 
 
 def test_a_payload_that_cannot_be_kept_is_answered_all_the_same(phones, monkeypatch):

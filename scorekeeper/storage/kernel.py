@@ -55,7 +55,10 @@ class Told(Exception):
 
 
 class Refused(Told):
-    """A change the rules (or the state of the table) do not allow; nothing was saved."""
+    """A change the rules (or the state of the table) do not allow; nothing was saved.
+    ``tells_nothing_saved``: its words say so themselves (a page adds nothing)."""
+
+    tells_nothing_saved = False
 
 
 class NotFound(Told):
@@ -63,7 +66,10 @@ class NotFound(Told):
 
 
 class Stale(Refused):
-    """The phone acted on a table that another phone has changed since; nothing was saved."""
+    """The phone acted on a table that another phone has changed since; nothing was saved
+    (its words say so)."""
+
+    tells_nothing_saved = True
 
 
 class Repeated(Told):
@@ -276,6 +282,18 @@ def group_secrets(db: Database, group_id: int) -> tuple[str, str]:
     return row[0], row[1]
 
 
+def secrets_by_id(db: Database, ids: Iterable[int], *, groups: bool = False) -> dict[int, tuple[str, str]]:
+    """:func:`secrets_of` (or, ``groups``, :func:`group_secrets`) of many at once, by id;
+    an id that is not there is left out (web/links.py checks a phone's keys with them)."""
+    ids = list(ids)
+    if not ids:
+        return {}
+    table = "groups" if groups else "games"
+    rows = db.execute(f"SELECT id, edit_token, view_token FROM {table} WHERE id IN ({', '.join('?' * len(ids))})",
+                      ids).fetchall()
+    return {found: (edit, view) for found, edit, view in rows}
+
+
 def group_of(db: Database, game_id: int) -> int:
     """The group a game belongs to."""
     row = db.execute("SELECT group_id FROM games WHERE id = ?", [game_id]).fetchone()
@@ -314,8 +332,10 @@ def check_request_id(request_id: str | None) -> None:
     """A form's key longer than any page makes is refused, on every route alike (one limit:
     :data:`REQUEST_ID_LONGEST`), before anything is changed."""
     if request_id and len(str(request_id)) > REQUEST_ID_LONGEST:
-        raise Refused(Say("this form's key is longer than %(n)s characters: nothing was saved. "
-                          "Reload the page and try again", n=REQUEST_ID_LONGEST))
+        refusal = Refused(Say("this form's key is longer than %(n)s characters: nothing was saved. "
+                              "Reload the page and try again", n=REQUEST_ID_LONGEST))
+        refusal.tells_nothing_saved = True
+        raise refusal
 
 
 def once(db: Database, game_id: int, request_id: str | None) -> None:

@@ -82,9 +82,7 @@ def resolve(key: str) -> tuple[int, str]:
     game_id = parse_id(text)
     if game_id is None or not secret:
         abort(404)
-    # On the connection itself (no sqlite-utils savepoint): every game request asks it.
-    row = get_db().execute(
-        "SELECT edit_token, view_token FROM games WHERE id = ?", [game_id]).fetchone()
+    row = kernel.secrets_by_id(get_db(), [game_id]).get(game_id)
     if row is None:
         abort(404)
     access = _opens(secret, *row)
@@ -175,10 +173,7 @@ def held() -> dict[int, str]:
         keys = remembered()
         found: dict[int, str] = {}
         if keys:
-            rows = get_db().execute(
-                f"SELECT id, edit_token, view_token FROM games WHERE id IN ({', '.join('?' * len(keys))})",
-                list(keys)).fetchall()
-            tokens = {game_id: (edit, view) for game_id, edit, view in rows}
+            tokens = kernel.secrets_by_id(get_db(), keys)
             for game_id, (key, _noted) in keys.items():
                 number, _, secret = key.partition("-")
                 if game_id in tokens and parse_id(number) == game_id and secret:
@@ -217,11 +212,10 @@ def key_for(game_id: int) -> str:
     known = remembered().get(game_id)
     if known is not None and known[1] == EDIT:
         return known[0]
-    row = get_db().execute("SELECT group_id, edit_token, view_token FROM games WHERE id = ?",
-                           [game_id]).fetchone()
-    through = held_groups().get(row[0]) if row else None
+    secrets = kernel.secrets_by_id(get_db(), [game_id]).get(game_id)
+    through = held_groups().get(kernel.group_of(get_db(), game_id)) if secrets else None
     if through is not None:
-        return make_key(game_id, row[1] if through == EDIT else row[2])
+        return make_key(game_id, secrets[0] if through == EDIT else secrets[1])
     if known is None:
         raise LookupError(f"no link to game {game_id} on this phone")
     return known[0]
@@ -237,8 +231,7 @@ def resolve_group(key: str) -> tuple[int, str]:
     group_id = parse_id(text)
     if group_id is None or not secret:
         abort(404)
-    row = get_db().execute("SELECT edit_token, view_token FROM groups WHERE id = ?",
-                           [group_id]).fetchone()
+    row = kernel.secrets_by_id(get_db(), [group_id], groups=True).get(group_id)
     access = _opens(secret, *row) if row else None
     if access is None:
         abort(404)
@@ -271,10 +264,7 @@ def held_groups() -> dict[int, str]:
                 if isinstance(v, list) and len(v) == 2}
         found: dict[int, str] = {}
         if keys:
-            rows = get_db().execute(
-                f"SELECT id, edit_token, view_token FROM groups WHERE id IN ({', '.join('?' * len(keys))})",
-                list(keys)).fetchall()
-            for group_id, edit, view in rows:
+            for group_id, (edit, view) in kernel.secrets_by_id(get_db(), keys, groups=True).items():
                 number, _, secret = keys[group_id][0].partition("-")
                 if parse_id(number) == group_id and secret:
                     access = _opens(secret, edit, view)

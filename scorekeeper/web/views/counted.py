@@ -287,8 +287,7 @@ def _check_or_save(scored: counted.Scored, form: RoundForm, round_no: int, editi
     except NotFound:
         abort(404)
     except Refused as e:
-        told = "nothing was" in e.message.lower()  # Stale says so itself (read in its English)
-        error = e.said if told else Say("%(why)s Nothing was saved.", why=e.said)
+        error = e.said if e.tells_nothing_saved else Say("%(why)s Nothing was saved.", why=e.said)
         return _round_page(scored, round_no, error=error,
                            status=409 if isinstance(e, Stale) else 422, **again)
     return redirect(url_for("counted.round_detail", game_id=game_id, round_no=round_no), 303)

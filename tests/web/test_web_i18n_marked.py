@@ -37,7 +37,7 @@ TEMPLATES = [
     "counted_round_detail.html", "_counted_result.html", "_breakdown.html",
     "_running_totals.html", "_timeline.html", "_chart.html", "_scores.html", "sheet.html",
     "player.html", "players.html", "players_head_to_head.html",
-    "edit_play.html", "robber_edit.html", "_log.html", "_play.html", "_robber_log.html", "_bring_back.html",
+    "edit_play.html", "robber_edit.html", "_edit_parts.html", "_log.html", "_play.html", "_robber_log.html", "_bring_back.html",
     "_said.html", "_aces.html", "_meld.html", "_meld_choice.html", "_turn.html", "_all_rounds.html",
     "_robber_turn.html", "_robber_board.html", "_robber_melds.html", "_robber_sides.html",
     "counted_knock.html", "_cards.html", "_keys.html",

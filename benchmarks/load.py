@@ -41,7 +41,7 @@ The workloads (each measured in every segment after a warm-up that is not):
   sends it, JSON; with ``--forms`` a form, and the table page loaded after each meld),
   every phone holding a stream (``--poll``: the phones not playing ask every second):
   the most the server takes (``--forms``, ``--follow``, ``--no-pages``, ``--watch 0``:
-  other shapes). Before it, one table alone on each server: what a request costs
+  other shapes). Before it, one table alone on each server (in pairs too): what a request costs
   without concurrency.
 
 The issue's targets (issue 22, on this 2-core machine): the realistic p99 under 50 ms,
@@ -455,18 +455,17 @@ def run_all(args, names, ports, processes, *, pairs, realistic, closed, open_sec
                      watch=args.watch, stream=not args.poll, script=not args.forms)
         pages = ("following every redirect" if args.follow else "no page loads" if args.no_pages
                  else "table page after each meld" if args.forms else "table plays in the background (JSON)")
-        if not args.no_baseline:
-            alone = {}
-            for name in names:
-                table = [Table(server.HOST, ports[name], seed=args.seed + 1000, **shape)]
-                alone[name] = closed_segment(table, processes[name], warmup=1.0,
-                                             seconds=min(5.0, closed_seconds))
-            report(f"Baseline, closed loop: one table alone ({pages}, {watching(args)}), "
-                   f"{min(5.0, closed_seconds):g} s each, {', '.join(names)}",
-                   [(name, seg) for name, seg in alone.items()], {})
-            if "floor" in alone and alone["floor"].cpu_per_play() and alone["app"].plays:
-                ratio = alone["app"].cpu_per_play() / alone["floor"].cpu_per_play()
-                print(f"  server CPU per play, app ÷ floor: {ratio:.2f}\n")
+        if not args.no_baseline:  # paired as the others are: one 5-s segment varies by a fifth
+            alone_runs, alone = [], {name: Segment() for name in names}
+            tables = {name: [Table(server.HOST, ports[name], seed=args.seed + 1000, **shape)] for name in names}
+            for name, i in alternate(pairs, names):
+                seg = closed_segment(tables[name], processes[name], warmup=1.0, seconds=min(5.0, closed_seconds))
+                alone_runs.append((f"{name} {i}", seg))
+                alone[name] += seg
+            ratio = report(f"Baseline, closed loop: one table alone ({pages}, {watching(args)}), "
+                           f"{min(5.0, closed_seconds):g} s a segment", alone_runs, alone)
+            print()
+            if ratio is not None:
                 results["alone"] = (ratio, alone)
         drivers = {name: [Table(server.HOST, ports[name], seed=args.seed + i, **shape)
                           for i in range(args.tables)] for name in names}

@@ -290,3 +290,14 @@ def test_a_long_or_nested_non_card_is_quoted_cut_short(given, shown):
     with pytest.raises(CardError) as refused:
         parse_card(given)
     assert str(refused.value).startswith(shown) and len(str(refused.value)) < 100
+
+
+def test_a_table_whose_rounds_are_hands_says_hand():
+    """Robber Rummy calls its rounds hands (its Round's supply is told so)."""
+    from scorekeeper.games import robber
+
+    supply = robber.Round(["Ann", "Bob"], {}).supply
+    supply.take([Card(9, "S")] * 2)
+    with pytest.raises(CardError) as refused:
+        supply.take([Card(9, "S")])
+    assert str(refused.value) == "S9 appears 3 times in this hand, but 2 decks hold only 2"

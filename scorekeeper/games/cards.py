@@ -126,8 +126,10 @@ def full_deck(decks: int = 1, jokers: int = 0) -> Counter[Card]:
 class Supply:
     """Counts cards as they appear in a round and refuses one the decks no longer have."""
 
-    def __init__(self, decks: int, jokers: int = 0, without_ranks: Iterable[int] = ()) -> None:
+    def __init__(self, decks: int, jokers: int = 0, without_ranks: Iterable[int] = (), *,
+                 hand: bool = False) -> None:
         self.decks = decks
+        self.hand = hand  # the round is called a hand at this table (Robber Rummy): so said
         self.jokers = jokers
         self.without_ranks = tuple(without_ranks)
         self.limit = full_deck(decks, jokers)
@@ -159,5 +161,8 @@ class Supply:
         if self.decks == 1:
             return Say("%(card)s appears %(count)s times in this round, but one deck holds only "
                        "%(copies)s", card=card, count=count, copies=self.limit[card])
+        if self.hand:
+            return Say("%(card)s appears %(count)s times in this hand, but %(decks)s decks hold only "
+                       "%(copies)s", card=card, count=count, decks=self.decks, copies=self.limit[card])
         return Say("%(card)s appears %(count)s times in this round, but %(decks)s decks hold only "
                    "%(copies)s", card=card, count=count, decks=self.decks, copies=self.limit[card])

@@ -186,7 +186,7 @@ class Round:
         self.players = list(players)
         self.rules = rules
         self.teams = dict(teams or {})  # player → team name
-        self.supply = Supply(DECKS)
+        self.supply = Supply(DECKS, hand=True)  # its rounds are hands
         self.melds: list[TableMeld] = []
         self.plays: list[Play] = []
         self.out: str | None = None

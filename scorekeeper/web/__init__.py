@@ -59,6 +59,7 @@ def create_app(test_config: dict | None = None):
     from flask import Flask
     from flask_wtf.csrf import CSRFProtect
 
+    from ..games import registry
     from . import database, languages, links, live, security, words
     from .views import counted, games, helpers, players, round_end, scoreboard, steals, table
 
@@ -105,4 +106,5 @@ def create_app(test_config: dict | None = None):
     for blueprint in (helpers.bp, games.bp, table.bp, round_end.bp, steals.bp, counted.bp, players.bp,
                       scoreboard.bp):
         app.register_blueprint(blueprint)
+    helpers.check_families(app, registry.VARIANTS.values(), live.BUILDERS, scoreboard.FAMILIES)
     return app

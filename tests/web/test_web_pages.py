@@ -128,3 +128,25 @@ def test_suit_colours_are_this_phone_s_choice_kept_in_its_session(client, app):
     assert '<html lang="en" class="four">' in client.get("/games").get_data(as_text=True)  # unchanged
     client.post("/suits", data={"suits": "two", "next": "/games"})
     assert 'class="four"' not in client.get("/games").get_data(as_text=True)
+
+
+def test_a_variant_whose_family_of_pages_is_missing_stops_the_app_at_start(monkeypatch):
+    """Checked when the app is made (views/helpers.py check_families), not at a table's
+    first page: a variant's family must declare its pages, its live payload and its
+    scoreboard, and every page it names must be a route."""
+    from dataclasses import replace
+
+    from scorekeeper import create_app
+    from scorekeeper.games import registry
+    from scorekeeper.web.views import helpers
+
+    config = {"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "x"}
+    create_app(config)  # every variant of the registry has its family
+    orphan = replace(registry.VARIANTS["rummy"], key="orphan", screens="nowhere")
+    monkeypatch.setitem(registry.VARIANTS, "orphan", orphan)
+    with pytest.raises(RuntimeError, match="variant 'orphan': no family of pages 'nowhere'"):
+        create_app(config)
+    monkeypatch.delitem(registry.VARIANTS, "orphan")
+    monkeypatch.setitem(helpers.FAMILIES, "table", {**helpers.FAMILIES["table"], "game": "games.gone"})
+    with pytest.raises(RuntimeError, match="family 'table' names pages that are no route: games.gone"):
+        create_app(config)

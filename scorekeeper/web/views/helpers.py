@@ -57,6 +57,22 @@ def pages(screens: str, **endpoints: str) -> None:
         _PART_OF[endpoint] = (screens, part)
 
 
+def check_families(app, variants, *declared: Mapping[str, object]) -> None:
+    """When the app is made: every variant's family of pages (``variant.screens``) has
+    declared its pages here, and in each of ``declared`` (its live payload, its
+    scoreboard), and every page a family names is a route of ``app``. A game whose family
+    is missing would fail at its first page, at a table; this fails at start instead."""
+    for variant in variants:
+        for registry in (FAMILIES, *declared):
+            if variant.screens not in registry:
+                raise RuntimeError(f"variant {variant.key!r}: no family of pages {variant.screens!r} "
+                                   "declares all it shows (its pages, live payload and scoreboard)")
+    for screens, endpoints in FAMILIES.items():
+        missing = sorted(e for e in endpoints.values() if e not in app.view_functions)
+        if missing:
+            raise RuntimeError(f"family {screens!r} names pages that are no route: {', '.join(missing)}")
+
+
 def page_url(variant, part: str, game_id: int) -> str:
     """The URL of a game's page for ``part``, in the family that shows its variant."""
     endpoints = FAMILIES[variant.screens]

@@ -111,18 +111,26 @@ def remember(game_id: int, key: str, access: str) -> None:
     already listed with this link is not moved to the end: the cookie keeps the list in
     the order of its keys anyway, as Flask's session serializer sorts them.)
     """
-    games = session.get("games", {})
-    known = games.get(str(game_id))
-    if known == [key, access] and session.permanent:
-        return
-    games = dict(games)
-    if known and known[1] == EDIT and access == VIEW:
-        return
-    games.pop(str(game_id), None)
-    games[str(game_id)] = [key, access]
-    session["games"] = dict(list(games.items())[-REMEMBERED:])
+    known = session.get("games", {}).get(str(game_id))
+    if known == [key, access] and not session.permanent:
+        session.permanent = True
+    if _noted("games", game_id, key, access):
+        g.pop("held", None)
+
+
+def _noted(listed: str, item_id: int, key: str, access: str) -> bool:
+    """Add a link to the session's list ``listed`` ("games", "groups"), its latest
+    :data:`REMEMBERED` kept; an edit key is never replaced by a read-only one. Whether
+    the list changed."""
+    items = dict(session.get(listed, {}))
+    known = items.get(str(item_id))
+    if known == [key, access] or (known and known[1] == EDIT and access == VIEW):
+        return False
+    items.pop(str(item_id), None)
+    items[str(item_id)] = [key, access]
+    session[listed] = dict(list(items.items())[-REMEMBERED:])
     session.permanent = True
-    g.pop("held", None)
+    return True
 
 
 def phone() -> str:
@@ -170,18 +178,23 @@ def held() -> dict[int, str]:
     request.
     """
     if "held" not in g:
-        keys = remembered()
-        found: dict[int, str] = {}
-        if keys:
-            tokens = kernel.secrets_by_id(get_db(), keys)
-            for game_id, (key, _noted) in keys.items():
-                number, _, secret = key.partition("-")
-                if game_id in tokens and parse_id(number) == game_id and secret:
-                    access = _opens(secret, *tokens[game_id])
-                    if access is not None:
-                        found[game_id] = access
-        g.held = found
+        keys = {game_id: key for game_id, (key, _noted) in remembered().items()}
+        g.held = _opened(keys, kernel.secrets_by_id(get_db(), keys))
     return g.held
+
+
+def _opened(keys: dict[int, str], secrets: dict[int, tuple[str, str]]) -> dict[int, str]:
+    """What each key a phone keeps opens today, by id, in the keys' order: EDIT or VIEW,
+    its id and secret checked against the stored ``secrets``; one that opens nothing is
+    left out."""
+    found: dict[int, str] = {}
+    for item_id, key in keys.items():
+        number, _, secret = key.partition("-")
+        if item_id in secrets and parse_id(number) == item_id and secret:
+            access = _opens(secret, *secrets[item_id])
+            if access is not None:
+                found[item_id] = access
+    return found
 
 
 def seen_games() -> frozenset[int]:
@@ -241,36 +254,21 @@ def resolve_group(key: str) -> tuple[int, str]:
 def remember_group(group_id: int, key: str, access: str) -> None:
     """Add a group to this phone's groups (an edit key is never replaced by a read-only
     one); a group opened with its edit link becomes this phone's home group."""
-    groups = dict(session.get("groups", {}))
-    known = groups.get(str(group_id))
     if access == EDIT and session.get("group") != group_id:
         session["group"] = group_id
         session.permanent = True
-    if known == [key, access] or (known and known[1] == EDIT and access == VIEW):
-        return
-    groups.pop(str(group_id), None)
-    groups[str(group_id)] = [key, access]
-    session["groups"] = dict(list(groups.items())[-REMEMBERED:])
-    session.permanent = True
-    g.pop("held_groups", None)
-    g.pop("held", None)
+    if _noted("groups", group_id, key, access):
+        g.pop("held_groups", None)
+        g.pop("held", None)
 
 
 def held_groups() -> dict[int, str]:
     """The groups this phone holds a link to: id → EDIT or VIEW, each key checked against
     its group's secrets now (read once per request)."""
     if "held_groups" not in g:
-        keys = {int(i): tuple(v) for i, v in session.get("groups", {}).items()
-                if isinstance(v, list) and len(v) == 2}
-        found: dict[int, str] = {}
-        if keys:
-            for group_id, (edit, view) in kernel.secrets_by_id(get_db(), keys, groups=True).items():
-                number, _, secret = keys[group_id][0].partition("-")
-                if parse_id(number) == group_id and secret:
-                    access = _opens(secret, edit, view)
-                    if access is not None:
-                        found[group_id] = access
-        g.held_groups = found
+        kept = {int(i): v[0] for i, v in session.get("groups", {}).items() if isinstance(v, list) and len(v) == 2}
+        keys = {group_id: kept[group_id] for group_id in sorted(kept)}  # by id
+        g.held_groups = _opened(keys, kernel.secrets_by_id(get_db(), keys, groups=True))
     return g.held_groups
 
 

@@ -203,6 +203,7 @@ def shared(game_id: int, screens: str, state=None, version: int | None = None) -
     kind = _kind(here, screens)
     if state is not None:  # a play's answer: this process took the play
         _taken(here, game_id, version)
+        g.live_taken = True
     found = kind.payload
     if found is not None and found.version == version:
         return found
@@ -431,7 +432,8 @@ def wake_the_watcher(response: Response) -> Response:
     that another process would keep: :func:`shared`)."""
     if request.method == "POST" and g.get("game_id") is not None and response.status_code < 400:
         found = hub()
-        _taken(found, g.game_id, kernel.version_of(get_db(), g.game_id))
+        if not g.get("live_taken"):  # a form's change: its answer (shared) did not say so
+            _taken(found, g.game_id, kernel.version_of(get_db(), g.game_id))
         if found.running:
             found.poke.set()
     return response

@@ -63,8 +63,8 @@ def check_families(app, variants, *declared: Mapping[str, object]) -> None:
     scoreboard), and every page a family names is a route of ``app``. A game whose family
     is missing would fail at its first page, at a table; this fails at start instead."""
     for variant in variants:
-        for registry in (FAMILIES, *declared):
-            if variant.screens not in registry:
+        for families in (FAMILIES, *declared):
+            if variant.screens not in families:
                 raise RuntimeError(f"variant {variant.key!r}: no family of pages {variant.screens!r} "
                                    "declares all it shows (its pages, live payload and scoreboard)")
     for screens, endpoints in FAMILIES.items():

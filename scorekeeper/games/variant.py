@@ -117,6 +117,11 @@ class LogVariant(Variant):
     playable_penalty: bool = False
     recording = LOG
 
+    def changes(self, kind: str) -> bool:
+        """A play of this kind, logged earlier, can be changed (its player, cards, meld),
+        not only deleted: one of the game file's events, where the game allows edits."""
+        return self.edits and kind in self.events
+
     @property
     def aces_face_up(self) -> bool:
         """Aces are put face up as plays of their own and never meld (Iceberg): the table

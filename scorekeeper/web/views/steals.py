@@ -183,7 +183,7 @@ class Steals:
             else:
                 text = Say("the stock ran out")
             lines.append(LogLine(row, text, bool(play is not None and play.stolen_from),
-                                 self.state.variant.edits and row.type in self.state.variant.events))
+                                 self.state.variant.changes(row.type)))
         return lines
 
     def hand_ended(self, round_no: int) -> Say | str:
@@ -503,11 +503,12 @@ def edit_page(state: Steals, play_id: int, *, player=None, picked=None, target=N
     return render_template(
         "robber_edit.html", state=state, game_id=state.log.id, row=row,
         said=line.text if line is not None else row.describe(),
-        editable=state.variant.edits and row.type in state.variant.events,
+        editable=state.variant.changes(row.type),
         melds=before.melds() if row.type == "layoff" else [],
         player=player or row.player, target=target if target is not None else row.target,
         picker=grid(available, row.cards if picked is None else picked, aces=True),
-        error=error, revision=row.revision, back=screen_url(_state(game_id=state.log.id)),
+        error=error, revision=row.revision,
+        back=screen_url(state if state.being_played else _state(state.log.id)),
     ), status
 
 

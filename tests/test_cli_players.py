@@ -10,7 +10,8 @@ import pytest
 from scorekeeper import create_app
 
 from tests.conftest import EXAMPLES
-from tests.test_cli_store import SEED, run
+from tests.command import run
+from tests.test_cli_store import SEED
 
 GIN = (EXAMPLES / "gin-knock.json").read_text()
 

@@ -1,7 +1,5 @@
 """`scorekeeper import`, `export` and `backup`: game files in and out of the app's database."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -10,15 +8,12 @@ from scorekeeper import create_app
 
 from scorekeeper import gamefile
 
+from tests.command import run
 from tests.conftest import EXAMPLES
 
-SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
 SEED = EXAMPLES / "iceberg-seed-example.json"
 
 
-def run(*args, stdin=None):
-    return subprocess.run([str(SCOREKEEPER), *map(str, args)], input=stdin,
-                          capture_output=True, text=True)
 
 
 @pytest.fixture

@@ -3,8 +3,6 @@ plain line naming the round and event, and legal multi-round games score as docs
 """
 import copy
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +10,8 @@ import pytest
 from scorekeeper import gamefile
 from scorekeeper.games.errors import GameFileError
 
-SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
+from tests.command import run
+
 PLAYERS = ["Ann", "Bob", "Cy"]
 
 
@@ -180,7 +179,7 @@ def as_text(document) -> str:
 def score_via_cli(text: str, tmp_path: Path):
     path = tmp_path / "game.json"
     path.write_text(text, encoding="utf-8")
-    return subprocess.run([str(SCOREKEEPER), "score", str(path)], capture_output=True, text=True, timeout=60)
+    return run("score", path)
 
 
 def assert_one_line_error(proc, starts: str, words: str) -> None:
@@ -210,7 +209,7 @@ def test_illegal_document_raises_game_file_error(document, starts, words):
 def test_not_utf8_is_one_line_exit_2(tmp_path):
     path = tmp_path / "game.json"
     path.write_bytes(b'{"variant": "iceberg", "players": ["\xff"]}')
-    proc = subprocess.run([str(SCOREKEEPER), "score", str(path)], capture_output=True, text=True)
+    proc = run("score", path)
     assert_one_line_error(proc, "error: ", "")
 
 

@@ -18,14 +18,15 @@ games of earlier crashes too: a later crash must not damage them):
 - the game still replays by the rules, and the restarted server exports its game file,
   which ``scorekeeper score`` scores to the same totals.
 
-Repeated 20 times (about 30 s). How it would catch a broken server: a server that
-answered before its transaction committed (a write-behind queue, a commit on another
-thread, a COMMIT after the response) would, now and then, be killed between the two:
-the phone holds a 303 for a play the database never got, and the first check fails.
-Each crash lands at a random moment while four tables write back to back (well over a
-hundred writes a second), so a window of even a millisecond is hit with a probability
-of about one in five per crash, and missed by all twenty crashes about once in a
-hundred runs; ``test_the_check_fails_on_a_lost_or_half_saved_write`` shows the checks
+Repeated 10 times in the suite (about 20 s), 20 times under HYPOTHESIS_PROFILE=thorough
+(tests/conftest.py). How it would catch a broken server: a server that answered before
+its transaction committed (a write-behind queue, a commit on another thread, a COMMIT
+after the response) would, now and then, be killed between the two: the phone holds a
+303 for a play the database never got, and the first check fails. Each crash lands at a
+random moment while four tables write back to back (well over a hundred writes a
+second), so a window of even a millisecond is hit with a probability of about one in
+five per crash: missed by all ten crashes about once in ten runs of the suite (by all
+twenty, once in a hundred); ``test_the_check_fails_on_a_lost_or_half_saved_write`` shows the checks
 themselves failing on exactly those two faults. Killing a server that commits before
 it answers loses nothing: with WAL and ``synchronous = NORMAL`` a commit is in the WAL
 file, in the operating system's hands, before the answer is sent.
@@ -51,7 +52,9 @@ from scorekeeper import gamefile
 from scorekeeper.storage import logs
 from scorekeeper.storage.db import connect
 
-REPEATS = 20
+from tests.conftest import examples
+
+REPEATS = examples(20)  # crashes: 10 in the suite, 20 under HYPOTHESIS_PROFILE=thorough
 # The checkout served (default: this one). To see the test fail, point it at a copy whose
 # server answers before it commits (see the module docstring).
 SRC = os.environ.get("SCOREKEEPER_CRASH_SRC") or str(server.ROOT)

@@ -5,7 +5,8 @@ Like Datasette's ``tests/test_playwright.py``: one server per session (gunicorn 
 gevent workers, so the pages hold their streams of live changes and a play taken by one
 worker reaches a page whose stream the other holds; polled until it answers, always torn
 down), one browser per session, a fresh phone-sized context per test. Debian's Chromium is used (``/usr/bin/chromium``): a Playwright browser
-download does not work here. Screenshots for review go to ``test-artifacts/screenshots/``.
+download does not work here. Screenshots for review go to ``test-artifacts/screenshots/``
+when SCOREKEEPER_SCREENSHOTS is set.
 """
 from __future__ import annotations
 
@@ -113,11 +114,17 @@ def no_script_page(browser, server):
 
 @pytest.fixture(scope="session")
 def screenshot():
-    """``screenshot(page, name)``: the page in light and in dark, saved for review."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    """``screenshot(page, name)``: the page in light and in dark, saved for review when
+    SCOREKEEPER_SCREENSHOTS is set (they assert nothing, and the suite's forty pairs of
+    full pages took about 20 s of the browser's worker)."""
+    wanted = bool(os.environ.get("SCOREKEEPER_SCREENSHOTS"))
+    if wanted:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
     def take(page, name: str) -> list[Path]:
-        paths = []
+        paths: list[Path] = []
+        if not wanted:
+            return paths
         page.evaluate("window.scrollTo(0, 0)")  # the sticky score strip at the top
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)

@@ -38,13 +38,13 @@ run: $(BIN)/.app
 serve: $(BIN)/.app
 	$(BIN)/scorekeeper serve --host 0.0.0.0 --port $(PORT)
 
-# Browser tests drive Debian's Chromium (a Playwright browser download does not work here).
-# Installing it takes root; where it cannot be installed the browser tests are skipped with
-# one line saying so (under CI, where CI is set, they fail instead).
+# Browser tests drive Debian's Chromium, its headless shell (a Playwright browser download
+# does not work here). Installing it takes root; where it cannot be installed the browser
+# tests are skipped with one line saying so (under CI, where CI is set, they fail instead).
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
-	  echo "chromium could not be installed (apt-get needs root): the browser tests will be skipped"
+	@command -v chromium-headless-shell >/dev/null 2>&1 || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null; } || \
+	  echo "chromium-headless-shell could not be installed (apt-get needs root): the browser tests will be skipped"
 
 # Every test, on every core (pytest-xdist; the longest tests are taken first). The package
 # is compiled to bytecode first: where PYTHONDONTWRITEBYTECODE is set (as on this project's

@@ -22,6 +22,8 @@ from scorekeeper.games import iceberg_last_turn
 from scorekeeper.games.iceberg_last_turn import best_last_turn
 from scorekeeper.games.iceberg_melds import EVENS, ODDS, fits, lay_off, lay_off_points, make_meld
 
+from tests.conftest import examples
+
 RULE_SETS = {
     "one deck": ({}, 3),
     "two decks": ({}, 4),
@@ -29,7 +31,11 @@ RULE_SETS = {
     "two decks, colour specials not played": ({"special_odds_colour": 0, "special_evens_colour": 0}, 4),
 }
 HAND_KINDS = ("random", "near the table", "clustered", "special")
-POSITIONS_PER_CASE = 150
+# Positions a case draws: as the property tests, half of these in the suite, all of them
+# under HYPOTHESIS_PROFILE=thorough (tests/conftest.py's examples()).
+POSITIONS_PER_CASE = examples(150)
+BIGGER_POSITIONS = examples(60)
+SPECIAL_POSITIONS = examples(40)
 
 
 def cards(text: str) -> list[Card]:
@@ -239,7 +245,7 @@ def test_bigger_hands_match_exhaustive_search(rule_set, strategy, monkeypatch):
         monkeypatch.setattr(iceberg_last_turn, "_SMALL_HAND", 0)
     overrides, players = RULE_SETS[rule_set]
     rules = resolve_rules(overrides, players)
-    for seed in range(500_000, 500_060):
+    for seed in range(500_000, 500_000 + BIGGER_POSITIONS):
         hand, table = bigger_position(seed, rules)
         check_against_oracle(hand, table, rules)
 
@@ -304,6 +310,6 @@ def test_special_melds_match_exhaustive_search(values, decks, duplicates):
                            "special_odds_colour": odds_colour, "special_evens_colour": evens_colour},
                           4 if decks == 2 else 3)
     base = 9_000_000 + 10_000 * list(SPECIAL_VALUES).index(values) + 1000 * decks + 100 * duplicates
-    for seed in range(base, base + 40):
+    for seed in range(base, base + SPECIAL_POSITIONS):
         hand, table = special_rich_position(seed, rules)
         check_against_oracle(hand, table, rules)

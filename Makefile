@@ -46,7 +46,8 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null; } || \
 	  echo "chromium-headless-shell could not be installed (apt-get needs root): the browser tests will be skipped"
 
-# Every test, on every core (pytest-xdist; the longest tests are taken first). The package
+# Every test, on every core (pytest-xdist: one worker more than the cores, the browser tests
+# spread over them from the start; tests/conftest.py says why). The package
 # is compiled to bytecode first: where PYTHONDONTWRITEBYTECODE is set (as on this project's
 # machine) every command and server the tests start (some 280) compiled it from source
 # again, a third of each one's CPU.

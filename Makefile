@@ -49,7 +49,7 @@ chromium:
 # Every test, on every core (pytest-xdist: one worker more than the cores, the browser tests
 # spread over them from the start; tests/conftest.py says why). The package
 # is compiled to bytecode first: where PYTHONDONTWRITEBYTECODE is set (as on this project's
-# machine) every command and server the tests start (some 280) compiled it from source
+# machine) every command and server the tests start compiled it from source
 # again, a third of each one's CPU.
 test: $(BIN)/.installed chromium
 	$(BIN)/python -m compileall -q scorekeeper

@@ -119,7 +119,7 @@ def rename(player_id: int):
     player = _player(player_id)  # 404 for no such player, and for one this phone does not see
     lacking = players.outside(get_db(), player_id, links.editable_games())
     if lacking:
-        return _forbidden(player_id, NOT_RENAMED, True, player.name, lacking)
+        return _forbidden(player_id, NOT_RENAMED, True, player.name)
     if not form.validate():
         message = next(iter(e for errors in form.errors.values() for e in errors),
                        Say("check the name"))
@@ -130,8 +130,8 @@ def rename(player_id: int):
                                  editable=links.editable_games(), request_id=form.request_id.key())
     except Repeated:
         return _done_already(form.request_id.key(), player_id)
-    except players.Forbidden as e:  # a game of theirs started meanwhile, on a phone not this one
-        return _forbidden(player_id, NOT_RENAMED, True, player.name, e.games)
+    except players.Forbidden:  # a game of theirs started meanwhile, on a phone not this one
+        return _forbidden(player_id, NOT_RENAMED, True, player.name)
     except Stale as e:
         return _player_page(player_id, error=_sorry(NOT_RENAMED, e.said_reason), status=409)
     except players.NameTaken as e:  # a player of the same group, whose edit link this phone holds
@@ -161,7 +161,7 @@ def merge(player_id: int):
     source = _player(player_id)
     lacking = players.outside(db, player_id, links.editable_games())
     if lacking:
-        return _forbidden(player_id, NOT_MERGED, False, source.name, lacking)
+        return _forbidden(player_id, NOT_MERGED, False, source.name)
     if into is None:
         return _player_page(player_id, error=_sorry(
             NOT_MERGED, Say("choose the player to merge with")), status=422)
@@ -180,8 +180,8 @@ def merge(player_id: int):
                                 request_id=form.request_id.key())
     except Repeated:
         return _done_already(form.request_id.key(), target.id)
-    except players.Forbidden as e:
-        return _forbidden(player_id, NOT_MERGED, False, source.name, e.games)
+    except players.Forbidden:
+        return _forbidden(player_id, NOT_MERGED, False, source.name)
     except Refused as e:
         return _player_page(player_id, merge_form=form, error=_sorry(NOT_MERGED, e.said_reason),
                             status=422)
@@ -195,10 +195,10 @@ def merge(player_id: int):
     return redirect(url_for("players.show", player_id=target.id), 303)
 
 
-def _forbidden(player_id: int, what: Say, renaming: bool, name: str, lacking: list[int]):
+def _forbidden(player_id: int, what: Say, renaming: bool, name: str):
     """The player's page, 403: a rename or a merge (``renaming``: a rename) needs the edit
-    link of the player's group, which this phone does not hold. ``lacking`` (the games
-    it may not change) is not said: they may be games it cannot see."""
+    link of the player's group, which this phone does not hold. The games it may not
+    change are not named: they may be games it cannot see."""
     if renaming:
         reason = Say("renaming %(name)s changes every game %(name)s played in their group, so it "
                      "needs this phone to hold the group's edit link: open the group's edit link "

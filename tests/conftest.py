@@ -96,8 +96,9 @@ def pytest_collection_modifyitems(config, items):
 def pytest_xdist_auto_num_workers(config):
     """``-n auto`` (``make test``): one worker more than the cores this process may use.
     The browser tests wait for Chromium and the served app a good part of their time, and
-    a third worker keeps both cores of this machine busy meanwhile: the suite in 253 s
-    with three workers, 313 s with two, 258 s with four (one run each, the machine idle)."""
+    a third worker keeps both cores of this machine busy meanwhile: three workers against
+    two, paired runs taken in turn (farm-bench, 2026-11-29), 0.875 and 0.885 of the wall
+    time (277 s against 314 s, medians); four workers were no faster than three."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux

@@ -1,8 +1,9 @@
 """``scorekeeper score`` and ``scorekeeper import``/``export`` for the hand-count rummies
-(tests/command.py runs the command; docs/game-file.md; issue 7, point 2): a legal game prints its scores and exits 0;
-an illegal round — a gin knock over the limit, a hand of the wrong size, the player who
-went out still holding cards, more copies of a card than the decks hold, an unknown
-rule — exits 2 with one clear line naming the round, and prints nothing else."""
+(docs/game-file.md; issue 7, point 2; tests/command.py runs the command): a legal game
+prints its scores and exits 0; an illegal round — a gin knock over the limit, a hand of
+the wrong size, the player who went out still holding cards, more copies of a card than
+the decks hold, an unknown rule — exits 2 with one clear line naming the round, and
+prints nothing else."""
 import json
 
 import pytest

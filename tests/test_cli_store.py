@@ -14,8 +14,6 @@ from tests.conftest import EXAMPLES
 SEED = EXAMPLES / "iceberg-seed-example.json"
 
 
-
-
 @pytest.fixture
 def database(tmp_path):
     return tmp_path / "scorekeeper.db"

@@ -66,13 +66,14 @@ def routes_compiled_once():
 def pytest_collection_modifyitems(config, items):
     """The browser tests spread over the workers from the start (pytest-xdist).
 
-    A browser test spends most of its time waiting for Chromium and the served app: run
-    one after another, the hundred of them took a worker 8 minutes at a quarter of a
-    core, as long as the rest of the suite took the other. pytest-xdist's work stealing
-    hands each worker a contiguous share of the tests and lets an idle worker take the
-    far end of another's queue, so here each share begins with its own browser files
-    (whole files: a file's fixtures are made once per worker) and ends with the other
-    tests, which the workers then take from each other as they run out."""
+    A browser test keeps Chromium and the served app busy more than the test's own
+    process: collected first, the hundred of them all went to one worker and ran one
+    after another for 8 minutes, as long as the rest of the suite took the other.
+    pytest-xdist's work stealing hands each worker a contiguous share of the tests and
+    lets an idle worker take the far end of another's queue, so here each share begins
+    with its own browser files (whole files: a file's fixtures are made once per worker)
+    and ends with the other tests, which the workers then take from each other as they
+    run out."""
     count = getattr(config, "workerinput", {}).get("workercount", 1)
     if count < 2:
         return

@@ -133,7 +133,16 @@ class Received:
                    if not any(part in self.urls.get(rid, "") for part in leave_out))
 
     def previews(self) -> list[int]:
-        return [n for rid, n in self.sizes.items() if "/preview?" in self.urls.get(rid, "")]
+        """The previews' sizes, once the first has finished loading: the page shows a
+        preview as its body arrives, and Chromium's event saying it finished may come to
+        this process a moment later (on a busy machine it had not yet)."""
+        for _ in range(250):  # 5 s at most
+            self.page.evaluate("0")  # the events that arrived meanwhile are handed over
+            found = [n for rid, n in self.sizes.items() if "/preview?" in self.urls.get(rid, "")]
+            if found:
+                return found
+            self.page.wait_for_timeout(20)
+        return []
 
     def clear(self) -> None:
         self.page.evaluate("0")

@@ -1,8 +1,11 @@
-"""The ``scorekeeper`` console script, run for real as a separate process (docs/game-file.md).
+"""The ``scorekeeper`` command (docs/game-file.md): ``score`` and ``rules``.
 
 Every public example is scored from its file and from standard input; a variant the
 project does not score yet is refused with exit status 2, and once it is supported the
-same example must produce the expected numbers instead.
+same example must produce the expected numbers instead. The commands run in the test's
+process (tests/command.py); what only a real process shows is run with the installed
+console script itself (:func:`script`): it is installed and starts, scores a file and
+standard input alike, refuses in one line without a traceback, and prints its help.
 """
 import json
 import re
@@ -15,13 +18,16 @@ import pytest
 from scorekeeper.games import registry
 from scorekeeper.games import iceberg
 
+from tests.command import run
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
 
 GAME_FILES = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
 
 
-def run(*args, stdin=None):
+def script(*args, stdin=None):
+    """The installed console script, run as a process of its own."""
     return subprocess.run(
         [str(SCOREKEEPER), *args], input=stdin, capture_output=True, text=True, timeout=60
     )
@@ -51,6 +57,21 @@ def assert_refused(proc, words: str) -> None:
 
 def test_the_console_script_is_installed_next_to_python():
     assert SCOREKEEPER.exists(), f"{SCOREKEEPER} is missing: is the package installed?"
+
+
+def test_the_console_script_scores_a_file_and_standard_input_alike():
+    path = EXAMPLES / "iceberg-seed-example.json"
+    from_file = script("score", str(path))
+    assert from_file.returncode == 0 and from_file.stderr == "", from_file.stderr
+    assert compared(json.loads(from_file.stdout)) == expected_for(path)
+    from_input = script("score", "-", stdin=path.read_text(encoding="utf-8"))
+    assert from_input.returncode == 0 and from_input.stdout == from_file.stdout
+    assert from_file.stdout == run("score", str(path)).stdout  # as the other tests run it
+
+
+def test_the_console_script_refuses_in_one_line(tmp_path):
+    assert_refused(script("score", str(tmp_path / "nope.json")), "nope.json")
+    assert_refused(script("rules", "canasta"), "unknown variant")
 
 
 def test_there_are_public_examples_with_expected_scores():
@@ -185,6 +206,6 @@ def test_rules_every_known_variant_lists_its_options(variant):
 
 
 def test_help_names_both_commands():
-    proc = run("--help")
+    proc = script("--help")
     assert proc.returncode == 0
     assert "score" in proc.stdout and "rules" in proc.stdout

@@ -3,8 +3,6 @@ runs, the low ace, lay-offs onto anyone's meld and onto cards laid off, hands, t
 value of an ace in hand, decks and hand sizes, the target and its winners, refusals; through
 the library, the game file and ``scorekeeper score``."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,9 +12,9 @@ from scorekeeper.games import registry, rummy500
 from scorekeeper.games.cards import parse_card, parse_cards
 from scorekeeper.games.errors import GameFileError, IllegalPlay, RuleError
 from games_data import layoff, meld, out
+from tests.command import run
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
 SPADES = "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK"
 
 
@@ -316,10 +314,6 @@ def test_the_default_target_is_500():
 
 # ---------------------------------------------------------------------------------------
 # The example file and the command line.
-
-
-def run(*args):
-    return subprocess.run([str(SCOREKEEPER), *args], capture_output=True, text=True, timeout=60)
 
 
 def test_the_first_round_example_through_scorekeeper_score():

@@ -6,8 +6,6 @@ and game 2 with a meld and an ace.
 """
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,9 +14,9 @@ from scorekeeper import create_app, gamefile
 from scorekeeper.games import registry
 from scorekeeper.storage import games, kernel
 from scorekeeper.storage.db import connect, migrations
+from tests.command import run
 
 OLD = Path(__file__).resolve().parents[1] / "fixtures" / "schema-m001.db"
-SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
 
 
 @pytest.fixture
@@ -81,7 +79,7 @@ def test_old_games_score_as_before_and_play_on_through_their_links(upgraded):
 def test_the_server_owner_finds_the_links_of_old_games(upgraded, tmp_path):
     _app, db, _plays = upgraded
     path = db.conn.execute("PRAGMA database_list").fetchone()[2]
-    listing = subprocess.run([str(SCOREKEEPER), "games", "--database", path], capture_output=True, text=True)
+    listing = run("games", "--database", path)
     assert listing.returncode == 0, listing.stderr
     edit, view = kernel.secrets_of(db, 2)
     assert f"/g/2-{edit}/table" in listing.stdout and f"/g/2-{view}/table" in listing.stdout

@@ -195,7 +195,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {kind:10} {len(values):6}  mean {sum(values) / len(values) * 1000:6.2f} ms"
                   f"  p50 {values[len(values) // 2] * 1000:6.2f}  max {values[-1] * 1000:6.1f}"
                   f"  share {sum(values) / total_s * 100:5.1f} %")
-        if _Connection.profiler is not None:
+        if _Connection.profiler is not None and not _Connection.profiled:
+            print(f"nothing profiled: no request of the kinds asked (--only {', '.join(args.only)}); "
+                  f"the kinds sent: {', '.join(sorted(timings))}")
+        elif _Connection.profiler is not None:
             stats = pstats.Stats(_Connection.profiler)
             # Counts, unlike times, do not change with what else the machine runs.
             sql = sum(v[1] for k, v in stats.stats.items()

@@ -7,27 +7,37 @@ PORT ?= 5000
 
 # Every install comes from the lock files, which pin every package with its hashes:
 # requirements.txt the app's (and what building it takes), requirements-test.txt those and
-# the tests' (the same versions: it is compiled against the first). `make lock` refreshes them.
-# Installed again when a catalog changes: the install compiles them (setup.py).
+# the tests' (the same versions: it is compiled against the first). uv installs them (it
+# fetches and installs in parallel: a fresh clone's setup in 14 s, not 32 s with pip;
+# README, "Installs"); uv itself comes from requirements-uv.txt, with pip. `make lock`
+# refreshes all three. Installed again when a catalog changes: the install compiles them
+# (setup.py). Bytecode is compiled at install: where PYTHONDONTWRITEBYTECODE is set, as on
+# this project's machine, nothing would keep it otherwise.
 CATALOGS := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
-$(BIN)/.app: requirements.txt pyproject.toml setup.py $(CATALOGS)
+UV_INSTALL = $(BIN)/uv pip install -q --python $(BIN)/python
+$(BIN)/uv: requirements-uv.txt
 	test -x $(BIN)/python || python3 -m venv $(VENV)
-	$(BIN)/python -m pip install -q --require-hashes -r requirements.txt
-	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip install -q --require-hashes -r requirements-uv.txt
+	touch $@
+
+$(BIN)/.app: $(BIN)/uv requirements.txt pyproject.toml setup.py $(CATALOGS)
+	$(UV_INSTALL) --compile-bytecode --require-hashes -r requirements.txt
+	$(UV_INSTALL) --no-deps --no-build-isolation -e .
 	touch $@
 
 $(BIN)/.installed: $(BIN)/.app requirements-test.txt
-	$(BIN)/python -m pip install -q --require-hashes -r requirements-test.txt
+	$(UV_INSTALL) --compile-bytecode --require-hashes -r requirements-test.txt
 	touch $@
 
-# The lock files again, from pyproject.toml, each package at its newest release that the
-# ranges there allow (pip-tools, in a virtualenv of its own); then run `make test`.
-LOCK_OPTIONS := -q --upgrade --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url \
-	--no-emit-find-links --build-deps-for wheel --build-deps-for editable
+# The lock files again, from pyproject.toml and requirements-uv.in, each package at its newest
+# release that the ranges there allow (pip-tools, in a virtualenv of its own); then run `make test`.
+LOCK_PINS := -q --upgrade --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links
+LOCK_OPTIONS := $(LOCK_PINS) --build-deps-for wheel --build-deps-for editable
 lock:
 	test -x .venv-lock/bin/pip-compile || { python3 -m venv .venv-lock && .venv-lock/bin/pip install -q pip-tools; }
 	.venv-lock/bin/pip-compile $(LOCK_OPTIONS) -o requirements.txt pyproject.toml
 	.venv-lock/bin/pip-compile $(LOCK_OPTIONS) --extra test -c requirements.txt -o requirements-test.txt pyproject.toml
+	.venv-lock/bin/pip-compile $(LOCK_PINS) -o requirements-uv.txt requirements-uv.in
 
 # The app on its embedded SQLite database (instance/scorekeeper.db), for this machine.
 run: $(BIN)/.app

@@ -7,8 +7,8 @@ and an install of the wheel with no index to fetch from).
 From there every kind of page answers 200 with its styles and script, ``scorekeeper
 score`` scores a game file and ``scorekeeper serve`` serves a page and stops. The checkout
 is out of sight (the installed package is run from another folder), so the templates and
-static files are those the wheel carries. The packages come from pip's cache, filled by
-the install of the suite itself. About 25 s.
+static files are those the wheel carries. The packages come from uv's cache, filled by
+the install of the suite itself. About 20 s.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from pathlib import Path
 from benchmarks import server
 
 ROOT = Path(__file__).resolve().parents[1]
+UV = Path(sys.executable).parent / "uv"  # the installer of the Makefile (requirements-uv.txt)
 
 PAGES = textwrap.dedent("""
     import re, sys
@@ -56,9 +57,9 @@ def test_a_wheel_installed_in_a_fresh_virtualenv_serves_every_page(tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
-    # The lock (pip itself among its packages) put in by this environment's pip; then the
-    # new environment's own pip installs the wheel.
-    installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+    # The lock (pip itself among its packages) put in as the Makefile puts it in, with uv;
+    # then the new environment's own pip installs the wheel.
+    installed = subprocess.run([str(UV), "pip", "install", "-q", "--python", str(python), "--compile-bytecode",
                                 "--require-hashes", "-r", str(ROOT / "requirements.txt")],
                                capture_output=True, text=True)
     assert installed.returncode == 0, installed.stderr[-3000:]

@@ -35,7 +35,7 @@ from ..database import get_db
 from ..forms import Between, WriteForm
 from ..picker import grid
 from ..words import page_text, said
-from . import helpers, scoreboard
+from . import bring_back, helpers, scoreboard
 from .games import export_file, sheet_response
 from .helpers import ALREADY_SAVED
 
@@ -384,10 +384,10 @@ def delete_round(game_id: int, round_no: int):
     else:
         what = {"round": round_no, "how": deleted.how, "player": deleted.player,
                 "hands": None if deleted.hands is None else {p: list(c) for p, c in deleted.hands.items()},
-                "seats": helpers.seated(game_id)}
+                "seats": bring_back.seated(game_id)}
         words = page_text("Round %(n)s deleted; the rounds after it moved up and every total is "
                           "recomputed.", n=round_no)
-        token = helpers.deleted_token(game_id, "counted.restore_round", what, words, form.request_id.data)
+        token = bring_back.deleted_token(game_id, "counted.restore_round", what, words, form.request_id.data)
         return redirect(url_for("counted.game", game_id=game_id, deleted=token), 303)
     return redirect(url_for("counted.game", game_id=game_id), 303)
 
@@ -395,16 +395,16 @@ def delete_round(game_id: int, round_no: int):
 @bp.route("/g/<game_key>/counted/rounds/restore", methods=["POST"])
 def restore_round(game_id: int):
     """Bring back a deleted round where it was (from the notice that said it was deleted)."""
-    back = helpers.bring_back_form(game_id, "counted.restore_round")
+    back = bring_back.bring_back_form(game_id, "counted.restore_round")
     try:
         data = back[0]
         round_no = int(data["round"])
-        now = helpers.by_seat(data.get("seats"), game_id)  # a player renamed since: the seat's name now
+        now = bring_back.by_seat(data.get("seats"), game_id)  # a player renamed since: the seat's name now
         hands = None if data["hands"] is None else {now(str(p)): tuple(str(c) for c in cards)
                                                     for p, cards in data["hands"].items()}
         rnd = counted.RecordedRound(str(data["how"]), now(str(data["player"])), hands)
     except (TypeError, KeyError, ValueError, AttributeError):
-        flash(said(helpers.CANNOT_BRING_BACK))
+        flash(said(bring_back.CANNOT_BRING_BACK))
         return redirect(url_for("counted.game", game_id=game_id), 303)
     try:
         counted.restore_round(get_db(), game_id, back[1], round_no, rnd)

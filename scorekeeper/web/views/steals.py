@@ -32,7 +32,7 @@ from ..database import get_db
 from ..forms import CardsField, ConfirmRoundForm, DeleteForm, EditForm, HandForm, PassForm, TableForm, UndoForm
 from ..picker import grid
 from ..words import page_text, said
-from . import helpers, scoreboard
+from . import bring_back, helpers, scoreboard
 from .games import export_file, log_sheet
 from .helpers import ALREADY_SAVED, refusal_status
 from .round_end import cards_left, hand_entry
@@ -476,7 +476,7 @@ def delete(game_id: int, play_id: int):
         return table_page(_state(game_id), error=e.said, status=refusal_status(e))
     else:
         words = kernel.sentence(helpers.page_text("Deleted %(play)s", play=row.describe()))
-        token = helpers.deleted_token(game_id, "steals.restore", helpers.deleted_row(game_id, row), words,
+        token = bring_back.deleted_token(game_id, "steals.restore", bring_back.deleted_row(game_id, row), words,
                                       form.request_id.key())
         return redirect(f"{screen_url(_state(game_id))}?deleted={token}", 303)  # URL-safe
     return redirect(screen_url(_state(game_id)), 303)
@@ -550,8 +550,8 @@ def save_edit(game_id: int, play_id: int):
 def restore(game_id: int):
     """Bring back a deleted play where it was (from the notice that said it was deleted)."""
     try:
-        row, brought = helpers.restore_deleted(game_id, "steals.restore")
-    except helpers.NotBroughtBack as e:
+        row, brought = bring_back.restore_deleted(game_id, "steals.restore")
+    except bring_back.NotBroughtBack as e:
         return table_page(_state(game_id), error=e.words, status=e.status)
     if brought:
         flash(kernel.sentence(helpers.page_text("Brought back %(play)s", play=row.describe())))

@@ -32,7 +32,7 @@ from ..database import get_db
 from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
 from ..picker import count_line, grid
 from ..words import page_text, said
-from . import helpers, scoreboard
+from . import bring_back, helpers, scoreboard
 from .games import SCREENS, load_state
 from .helpers import ALREADY_SAVED, card_parts, refusal_status
 
@@ -499,7 +499,7 @@ def delete(game_id: int, play_id: int):
         return edit_page(play_state(game_id, play_id), play_id, error=e.said, status=422)
     words = helpers.page_text("Deleted %(play)s from round %(round)s: every score is recomputed.",
                               play=row.describe(), round=row.round_no)
-    token = helpers.deleted_token(game_id, "table.restore", helpers.deleted_row(game_id, row), words,
+    token = bring_back.deleted_token(game_id, "table.restore", bring_back.deleted_row(game_id, row), words,
                                   form.request_id.key())
     return redirect(round_url(load_state(game_id), row.round_no, deleted=token), 303)
 
@@ -508,8 +508,8 @@ def delete(game_id: int, play_id: int):
 def restore(game_id: int):
     """Bring back a deleted play where it was (from the notice that said it was deleted)."""
     try:
-        row, brought = helpers.restore_deleted(game_id, "table.restore")
-    except helpers.NotBroughtBack as e:
+        row, brought = bring_back.restore_deleted(game_id, "table.restore")
+    except bring_back.NotBroughtBack as e:
         return table_page(load_state(game_id), error=e.words, status=e.status)
     if brought:
         flash(helpers.page_text("Brought back %(play)s in round %(round)s: every score is recomputed.",

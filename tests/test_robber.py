@@ -1,6 +1,7 @@
 """Robber Rummy (docs/rules/robber.md; Howard Fosdick's rules): melds, the chart, steals, partners,
 reneges and the game to 400, through the library and through the game file."""
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -678,3 +679,26 @@ def test_score_text_reads_the_json():
     result = gamefile.score_text(json.dumps(game(FOURS_AND_OUT)))
     assert result["variant"] == "robber"
     assert result["totals"] == {"A": 15, "B": -5}
+
+
+def _row(kind, player, cards=""):
+    return SimpleNamespace(type=kind, player=player, cards=tuple(cards.split()))
+
+
+@pytest.mark.parametrize("after, settled", [
+    ([], False),                                                   # the pile just taken
+    ([_row("meld", "A", "H7 S7 C7")], True),                       # its top card melded by the taker
+    ([_row("layoff", "A", "H7")], True),                           # or laid off by the taker
+    ([_row("meld", "A", "S2 S3 S4")], False),                      # a meld without it settles nothing
+    ([_row("meld", "B", "H7 S7 C7")], False),                      # nor another player's play
+    ([_row("renege", "B")], False),                                # nor another player's renege
+    ([_row("renege", "A")], True),                                 # the taker reneges: settled
+    ([_row("meld", "A", "H7 S7 C7"), _row("take", "B", "D9")], False),   # a second pile taken
+])
+def test_the_pile_taken_is_pending_until_its_top_card_is_played(after, settled):
+    take = _row("take", "A", "H7")
+    pending = robber.pending_take([_row("pass", "B"), take, *after])
+    if settled:
+        assert pending is None
+    else:
+        assert pending is (after[-1] if after and after[-1].type == "take" else take)

@@ -415,6 +415,18 @@ def settles(take, row) -> bool:
         row.type == "renege" or (row.type in ("meld", "layoff") and take.cards[0] in row.cards))
 
 
+def pending_take(rows: Sequence):
+    """The discard pile taken in ``rows`` (a hand's plays so far, in order) that no play
+    has settled yet (:func:`settles`): its taker still owes its top card; None if none."""
+    pending = None
+    for row in rows:
+        if row.type == "take":
+            pending = row
+        elif pending is not None and settles(pending, row):
+            pending = None
+    return pending
+
+
 def check_order(rows: Sequence, rules: Mapping) -> None:
     """The discard pile's top card goes at once into a meld or lay-off by whoever took it
     (or that player reneges); a renege is once a hand. ``rows``: a hand's plays in order,

@@ -21,6 +21,7 @@ from flask_babel import lazy_gettext
 from wtforms import IntegerField, StringField
 from wtforms.validators import InputRequired, Optional
 
+from ...games import robber
 from ...games.cards import parse_card
 from ...games.words import Cards, Say, SayN, Sentence
 from ...storage import kernel, log_changes, logs, plays, results
@@ -116,19 +117,9 @@ class Steals:
 
     @property
     def pending_take(self) -> plays.PlayRow | None:
-        """A discard pile taken whose top card has not gone into a meld yet."""
-        pending = None
-        for row in self.state.rows():
-            if row.type == "take":
-                pending = row
-            elif pending is not None and self._settles(pending, row):
-                pending = None
-        return pending
-
-    @staticmethod
-    def _settles(take: plays.PlayRow, row: plays.PlayRow) -> bool:
-        return row.player == take.player and (
-            row.type == "renege" or (row.type in ("meld", "layoff") and take.cards[0] in row.cards))
+        """A discard pile taken whose top card has not gone into a meld yet (the rules'
+        :func:`robber.pending_take`)."""
+        return robber.pending_take(self.state.rows())
 
     def current(self):
         """The hand being played, as the replay scored it so far (None before its first play)."""

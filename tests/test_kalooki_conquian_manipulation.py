@@ -3,7 +3,7 @@ elimination, stakes and tableaus, and when each game is over."""
 import pytest
 
 from scorekeeper import gamefile
-from scorekeeper.games import conquian, kalooki, manipulation
+from scorekeeper.games import conquian, kalooki, manipulation, registry
 from scorekeeper.games.cards import parse_cards
 from scorekeeper.games.errors import GameFileError, IllegalPlay
 from scorekeeper.games.handcount import HandRound
@@ -466,3 +466,15 @@ def test_manipulation_three_to_five_players(players, ok):
     else:
         with pytest.raises(GameFileError, match="3 to 5 players"):
             manipulation_game(players=names)
+
+
+@pytest.mark.parametrize("key, rules, ending", [
+    ("kalooki", {"elimination": 40}, (40, "elimination")),
+    ("manipulation", {"target": 300}, (300, "target")),
+    ("conquian", {}, None),  # no target: the match goes on
+    ("conquian", {"target": 3}, (3, "target")),
+    ("iceberg", {}, (5000, "target")),
+])
+def test_the_total_that_ends_each_game(key, rules, ending):
+    variant = registry.VARIANTS[key]
+    assert variant.ending_total(variant.rules.resolve(rules, variant.min_players)) == ending

@@ -122,6 +122,7 @@ VARIANT = CountVariant(
     jokers=JOKERS,
     goal=lambda rules: Say("Cards left in hand are penalty points; above %(limit)s a player is "
                            "eliminated, and the last player left wins.", limit=rules["elimination"]),
+    ending_total=lambda rules: (rules["elimination"], "elimination"),
     # Who went out scored 0 that round: someone is always left.
     how_won=lambda rules: Say("the last player left"),
 )

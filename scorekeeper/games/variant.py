@@ -42,6 +42,11 @@ def _unsaid(_rules: Mapping) -> None:
     return None
 
 
+def _target_total(rules: Mapping) -> tuple[int, str] | None:
+    """The total that ends the game, where the rules have one: their ``target``."""
+    return (rules["target"], "target") if rules.get("target") else None
+
+
 @dataclass(frozen=True)
 class Variant:
     """Everything the rest of the app needs to know about one game.
@@ -75,6 +80,9 @@ class Variant:
     # "Can I knock?" (Gin): (cards, knock limit) → the hand's best melds and deadwood, gin,
     # and whether it may knock; a page of its own, tied to no game.
     knock_advice: Callable[[Sequence[Any], int], dict] | None = None
+    # The total that ends the game, as a chart of the running totals draws it: (total,
+    # what it is: "target", or "elimination" where a player above it is out); None: none.
+    ending_total: Callable[[Mapping], tuple[int, str] | None] = _target_total
     recording = ""  # LOG or COUNT, said by the subclass
 
     def __post_init__(self) -> None:

@@ -389,6 +389,16 @@ def test_the_chart_names_the_elimination_line_and_no_line_crosses_its_label(clie
     assert svg.index("data-limit") > max(svg.index(p) for p in lines)  # drawn over them, on its halo
 
 
+def test_the_score_sheet_draws_the_same_elimination_line(client):
+    """The printed score sheet's chart marks the total a Kalooki player is out above, as the
+    game page's does (the variant says which total ends its game: ``ending_total``)."""
+    game = Counted(client, "kalooki", ["Ann", "Bob", "Cy"], elimination=40)
+    game.record("Ann", {"Bob": "JK S10 S9", "Cy": "S2"})
+    html = text(client.get(game.url + "/sheet"))
+    shown = re.search(r'<text class="tick limit"[^>]*data-limit>([^<]*)</text>', html)
+    assert shown and shown.group(1) == "eliminated above 40", html[-3000:]
+
+
 def test_conquian_has_no_pickers_and_its_deck_has_no_eights(client):
     game = Counted(client, "gin", ["Ann", "Bob"])
     assert 'value="S8"' in game.page("/counted/round")

@@ -142,14 +142,10 @@ def expected_cards(variant, players: int) -> int | None:
 
 
 def _chart(scored: counted.Scored):
-    """The running totals, with the total that ends the game as a dashed line: the target,
-    or the total above which a player is eliminated (Kalooki's "elimination")."""
-    rules, scores = scored.rules, [r.scores for r in scored.rounds]
-    if rules.get("target"):
-        return chart(scored.players, scores, rules["target"])
-    if rules.get("elimination"):
-        return chart(scored.players, scores, rules["elimination"], limit="elimination")
-    return chart(scored.players, scores, 10**9)
+    """The running totals, with the total that ends the game as a dashed line (the
+    variant's ``ending_total``: a target, or the total above which a player is out)."""
+    total, limit = scored.variant.ending_total(scored.rules) or (10**9, "target")  # none: no line
+    return chart(scored.players, [r.scores for r in scored.rounds], total, limit=limit)
 
 
 def _round_page(scored: counted.Scored, round_no: int, form: RoundForm, *, picked=None,

@@ -237,7 +237,7 @@ def sheet(game_id: int):
                                                  "its game page instead.")), 409
     record = stats.GameRecord(game_id, header["variant"], header["created"][:10], game)
     counted = [r for _n, r in record.counted()]
-    target = game.rules.get("target") or 10**9
+    total, limit = header["variant"].ending_total(game.rules) or (10**9, "target")
     view_url = url_for("players.sheet", game_key=links.make_key(game_id, header["view_token"]),
                        _external=True)
     notes = sheet_notes(stats.facts(record))
@@ -247,7 +247,7 @@ def sheet(game_id: int):
         "sheet.html", game_id=game_id, header=header, record=record,
         notes=notes, played=len(counted),
         ended=[r.said for r in game.rounds],
-        chart=chart(record.players, [r.scores for r in counted], target),
+        chart=chart(record.players, [r.scores for r in counted], total, limit=limit),
         view_url=view_url, qr=links.qr_svg(view_url, page_text("Read-only link to this score sheet")),
         switch_back=url_for("players.sheet", game_key=links.make_key(game_id, header["view_token"])),
         low_wins=record.low_wins, bonuses=bonuses if any(bonuses.values()) else None,

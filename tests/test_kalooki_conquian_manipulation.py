@@ -478,3 +478,11 @@ def test_manipulation_three_to_five_players(players, ok):
 def test_the_total_that_ends_each_game(key, rules, ending):
     variant = registry.VARIANTS[key]
     assert variant.ending_total(variant.rules.resolve(rules, variant.min_players)) == ending
+
+
+def test_each_counted_game_s_deck():
+    conquian_deck = registry.VARIANTS["conquian"].deck()
+    assert sum(conquian_deck.values()) == 40 and not [c for c in conquian_deck if c.rank in (8, 9, 10)]
+    kalooki_deck = registry.VARIANTS["kalooki"].deck()
+    assert sum(kalooki_deck.values()) == 104 + kalooki.JOKERS and kalooki_deck[parse_cards(["S7"])[0]] == 2
+    assert sum(registry.VARIANTS["gin"].deck().values()) == 52

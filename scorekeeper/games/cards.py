@@ -112,12 +112,14 @@ def sort_key(card: Card) -> tuple[int, int]:
     return (SUITS.index(card.suit) if card.suit else 4, card.rank)
 
 
-def full_deck(decks: int = 1, jokers: int = 0) -> Counter[Card]:
-    """How many copies of each card the game's decks hold."""
+def full_deck(decks: int = 1, jokers: int = 0, without_ranks: Iterable[int] = ()) -> Counter[Card]:
+    """How many copies of each card the game's decks hold (``without_ranks``: ranks
+    taken out of them, as Conquian's 8s, 9s and 10s)."""
     supply: Counter[Card] = Counter()
     for suit in SUITS:
         for rank in range(1, 14):
-            supply[Card(rank, suit)] = decks
+            if rank not in without_ranks:
+                supply[Card(rank, suit)] = decks
     if jokers:
         supply[JOKER] = jokers
     return supply
@@ -132,10 +134,7 @@ class Supply:
         self.hand = hand  # the round is called a hand at this table (Robber Rummy): so said
         self.jokers = jokers
         self.without_ranks = tuple(without_ranks)
-        self.limit = full_deck(decks, jokers)
-        for card in list(self.limit):
-            if card.rank in self.without_ranks:
-                del self.limit[card]
+        self.limit = full_deck(decks, jokers, self.without_ranks)
         self.seen: Counter[Card] = Counter()
 
     def take(self, cards: Iterable[Card]) -> None:

@@ -15,9 +15,11 @@ There are two ways a round is recorded, and a declaration of each:
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from .cards import Card, full_deck
 from .options import RuleBook
 from .words import Say, SayN
 
@@ -168,3 +170,7 @@ class CountVariant(Variant):
     goal: Callable[[Mapping], Say | None] = _unsaid  # how the game is won, with its numbers
     how_won: Callable[[Mapping], Say | None] = _unsaid  # why the winner won; None: "highest total"
     recording = COUNT
+
+    def deck(self) -> Counter[Card]:
+        """How many copies of each card the game's decks hold (its jokers included)."""
+        return full_deck(self.decks, self.jokers, self.without_ranks)

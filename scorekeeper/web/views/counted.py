@@ -22,7 +22,7 @@ from wtforms import BooleanField, IntegerField, StringField, SubmitField
 from wtforms.validators import InputRequired, Optional
 
 from ...games import registry
-from ...games.cards import full_deck, parse_card
+from ...games.cards import parse_card
 from ...games.errors import ScorekeeperError
 from ...games.handcount import RUMMY
 from ...games.words import Say, Sentence, joined
@@ -105,11 +105,7 @@ def _round_from_form(scored: counted.Scored, form: RoundForm, in_play: list[str]
 
 def _deck(variant) -> tuple[Counter, int, int]:
     """(copies of each card, copies a picker cell allows, jokers) for the variant's decks."""
-    deck = full_deck(variant.decks)
-    for card in list(deck):
-        if card.rank in variant.without_ranks:
-            deck[card] = 0
-    return deck, variant.decks, variant.jokers
+    return variant.deck(), variant.decks, variant.jokers
 
 
 def _pickers(scored: counted.Scored, in_play: list[str], picked: dict[str, list[str]]) -> list[dict]:

@@ -36,7 +36,7 @@ from ..forms import Between, WriteForm
 from ..picker import grid
 from ..words import page_text, said
 from . import bring_back, helpers, scoreboard
-from .games import export_file, sheet_response
+from .files import export_file, sheet_response
 from .helpers import ALREADY_SAVED
 
 SCREENS = "hands"

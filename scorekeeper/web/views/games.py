@@ -9,7 +9,6 @@ its links to share, and under it the new-game form and the import of the group.
 """
 from __future__ import annotations
 
-import json
 
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 
@@ -24,6 +23,7 @@ from ..database import get_db
 from ..forms import NEW_GAME_FORMS, ImportForm, allowed_words, choice_words, default_words, rule_title
 from ..words import page_text, said
 from . import helpers
+from .files import export_file, log_sheet
 
 bp = Blueprint("games", __name__)
 SCREENS = "table"  # the family of pages this module (with table.py, round_end.py) draws
@@ -267,37 +267,10 @@ def game_rules(game_id: int):
                            game_page=helpers.page_url(variant, "game", game_id))
 
 
-def export_file(game_id: int) -> Response:
-    """The game file (docs/game-file.md), every game's: ``scorekeeper score`` recomputes every
-    score from it."""
-    db = get_db()
-    variant = kernel.header(db, game_id)["variant"]
-    body = json.dumps(games.export_document(db, game_id), indent=2, ensure_ascii=False)
-    return Response(body, mimetype="application/json", headers={
-        "Content-Disposition": f'attachment; filename="{variant.key}-game-{game_id}.json"'})
-
-
-def sheet_response(variant, game_id: int, body: str) -> Response:
-    """A score sheet (CSV) as a download; with a byte order mark, a spreadsheet opens
-    names like Zoë as UTF-8."""
-    return Response("\ufeff" + body, mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="{variant.key}-game-{game_id}-scores.csv"'})
-
-
 @bp.route("/g/<game_key>/export")
 def export(game_id: int) -> Response:
     load_state(game_id)  # another family's game: its own page
     return export_file(game_id)
-
-
-def log_sheet(state) -> Response:
-    """The score sheet of a game of logged rounds: a row per counted round (its dealer), a
-    column per player, then the totals."""
-    game = games.stored(get_db(), state.log.id)
-    rows = [(n, state.dealer(n), r.scores) for n, r in enumerate(game.rounds, 1)]
-    body = transfer.sheet_csv((state.variant.round_word.capitalize(), "Dealer"), state.players,
-                              rows, game.totals)
-    return sheet_response(state.variant, state.log.id, body)
 
 
 @bp.route("/g/<game_key>/export.csv")

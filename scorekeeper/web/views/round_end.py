@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
-from ...games.words import Say, SayN
-from ...storage import log_changes, logs, plays
+from ...games.words import Say
+from ...storage import log_changes, logs
 from ...storage.kernel import Refused, Repeated
 from ..database import get_db
 from ..forms import ConfirmRoundForm, HandForm
-from ..picker import grid
 from ..words import page_text, said
 from . import helpers
 from .games import SCREENS, load_state
+from .hands import cards_left, hand_entry
 from .helpers import ALREADY_SAVED
 from .table import screen, screen_url
 
@@ -51,29 +51,6 @@ def end_page(state: logs.LogState, *, player=None, picked=None, error=None, stat
         result=result if not draft_error else None, scored=scored, version=state.log.version,
         screen=screen(state), earned={p: state.round.earned(p) for p in state.players},
     ), status
-
-
-def hand_entry(state: logs.LogState, player: str | None, picked=None):
-    """Who enters a hand at the round end (everyone but who went out), whose hand is being
-    entered (the one asked for, else the first missing) and its card picker: the cards
-    on the table and in the other hands entered are not to be had."""
-    drafts = state.drafts
-    entering = [p for p in state.players if p != state.out]
-    if player not in entering:
-        missing = state.missing_hands()
-        player = missing[0] if missing else None
-    picker = None
-    if player:
-        holding = [c for p, cards in drafts.items() if p != player for c in cards]
-        available = plays.availability(state.round, holding=holding)
-        picker = grid(available, drafts.get(player, ()) if picked is None else picked, aces=True)
-    return entering, player, picker
-
-
-def cards_left(player: str, count: int) -> SayN:
-    """What a hand saved holds, in words: "Ann: 3 cards left in hand."."""
-    return SayN("%(player)s: %(num)s card left in hand.", "%(player)s: %(num)s cards left in hand.",
-                count, player=player)
 
 
 @bp.route("/end")

@@ -34,10 +34,10 @@ from ..forms import CardsField, ConfirmRoundForm, DeleteForm, EditForm, HandForm
 from ..picker import grid
 from ..words import page_text, said
 from . import bring_back, helpers, scoreboard
-from .games import export_file, log_sheet
+from .answers import CONFIRM, WENT_OUT, answer, picked_first, wants_json
+from .files import export_file, log_sheet
 from .helpers import ALREADY_SAVED, refusal_status
-from .round_end import cards_left, hand_entry
-from .table import CONFIRM, WENT_OUT, answer, picked_first, wants_json
+from .hands import cards_left, hand_entry
 
 SCREENS = "steals"
 bp = Blueprint(SCREENS, __name__, url_prefix="/g/<game_key>/robber")

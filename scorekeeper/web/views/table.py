@@ -18,11 +18,9 @@ same routes answer as forms do: a 303 to the page to show, or the page with the 
 """
 from __future__ import annotations
 
-import json
 
-from flask import Blueprint, Response, abort, flash, get_template_attribute, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, get_template_attribute, redirect, render_template, request, url_for
 
-from ...games.errors import ScorekeeperError
 from ...games.words import Say, SayN, Sentence
 from ...storage import log_changes, logs, plays
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
@@ -33,6 +31,7 @@ from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, 
 from ..picker import count_line, grid
 from ..words import page_text, said
 from . import bring_back, helpers, scoreboard
+from .answers import answer, picked_first, wants_json
 from .games import SCREENS, load_state
 from .helpers import ALREADY_SAVED, card_parts, refusal_status
 
@@ -40,28 +39,6 @@ bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
 bp.add_app_template_global(new_request_id, "request_id")
 bp.add_app_template_global(count_line, "count_line")
 bp.before_request(helpers.own_games(SCREENS))
-
-def wants_json() -> bool:
-    """The page's script sent this play in the background and reads JSON (static/app.js)."""
-    accepted = request.accept_mimetypes
-    return accepted.best_match(("text/html", "application/json")) == "application/json"
-
-
-def live_json(data: dict, status: int = 200) -> Response:
-    """The regions as JSON, in UTF-8 as they are (a card's ♠ is 3 bytes, 6 as a JSON
-    escape: the regions are mostly cards)."""
-    return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), status,
-                    mimetype="application/json")
-
-
-def answer(parts: dict, *, notices=(), error=None, status: int = 200):
-    """A background play's answer: the live regions (``parts``, as ``/live`` sends them)
-    and what the play did (``notices``), or why it was refused (``error``), in words (the
-    sentences read in the phone's language) and as the page shows them (``said``)."""
-    notices = [said(n) for n in notices]
-    error = said(error) if error is not None else None
-    shown = render_template("_said.html", notices=notices, error=error)
-    return live_json(dict(notices=notices, error=error, said=shown, **parts), status)
 
 
 def _back(game_id: int, saved: int | None = None, state: logs.LogState | None = None):
@@ -300,31 +277,6 @@ def ace(game_id: int):
     except Refused as e:
         return _refused(game_id, e.said, refusal_status(e), player=form.player.data)
     return _back(game_id, saved=row.id, state=after)
-
-
-# The buttons a refusal names, by their words on the page.
-CONFIRM, WENT_OUT = Say("Confirm"), Say("Went out")
-
-
-def picked_first(cards, log_button: Say = CONFIRM, button: Say = WENT_OUT) -> Say | None:
-    """Ending the round with cards still picked would drop them unlogged (their points
-    lost): the refusal that says so, or None when nothing is picked."""
-    if not cards:
-        return None
-    return Say("You picked %(cards)s: log them first (%(log)s), then tap %(end)s. Nothing was saved.",
-               cards=shown_cards(cards), log=log_button, end=button)
-
-
-def shown_cards(cards) -> str:
-    """Cards as people read them (K♦ K♣), whatever the form sent."""
-    words = []
-    for name in cards:
-        try:
-            parts = card_parts(name)
-            words.append(f"{parts['rank']}{parts['symbol']}")
-        except ScorekeeperError:  # not a card: shown as sent
-            words.append(str(name))
-    return " ".join(words)
 
 
 @bp.route("/out", methods=["POST"])

@@ -62,7 +62,6 @@ def run(shared: bool, rounds: int, players: int, seed: int, memo: str = "payload
     if not shared and memo == "pieces":
         helpers._piece = piece.__wrapped__  # every piece drawn afresh
     drawn = [0]
-    parts = {screens: live.BUILDERS[screens] for screens in live.BUILDERS}
 
     def counting(load, build):
         def counted(state):
@@ -70,11 +69,14 @@ def run(shared: bool, rounds: int, players: int, seed: int, memo: str = "payload
             return build(state)
         return load, counted
 
-    live.BUILDERS.update({s: counting(*p) for s, p in parts.items()})
+    parts = {}
     try:
         with tempfile.TemporaryDirectory() as folder:
             app = create_app({"TESTING": True, "DATABASE": f"{folder}/s.db", "SECRET_KEY": "x",
                               "WTF_CSRF_ENABLED": False})
+            # The payloads' builders, as the app registered its families, counted.
+            parts = dict(live.BUILDERS)
+            live.BUILDERS.update({s: counting(*p) for s, p in parts.items()})
             phones = [app.test_client() for _ in range(players)]
             made = phones[0].post("/games", data={
                 **{f"seat_{i}": PLAYERS[i] for i in range(players)}, "first_dealer": "0"})

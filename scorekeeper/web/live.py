@@ -90,8 +90,8 @@ _serving: list[Callable[[], bool]] = []
 
 
 def register(screens: str, state: Callable[[int], object], parts: Callable[[object], dict]) -> None:
-    """A family of pages (``screens``) declares its live payload: ``parts(state(game_id))``,
-    its ``live_parts`` of the game as its pages read it."""
+    """A family of pages' (``screens``) live payload: ``parts(state(game_id))``, its
+    ``live_parts`` of the game as its pages read it (views/families.py, ``register_families``)."""
     BUILDERS[screens] = (state, parts)
 
 

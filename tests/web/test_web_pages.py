@@ -131,14 +131,14 @@ def test_suit_colours_are_this_phone_s_choice_kept_in_its_session(client, app):
 
 
 def test_a_variant_whose_family_of_pages_is_missing_stops_the_app_at_start(monkeypatch):
-    """Checked when the app is made (views/helpers.py check_families), not at a table's
-    first page: a variant's family must declare its pages, its live payload and its
-    scoreboard, and every page it names must be a route."""
+    """Checked when the app is made (views/families.py register_families), not at a table's
+    first page: every variant must have a family of pages (which declares its pages, its
+    live payload and its scoreboard at once), and every page it names must be a route."""
     from dataclasses import replace
 
     from scorekeeper import create_app
     from scorekeeper.games import registry
-    from scorekeeper.web.views import helpers
+    from scorekeeper.web.views import table
 
     config = {"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "x"}
     create_app(config)  # every variant of the registry has its family
@@ -147,6 +147,7 @@ def test_a_variant_whose_family_of_pages_is_missing_stops_the_app_at_start(monke
     with pytest.raises(RuntimeError, match="variant 'orphan': no family of pages 'nowhere'"):
         create_app(config)
     monkeypatch.delitem(registry.VARIANTS, "orphan")
-    monkeypatch.setitem(helpers.FAMILIES, "table", {**helpers.FAMILIES["table"], "game": "games.gone"})
+    gone = replace(table.FAMILY, pages={**table.FAMILY.pages, "game": "games.gone"})
+    monkeypatch.setattr(table, "FAMILY", gone)
     with pytest.raises(RuntimeError, match="family 'table' names pages that are no route: games.gone"):
         create_app(config)

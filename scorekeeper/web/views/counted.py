@@ -35,15 +35,13 @@ from ..database import get_db
 from ..forms import Between, WriteForm
 from ..picker import grid
 from ..words import page_text, said
-from . import bring_back, helpers, scoreboard
+from . import bring_back, families, helpers, scoreboard
 from .files import export_file, sheet_response
 from .helpers import ALREADY_SAVED
 
 SCREENS = "hands"
 bp = Blueprint("counted", __name__)
 bp.before_request(helpers.own_games(SCREENS))
-helpers.pages(SCREENS, game="counted.game", table="counted.new_round", end="counted.new_round",
-              export="counted.export", export_csv="counted.export_csv")
 
 STALEMATE = "stalemate"
 
@@ -211,9 +209,6 @@ def live_parts(scored: counted.Scored) -> dict:
                 url=url_for("counted.game", game_id=game.id), regions={}, cards={})
 
 
-updates.register(SCREENS, _scored, live_parts)
-
-
 def board(scored: counted.Scored) -> scoreboard.Board:
     """The scoreboard of a game of hands counted at the end (views/scoreboard.py): no turn
     or play is logged, so the last round recorded: its scores and how it ended."""
@@ -231,9 +226,6 @@ def board(scored: counted.Scored) -> scoreboard.Board:
         round_scores=last_round.scores if last_round else None,
         last=last(scored.variant, scored.recorded, last_round) if last_round else None,
         last_kind="round", status=status)
-
-
-scoreboard.register(SCREENS, _scored, board)
 
 
 @bp.route("/g/<game_key>/counted/round")
@@ -461,3 +453,10 @@ def knock(variant_key: str):
     return render_template("counted_knock.html", variant=variant, rows=grid(deck, names, aces=True, limit=1),
                            answer=answer, error=error, limit=limit, limit_bad=not isinstance(limit, int),
                            game=back), 422 if error else 200
+
+
+FAMILY = families.Family(  # web/__init__.py registers it
+    SCREENS, (bp,),
+    dict(game="counted.game", table="counted.new_round", end="counted.new_round",
+         export="counted.export", export_csv="counted.export_csv"),
+    _scored, live_parts, board)

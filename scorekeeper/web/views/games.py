@@ -14,7 +14,7 @@ from flask import Blueprint, Response, abort, flash, g, redirect, render_templat
 
 from ...gamefile import RoundRecord
 from ...games import registry
-from ...storage import games, kernel, results, transfer
+from ...storage import games, kernel, logs, results, transfer
 from ...storage.kernel import AlreadyHere, NotFound, Refused
 from ...storage.players import filter_history
 from .. import links
@@ -22,18 +22,33 @@ from ..chart import chart
 from ..database import get_db
 from ..forms import NEW_GAME_FORMS, ImportForm, allowed_words, choice_words, default_words, rule_title
 from ..words import page_text, said
-from . import helpers
+from . import families, helpers
 from .files import export_file, log_sheet
 
 bp = Blueprint("games", __name__)
 SCREENS = "table"  # the family of pages this module (with table.py, round_end.py) draws
-helpers.pages(SCREENS, game="games.summary", table="table.show", end="round_end.show",
-              export="games.export", export_csv="games.export_csv")
 
 
 def load_state(game_id: int, round_no: int | None = None):
     """The game as these pages read it: the round being played, or round ``round_no``."""
     return helpers.load_state(game_id, SCREENS, round_no)
+
+
+def screen(state: logs.LogState) -> str:
+    """Which screen the game is at: play, ending (the last ace's turn), end (count the
+    hands) or over. A phone whose page shows another screen moves on (app.js)."""
+    if state.over:
+        return "over"
+    if state.ending:
+        return "ending"
+    return "end" if state.ended else "play"
+
+def screen_url(state: logs.LogState) -> str:
+    game_id = state.log.id
+    return {
+        "over": url_for("games.summary", game_id=game_id),
+        "end": url_for("round_end.show", game_id=game_id),
+    }.get(screen(state), url_for("table.show", game_id=game_id))
 
 
 def variants() -> list:
@@ -118,7 +133,7 @@ def create():
             edit, _view = kernel.secrets_of(get_db(), e.game_id)
             links.remember(e.game_id, links.make_key(e.game_id, edit), links.EDIT)
             flash(page_text("Already saved: that was sent twice, and counts once."))
-            return redirect(helpers.page_url(variant, "table", e.game_id), 303)
+            return redirect(families.page_url(variant, "table", e.game_id), 303)
         except Refused as e:
             error = e.said
         else:
@@ -126,7 +141,7 @@ def create():
             _join(kernel.group_of(get_db(), game_id))
             flash(page_text("New game. %(dealer)s deals; %(first)s starts.", dealer=players[dealer],
                             first=players[(dealer + 1) % len(players)]))
-            return redirect(helpers.page_url(variant, "table", game_id), 303)
+            return redirect(families.page_url(variant, "table", game_id), 303)
     errors = flat_errors(form) + ([error] if error else [])
     return render_new(form, errors), 422
 
@@ -210,12 +225,12 @@ def whose_phone(game_id: int):
         seat = links.TABLE_PHONE if said_seat == "table" else links.parse_id(said_seat)
         if seat is None or not (seat == links.TABLE_PHONE or 1 <= seat <= len(players)):
             return render_template("whose.html", game_id=game_id, players=players, me=None, whose=None,
-                                   back=helpers.page_url(game["variant"], "game", game_id),
+                                   back=families.page_url(game["variant"], "game", game_id),
                                    error=page_text("Choose one of the players, or the whole table.")), 422
         links.say_whose(game_id, seat if seat == links.TABLE_PHONE else seat - 1)
-        return redirect(helpers.page_url(game["variant"], "table", game_id), 303)
+        return redirect(families.page_url(game["variant"], "table", game_id), 303)
     return render_template("whose.html", game_id=game_id, players=players,
-                           back=helpers.page_url(game["variant"], "game", game_id),
+                           back=families.page_url(game["variant"], "game", game_id),
                            me=helpers.phone_of(game_id, players), whose=links.whose(game_id))
 
 
@@ -263,8 +278,8 @@ def game_rules(game_id: int):
     rules = variant.rules.resolve(header["rules"], len(header["players"]))
     return render_template("rules.html", rows=rule_rows(variant, rules), variant=variant,
                            variants=variants(), game_id=game_id, players=header["players"],
-                           first_dealer=header["players"][header["first_dealer"]], over=header["over"], table=helpers.page_url(variant, "table", game_id),
-                           game_page=helpers.page_url(variant, "game", game_id))
+                           first_dealer=header["players"][header["first_dealer"]], over=header["over"], table=families.page_url(variant, "table", game_id),
+                           game_page=families.page_url(variant, "game", game_id))
 
 
 @bp.route("/g/<game_key>/export")

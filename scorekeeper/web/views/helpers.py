@@ -1,12 +1,10 @@
 """What every page shares: which pages show a game, template filters for cards and scores,
 error pages, the manifest.
 
-Which pages show a game is said by its variant's ``screens`` (games/variant.py): each
-family of pages (views/table.py and friends for a table of aces and melds, views/steals.py
-for melds that change hands, views/counted.py for hands counted at the end) registers
-its pages here with :func:`pages`, by the part they play: the game page, the table, the
-round end, the game file, the score sheet. A page asked for on a game another family
-shows (an old link, a history entry) leads to that family's page for the same part.
+Which family of pages shows a game is views/families.py's; here, what a family's page
+asks of it: the game as its pages read it (:func:`load_state`), and a page or form of
+one family asked for on a game another family shows (an old link, a history entry),
+which leads to that family's page for the same part.
 """
 from __future__ import annotations
 
@@ -36,44 +34,11 @@ from .. import live as updates
 from ..database import get_db
 from ..picker import card_label
 from ..words import HTMLReader, page_text, said
+from . import families
 
 bp = Blueprint("app", __name__)
 
 THEME_LIGHT, THEME_DARK = "#0b4f6c", "#0d1b24"
-PARTS = ("game", "table", "end", "export", "export_csv")
-
-# screens → {part: endpoint}; and endpoint → (screens, part)
-FAMILIES: dict[str, dict[str, str]] = {}
-_PART_OF: dict[str, tuple[str, str]] = {}
-
-
-def pages(screens: str, **endpoints: str) -> None:
-    """Register the pages of a family of screens, by part (PARTS)."""
-    FAMILIES[screens] = endpoints
-    for part, endpoint in endpoints.items():
-        _PART_OF[endpoint] = (screens, part)
-
-
-def check_families(app, variants, *declared: Mapping[str, object]) -> None:
-    """When the app is made: every variant's family of pages (``variant.screens``) has
-    declared its pages here, and in each of ``declared`` (its live payload, its
-    scoreboard), and every page a family names is a route of ``app``. A game whose family
-    is missing would fail at its first page, at a table; this fails at start instead."""
-    for variant in variants:
-        for families in (FAMILIES, *declared):
-            if variant.screens not in families:
-                raise RuntimeError(f"variant {variant.key!r}: no family of pages {variant.screens!r} "
-                                   "declares all it shows (its pages, live payload and scoreboard)")
-    for screens, endpoints in FAMILIES.items():
-        missing = sorted(e for e in endpoints.values() if e not in app.view_functions)
-        if missing:
-            raise RuntimeError(f"family {screens!r} names pages that are no route: {', '.join(missing)}")
-
-
-def page_url(variant, part: str, game_id: int) -> str:
-    """The URL of a game's page for ``part``, in the family that shows its variant."""
-    endpoints = FAMILIES[variant.screens]
-    return url_for(endpoints.get(part, endpoints["game"]), game_id=game_id)
 
 
 class OtherFamily(Exception):
@@ -126,14 +91,14 @@ def own_games(screens: str):
 @bp.app_errorhandler(OtherFamily)
 def other_family(error: OtherFamily):
     """Send a request for another family's page of a game to this game's own page."""
-    _screens, part = _PART_OF.get(request.endpoint, ("", "game"))
+    part = families.part_of(request.endpoint)
     if request.method not in ("GET", "HEAD"):
         return render_template(
             "error.html", title=page_text("Not for this game"),
             message=page_text("This page belongs to another kind of game: go back to the game's "
                               "page. Nothing was saved."),
         ), 409
-    return redirect(page_url(error.variant, part, error.game_id), 303)
+    return redirect(families.page_url(error.variant, part, error.game_id), 303)
 
 
 def card_parts(name) -> Mapping[str, str]:

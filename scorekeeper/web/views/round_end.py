@@ -17,10 +17,9 @@ from ..database import get_db
 from ..forms import ConfirmRoundForm, HandForm
 from ..words import page_text, said
 from . import helpers
-from .games import SCREENS, load_state
+from .games import SCREENS, load_state, screen, screen_url
 from .hands import cards_left, hand_entry
 from .helpers import ALREADY_SAVED
-from .table import screen, screen_url
 
 bp = Blueprint("round_end", __name__, url_prefix="/g/<game_key>")
 bp.before_request(helpers.own_games(SCREENS))

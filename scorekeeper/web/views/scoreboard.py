@@ -16,7 +16,7 @@ reloads itself every few seconds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from flask import Blueprint, render_template, request
 from markupsafe import Markup
@@ -24,7 +24,7 @@ from markupsafe import Markup
 from ...games.words import SayN
 from ...storage import kernel
 from ..database import get_db
-from . import helpers
+from . import families, helpers
 
 bp = Blueprint("board", __name__, url_prefix="/g/<game_key>")
 
@@ -45,15 +45,6 @@ class Board:
     last: Markup | None = None  # the last play, drawn as the table's log draws it (an <li>)
     last_kind: str = "play"  # what ``last`` is: "play", or "round" (the last round recorded)
     status: list = field(default_factory=list)  # sentences: the round's end, a tie, the game
-
-
-# screens → (the game read as its pages read it, the Board drawn from it)
-FAMILIES: dict[str, tuple[Callable[[int], Any], Callable[[Any], Board]]] = {}
-
-
-def register(screens: str, load: Callable[[int], Any], board: Callable[[Any], Board]) -> None:
-    """A family of pages (``screens``) declares its board: ``board(load(game_id))``."""
-    FAMILIES[screens] = (load, board)
 
 
 @dataclass
@@ -94,9 +85,10 @@ def show(game_id: int):
     header = kernel.header(db, game_id)
     if request.args.get("since") == str(header["version"]):
         return "", 204
-    load, draw = FAMILIES[header["variant"].screens]
+    family = families.FAMILIES[header["variant"].screens]
+    load, draw = family.load, family.board
     board = draw(load(game_id))
     over = game_over(board)
     return render_template("board.html", board=board, game_id=game_id, seats=seats(board),
                            status=([over] if over else []) + list(board.status),
-                           game_page=helpers.page_url(board.variant, "game", game_id))
+                           game_page=families.page_url(board.variant, "game", game_id))

@@ -33,7 +33,7 @@ from ..database import get_db
 from ..forms import CardsField, ConfirmRoundForm, DeleteForm, EditForm, HandForm, PassForm, TableForm, UndoForm
 from ..picker import grid
 from ..words import page_text, said
-from . import bring_back, helpers, scoreboard
+from . import bring_back, families, helpers, scoreboard
 from .answers import CONFIRM, WENT_OUT, answer, picked_first, wants_json
 from .files import export_file, log_sheet
 from .helpers import ALREADY_SAVED, refusal_status
@@ -42,8 +42,6 @@ from .hands import cards_left, hand_entry
 SCREENS = "steals"
 bp = Blueprint(SCREENS, __name__, url_prefix="/g/<game_key>/robber")
 bp.before_request(helpers.own_games(SCREENS))
-helpers.pages(SCREENS, game="steals.game", table="steals.table", end="steals.end",
-              export="steals.export", export_csv="steals.export_csv")
 
 ACTIONS = ("play", "check", "take", "renege", "out", "stock")
 ENDINGS = {"out": WENT_OUT, "stock": Say("Stock ran out")}  # the buttons that end the hand
@@ -299,9 +297,6 @@ def live_parts(state: Steals) -> dict:
     )
 
 
-updates.register(SCREENS, _state, live_parts)
-
-
 def board(state: Steals) -> scoreboard.Board:
     """The scoreboard of a game of Robber (views/scoreboard.py): what each player would
     score if the hand ended now, whose turn, the last line of the hand's log, a discard
@@ -325,9 +320,6 @@ def board(state: Steals) -> scoreboard.Board:
         round_scores=None if state.over else state.live(),
         turn=None if state.over or state.ended else state.turn, dealer=state.dealer(),
         last=last(lines) if lines else None, status=status)
-
-
-scoreboard.register(SCREENS, _state, board)
 
 
 def _refused(game_id: int, error, status: int = 422, state: Steals | None = None, **kwargs):
@@ -670,3 +662,10 @@ def export(game_id: int) -> Response:
 def export_csv(game_id: int) -> Response:
     """The score sheet: a row per counted hand, a column per player, then the totals."""
     return log_sheet(_state(game_id).state)
+
+
+FAMILY = families.Family(  # web/__init__.py registers it
+    SCREENS, (bp,),
+    dict(game="steals.game", table="steals.table", end="steals.end", export="steals.export",
+         export_csv="steals.export_csv"),
+    _state, live_parts, board)

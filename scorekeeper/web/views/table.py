@@ -30,9 +30,9 @@ from ..database import get_db
 from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
 from ..picker import count_line, grid
 from ..words import page_text, said
-from . import bring_back, helpers, scoreboard
+from . import bring_back, families, helpers, round_end, scoreboard
 from .answers import answer, picked_first, wants_json
-from .games import SCREENS, load_state
+from .games import SCREENS, load_state, screen, screen_url
 from .helpers import ALREADY_SAVED, card_parts, refusal_status
 
 bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
@@ -66,24 +66,6 @@ def _refused(game_id: int, error, status: int = 422, state=None, **kwargs):
     if wants_json():
         return answer(updates.shared(game_id, SCREENS, state).parts, error=error, status=status)
     return table_page(state, error=error, status=status, **kwargs)
-
-
-def screen(state: logs.LogState) -> str:
-    """Which screen the game is at: play, ending (the last ace's turn), end (count the
-    hands) or over. A phone whose page shows another screen moves on (app.js)."""
-    if state.over:
-        return "over"
-    if state.ending:
-        return "ending"
-    return "end" if state.ended else "play"
-
-
-def screen_url(state: logs.LogState) -> str:
-    game_id = state.log.id
-    return {
-        "over": url_for("games.summary", game_id=game_id),
-        "end": url_for("round_end.show", game_id=game_id),
-    }.get(screen(state), url_for("table.show", game_id=game_id))
 
 
 def saved_words(state: logs.LogState, play_id: int | None) -> list[Say]:
@@ -187,9 +169,6 @@ def live_parts(state: logs.LogState) -> dict:
     )
 
 
-updates.register(SCREENS, load_state, live_parts)
-
-
 def board(state: logs.LogState) -> scoreboard.Board:
     """The scoreboard of a game at the table (views/scoreboard.py): the round's running
     scores, whose turn, the last line of the log, and how the round is ending or ended."""
@@ -211,9 +190,6 @@ def board(state: logs.LogState) -> scoreboard.Board:
         round_scores=None if state.over else {p: state.round.earned(p) for p in state.players},
         turn=None if state.over or state.ended else state.turn, dealer=state.dealer(),
         last=last(round_plays, state.log.id) if round_plays else None, status=status)
-
-
-scoreboard.register(SCREENS, load_state, board)
 
 
 def _picked(form) -> tuple[str, ...]:
@@ -467,3 +443,12 @@ def restore(game_id: int):
         flash(helpers.page_text("Brought back %(play)s in round %(round)s: every score is recomputed.",
                                 play=row.describe(), round=row.round_no))
     return redirect(round_url(load_state(game_id), row.round_no), 303)
+
+
+# The family of a table of aces and melds: this module's table, round_end.py's round end
+# and games.py's game page and files (web/__init__.py registers it).
+FAMILY = families.Family(
+    SCREENS, (bp, round_end.bp),
+    dict(game="games.summary", table="table.show", end="round_end.show", export="games.export",
+         export_csv="games.export_csv"),
+    load_state, live_parts, board)

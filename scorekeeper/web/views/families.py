@@ -1,0 +1,76 @@
+"""The families of a game's pages, and which one shows a game.
+
+Which pages show a game is said by its variant's ``screens`` (games/variant.py): each
+family of pages (views/table.py with round_end.py for a table of aces and melds,
+views/steals.py for melds that change hands, views/counted.py for hands counted at the
+end) declares itself once as a :class:`Family`: its blueprints, its pages by the part
+they play (the game page, the table, the round end, the game file, the score sheet), how
+its pages read a game, its live payload and its scoreboard. ``create_app`` registers them
+from one list (:func:`register_families`). A page asked for on a game another family
+shows (an old link, a history entry) leads to that family's page for the same part
+(views/helpers.py, ``other_family``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+from flask import Blueprint, url_for
+
+from .. import live as updates
+
+PARTS = ("game", "table", "end", "export", "export_csv")
+
+
+@dataclass(frozen=True)
+class Family:
+    """A family of pages, declared once, at the end of its module (``FAMILY``); web/__init__.py
+    registers the families from one list (:func:`register_families`). ``screens``: its
+    name, which the variants it shows give as theirs; ``blueprints``: its routes; ``pages``:
+    its page for each part (PARTS) by endpoint; ``load``: a game as its pages read it;
+    ``live``: the parts of its live payload (web/live.py); ``board``: its scoreboard
+    (views/scoreboard.py)."""
+
+    screens: str
+    blueprints: tuple[Blueprint, ...]
+    pages: Mapping[str, str]
+    load: Callable[[int], Any]
+    live: Callable[[Any], dict]
+    board: Callable[[Any], Any]
+
+
+FAMILIES: dict[str, Family] = {}  # by screens
+_PART_OF: dict[str, tuple[str, str]] = {}  # endpoint → (screens, part)
+
+
+def register_families(app, families: Iterable[Family], variants: Iterable) -> None:
+    """Register each family's blueprints with ``app``; check that every variant has its
+    family and that every page a family names is a route (a game whose family is missing
+    would fail at its first page, at a table; this fails at start instead); then make the
+    families the ones the pages (and the live payloads) look up."""
+    shown = {family.screens: family for family in families}
+    for family in shown.values():
+        for blueprint in family.blueprints:
+            app.register_blueprint(blueprint)
+    for variant in variants:
+        if variant.screens not in shown:
+            raise RuntimeError(f"variant {variant.key!r}: no family of pages {variant.screens!r} shows it")
+    for screens, family in shown.items():
+        missing = sorted(e for e in family.pages.values() if e not in app.view_functions)
+        if missing:
+            raise RuntimeError(f"family {screens!r} names pages that are no route: {', '.join(missing)}")
+    FAMILIES.update(shown)
+    for screens, family in shown.items():
+        _PART_OF.update({endpoint: (screens, part) for part, endpoint in family.pages.items()})
+        updates.register(screens, family.load, family.live)
+
+
+def part_of(endpoint: str | None) -> str:
+    """The part (PARTS) a family's page plays; "game" for any other page."""
+    return _PART_OF.get(endpoint or "", ("", "game"))[1]
+
+
+def page_url(variant, part: str, game_id: int) -> str:
+    """The URL of a game's page for ``part``, in the family that shows its variant."""
+    endpoints = FAMILIES[variant.screens].pages
+    return url_for(endpoints.get(part, endpoints["game"]), game_id=game_id)

@@ -9,7 +9,6 @@ its links to share, and under it the new-game form and the import of the group.
 """
 from __future__ import annotations
 
-
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 
 from ...gamefile import RoundRecord

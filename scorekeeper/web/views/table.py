@@ -18,7 +18,6 @@ same routes answer as forms do: a 303 to the page to show, or the page with the 
 """
 from __future__ import annotations
 
-
 from flask import Blueprint, abort, flash, get_template_attribute, redirect, render_template, request, url_for
 
 from ...games.words import Say, SayN, Sentence

@@ -42,6 +42,7 @@ def screen(state: logs.LogState) -> str:
         return "ending"
     return "end" if state.ended else "play"
 
+
 def screen_url(state: logs.LogState) -> str:
     game_id = state.log.id
     return {

@@ -40,7 +40,7 @@ class Family:
 
 
 FAMILIES: dict[str, Family] = {}  # by screens
-_PART_OF: dict[str, tuple[str, str]] = {}  # endpoint → (screens, part)
+_PART_OF: dict[str, str] = {}  # endpoint → the part (PARTS) its page plays
 
 
 def register_families(app, families: Iterable[Family], variants: Iterable) -> None:
@@ -61,13 +61,13 @@ def register_families(app, families: Iterable[Family], variants: Iterable) -> No
             raise RuntimeError(f"family {screens!r} names pages that are no route: {', '.join(missing)}")
     FAMILIES.update(shown)
     for screens, family in shown.items():
-        _PART_OF.update({endpoint: (screens, part) for part, endpoint in family.pages.items()})
+        _PART_OF.update({endpoint: part for part, endpoint in family.pages.items()})
         updates.register(screens, family.load, family.live)
 
 
 def part_of(endpoint: str | None) -> str:
     """The part (PARTS) a family's page plays; "game" for any other page."""
-    return _PART_OF.get(endpoint or "", ("", "game"))[1]
+    return _PART_OF.get(endpoint or "", "game")
 
 
 def page_url(variant, part: str, game_id: int) -> str:

@@ -86,8 +86,7 @@ def show(game_id: int):
     if request.args.get("since") == str(header["version"]):
         return "", 204
     family = families.FAMILIES[header["variant"].screens]
-    load, draw = family.load, family.board
-    board = draw(load(game_id))
+    board = family.board(family.load(game_id))
     over = game_over(board)
     return render_template("board.html", board=board, game_id=game_id, seats=seats(board),
                            status=([over] if over else []) + list(board.status),

@@ -7,10 +7,11 @@ for ten, and the suit symbols on either side. Anything else is an error naming t
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from .errors import ScorekeeperError
-from .words import Say
+from .words import Reader, Say
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -54,7 +55,7 @@ class Card(NamedTuple):
     def __str__(self) -> str:
         return "JK" if self.is_joker else self.suit + RANK_LABELS[self.rank]
 
-    def shown(self, reader) -> str:
+    def shown(self, reader: Reader) -> str:
         """As a sentence shows it (words.Reader.card: S9 in a game file, 9♠ on a page)."""
         return reader.card(self)
 

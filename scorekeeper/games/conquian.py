@@ -9,7 +9,8 @@ winner's eleven melded cards never come to more than the 40-card pack.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .errors import IllegalPlay
 from .handcount import CountedGame, HandRound, RoundScore, check_out
@@ -63,7 +64,7 @@ def check_hand_sizes(rnd: HandRound, players: Sequence[str]) -> None:
 class Game(CountedGame):
     CARRIED = ("tableaus",)
 
-    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
+    def __init__(self, players: Sequence[str], rules: Mapping[str, Any]) -> None:
         super().__init__(players, rules)
         self.tableaus = 0
 
@@ -98,7 +99,7 @@ class Game(CountedGame):
         return RoundScore(scores, detail, stories=stories)
 
 
-def goal(rules: Mapping) -> Say:
+def goal(rules: Mapping[str, Any]) -> Say:
     """How the match is won, in a sentence, with this game's numbers."""
     if rules["target"]:  # always "stakes" ("1 stakes" too), as it has said: not a SayN
         return Say("Each hand is a stake; a tableau raises the next one. %(target)s stakes win the match.",

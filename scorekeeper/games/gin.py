@@ -17,13 +17,14 @@ The winner is whoever has the most points after all the bonuses.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Mapping, Sequence
+from typing import Any
 
 from .cards import Card, sort_key
 from .errors import IllegalPlay
-from .handcount import CountedGame, HandRound, RoundScore
+from .handcount import CountedGame, HandRound, RoundScore, ScoredRound
 from .options import LARGEST, Option, RuleBook, Rules
 from .variant import CountVariant
 from .words import Cards, Say, SayN
@@ -34,13 +35,13 @@ DECKS, JOKERS = 1, 0
 HAND_SIZE = 10
 SOURCE = Say("Nikki Katz's guide and the common published tables")
 
-PRESETS = {
+PRESETS: dict[str, dict[str, int | str]] = {
     "classic": {"gin_bonus": 20, "undercut_bonus": 10, "line_bonus": 20, "shutout": "flat"},
     "modern": {"gin_bonus": 25, "undercut_bonus": 25, "line_bonus": 25, "shutout": "double"},
 }
 
 
-def _from_preset(name: str):
+def _from_preset(name: str) -> Callable[[int, Mapping[str, Any]], int | str]:
     return lambda _players, rules: PRESETS[rules.get("preset", "classic")][name]
 
 
@@ -128,7 +129,7 @@ def _arrangements(cards: tuple[Card, ...]) -> tuple[int, tuple[tuple[int, ...], 
         with_lowest.setdefault((m & -m).bit_length() - 1, []).append(m)
     memo: dict[int, tuple[int, list[tuple[int, ...]]]] = {}
 
-    def solve(mask: int):
+    def solve(mask: int) -> tuple[int, list[tuple[int, ...]]]:
         if mask == 0:
             return 0, [()]
         if mask in memo:
@@ -203,8 +204,8 @@ def least_deadwood(cards: Sequence[Card]) -> int:
     best = 0
     for picked in product(*choices):
         used = points = 0
-        for bits, value in picked:
-            used |= bits
+        for taken, value in picked:
+            used |= taken
             points += value
         left = hand & ~used
         points += (RUNS[left & 0x1FFF] + RUNS[left >> 13 & 0x1FFF]
@@ -245,12 +246,12 @@ def best_arrangements(cards: Sequence[Card]) -> list[Arrangement]:
     return result
 
 
-def _meld_masks_disjoint(cards: tuple[Card, ...]):
+def _meld_masks_disjoint(cards: tuple[Card, ...]) -> list[tuple[int, ...]]:
     """Every choice of disjoint melds (including none) as tuples of masks."""
     melds = possible_melds(cards)
-    out = []
+    out: list[tuple[int, ...]] = []
 
-    def pick(start: int, used: int, chosen: list) -> None:
+    def pick(start: int, used: int, chosen: list[int]) -> None:
         out.append(tuple(chosen))
         for i in range(start, len(melds)):
             if not melds[i] & used:
@@ -293,7 +294,7 @@ def lay_offs(rest: Sequence[Card], knocker_melds: Sequence[Sequence[Card]]) -> l
 def defend(cards: Sequence[Card], knocker_melds: Sequence[Sequence[Card]], may_lay_off: bool) -> Arrangement:
     """The defender's melds and lay-offs that leave the least deadwood."""
     cards = tuple(sorted(cards, key=sort_key))
-    best = None
+    best: Arrangement | None = None
     for way in _meld_masks_disjoint(cards):
         used = 0
         for m in way:
@@ -308,6 +309,7 @@ def defend(cards: Sequence[Card], knocker_melds: Sequence[Sequence[Card]], may_l
         )
         if best is None or arrangement.points < best.points:
             best = arrangement
+    assert best is not None  # the choices start with no melds at all
     return best
 
 
@@ -323,11 +325,12 @@ class HandResult:
     defence: Arrangement
     gin: bool
     undercut: bool
-    winner: str | None
+    winner: str
     points: int
 
 
-def score_hand(knocker: str, defender: str, knock_cards, defend_cards, rules: Mapping) -> HandResult:
+def score_hand(knocker: str, defender: str, knock_cards: Sequence[Card], defend_cards: Sequence[Card],
+               rules: Mapping[str, Any]) -> HandResult:
     """A knock: arrange both hands, lay off, and score (docs/rules/gin.md)."""
     options = best_arrangements(knock_cards)
     if options[0].points > rules["knock_limit"]:
@@ -347,10 +350,11 @@ def score_hand(knocker: str, defender: str, knock_cards, defend_cards, rules: Ma
     return HandResult(knocker, defender, knock, defence, False, True, defender, k - d + rules["undercut_bonus"])
 
 
-def describe_arrangement(a: Arrangement, knocker_melds=None) -> list[Say]:
+def describe_arrangement(a: Arrangement, knocker_melds: Sequence[Sequence[Card]] | None = None) -> list[Say]:
     """A hand's melds, lay-offs and deadwood, line by line."""
     lines = [Say("meld %(cards)s", cards=Cards(m)) for m in a.melds]
     for card, i in a.layoffs:
+        assert knocker_melds is not None  # a defence's lay-offs come with the knocker's melds
         lines.append(Say("%(card)s laid off on %(meld)s", card=card, meld=Cards(knocker_melds[i])))
     if a.deadwood:
         lines.append(Say("deadwood %(cards)s = %(points)s", cards=Cards(a.deadwood), points=a.points))
@@ -362,7 +366,7 @@ def describe_arrangement(a: Arrangement, knocker_melds=None) -> list[Say]:
 class Game(CountedGame):
     CARRIED = ("hands_won",)
 
-    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
+    def __init__(self, players: Sequence[str], rules: Mapping[str, Any]) -> None:
         super().__init__(players, rules)
         self.hands_won = {p: 0 for p in players}
 
@@ -467,7 +471,7 @@ class Game(CountedGame):
 # "Can I knock?": a hand's best melds and deadwood, tied to no game.
 
 
-def knock_advice(cards: Sequence[Card], limit: int) -> dict:
+def knock_advice(cards: Sequence[Card], limit: int) -> dict[str, Any]:
     """What a hand of 10 (or 11, before the discard) may do: its best melds and deadwood,
     gin, and whether it may knock at ``limit``. With 11 cards, the discard that leaves the
     least deadwood is found first (of those, the highest card)."""
@@ -495,7 +499,7 @@ def knock_advice(cards: Sequence[Card], limit: int) -> dict:
             "gin": best.points == 0, "may_knock": best.points <= limit}
 
 
-def goal(rules: Mapping) -> Say:
+def goal(rules: Mapping[str, Any]) -> Say:
     """How the game is won, in a sentence, with this game's numbers."""
     values = dict(gin=rules["gin_bonus"], undercut=rules["undercut_bonus"], target=rules["target"],
                   game=rules["game_bonus"], line=rules["line_bonus"])
@@ -508,7 +512,7 @@ def goal(rules: Mapping) -> Say:
                "won, shutout flat.", **values)
 
 
-def round_facts(result) -> dict[str, dict]:
+def round_facts(result: ScoredRound) -> dict[str, dict[str, int]]:
     """A hand's card-level records: a gin (the knocker had no deadwood) or an undercut (the
     defender had as little or less). ``result``: the hand as the game file scored it."""
     facts = {p: {"gins": 0, "undercuts": 0} for p in result.detail}

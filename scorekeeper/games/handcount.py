@@ -8,8 +8,9 @@ conquian, manipulation) scores such rounds and decides when its game is over.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Any, Protocol
 
 from .cards import Card
 from .errors import IllegalPlay
@@ -55,10 +56,21 @@ class RoundScore:
     file's English); ``stories`` the same lines as sentences, for a reader of its own."""
 
     scores: dict[str, int]
-    detail: dict[str, dict]
+    detail: dict[str, dict[str, Any]]
     words: Say | None = None  # how the round ended, as the table says it, where not the file's word
     how: str = ""  # what came of it, where the game says: "gin", "undercut", "knock" (a code)
     stories: dict[str, list[Say]] = field(default_factory=dict)  # each player's lines, as in detail
+
+
+class ScoredRound(Protocol):
+    """A counted round as the game file scored it (gamefile.CountedRound), as a game's
+    ``round_facts`` and ``round_figures`` read it."""
+
+    @property
+    def detail(self) -> Mapping[str, Mapping[str, Any]]: ...
+
+    @property
+    def how(self) -> str: ...
 
 
 def check_out(rnd: HandRound, players: Sequence[str], allow_knock: bool = False) -> None:
@@ -90,7 +102,7 @@ def card_line(card: Card, points: int) -> Say:
     return Say("%(card)s: %(points)s", card=card, points=points)
 
 
-def hand_detail(cards: Sequence[Card], values: Sequence[int], score: int, story: list[Say]) -> dict:
+def hand_detail(cards: Sequence[Card], values: Sequence[int], score: int, story: list[Say]) -> dict[str, Any]:
     """A player's part of the round as the game file's score has it (the story's lines
     in its English)."""
     return {
@@ -121,26 +133,30 @@ class CountedGame:
 
     CARRIED: tuple[str, ...] = ()
 
-    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
+    def __init__(self, players: Sequence[str], rules: Mapping[str, Any]) -> None:
         self.players = list(players)
         self.rules = rules
         self.totals = {p: 0 for p in players}
         self.over = False
         self.winners: list[str] = []
 
-    def carry(self) -> dict:
+    def carry(self) -> dict[str, Any]:
         """What the next round needs besides the totals, as plain data (a copy)."""
         return {name: copy.deepcopy(getattr(self, name)) for name in self.CARRIED}
 
     @classmethod
-    def resume(cls, players: Sequence[str], rules: Mapping, totals: Mapping[str, int], over: bool,
-               winners: Sequence[str], carried: Mapping) -> "CountedGame":
+    def resume(cls, players: Sequence[str], rules: Mapping[str, Any], totals: Mapping[str, int], over: bool,
+               winners: Sequence[str], carried: Mapping[str, Any]) -> CountedGame:
         """The game as it stood: its totals, over and won by whom, and what it carries."""
         game = cls(players, rules)
         game.totals, game.over, game.winners = dict(totals), over, list(winners)
         for name in cls.CARRIED:
             setattr(game, name, copy.deepcopy(carried[name]))
         return game
+
+    def play(self, rnd: HandRound) -> RoundScore:
+        """Score one round by the game's rules and add it to the totals."""
+        raise NotImplementedError(f"{type(self).__name__} scores no rounds")
 
     def add(self, scores: Mapping[str, int]) -> None:
         self.totals = {p: self.totals[p] + scores[p] for p in self.players}

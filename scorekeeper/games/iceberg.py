@@ -9,9 +9,11 @@ plus whatever it could have scored in one more turn (the "playable" penalty).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
 
+from . import contract
 from .cards import ACE, Card, Supply, sort_key
 from .errors import IllegalPlay
 from .iceberg_last_turn import LastTurn, best_last_turn, single_card_turn
@@ -92,19 +94,21 @@ def resolve_rules(overrides: object, players: int) -> Rules:
     return RULES.resolve(overrides, players)
 
 
-def aces_in_decks(rules: Mapping) -> int:
-    return 4 * rules["decks"]
+def aces_in_decks(rules: Mapping[str, Any]) -> int:
+    decks: int = rules["decks"]
+    return 4 * decks
 
 
 DEALT = 7  # cards dealt to each player
 
 
-def most_in_hand(players: int, rules: Mapping) -> int:
+def most_in_hand(players: int, rules: Mapping[str, Any]) -> int:
     """The most cards a hand can hold at the end of a round: the 7 dealt and one more
     for each of the player's turns that drew from the stock (a turn takes the card passed
     in, draws one and passes one on; the first takes none in), so 7 + the player's share
     of the stock, rounded up. Two players with two decks: 52; four with two decks: 26."""
-    stock = 52 * rules["decks"] - DEALT * players
+    decks: int = rules["decks"]
+    stock = 52 * decks - DEALT * players
     return DEALT + max(0, -(-stock // players))
 
 
@@ -112,16 +116,31 @@ def most_in_hand(players: int, rules: Mapping) -> int:
 # A round: the log of plays.
 
 
+class LaidMeld(Protocol):
+    """What a play says of the meld it made or grew (iceberg_melds.Meld; Rummy 500's)."""
+
+    @property
+    def cards(self) -> tuple[Card, ...]: ...
+
+    @property
+    def size(self) -> int: ...
+
+    def describe(self) -> Say: ...
+
+
+M = TypeVar("M", bound=LaidMeld)  # the melds of a game logged like this one
+
+
 @dataclass(frozen=True)
-class Play:
+class Play(Generic[M]):
     """One logged play and what it scored."""
 
     player: str
     kind: str  # "ace", "meld", "layoff" or "out"
     cards: tuple[Card, ...] = ()
     meld_number: int | None = None
-    before: Meld | None = None
-    after: Meld | None = None
+    before: M | None = None
+    after: M | None = None
     card_points: tuple[int, ...] = ()
     points: int = 0
 
@@ -132,10 +151,12 @@ class Play:
         if self.kind == "out":
             return Say("went out")
         if self.kind == "meld":
+            assert self.after is not None  # a new meld's play holds it
             values = dict(meld=self.after.describe(), cards=Cards(self.after.cards), number=self.meld_number)
             if points:
                 return Say("new %(meld)s: %(cards)s (meld %(number)s), %(points)s", points=self.points, **values)
             return Say("new %(meld)s: %(cards)s (meld %(number)s)", **values)
+        assert self.before is not None  # a lay-off's play holds the meld it grew
         steps = joined((Say("%(card)s as %(nth)s card %(points)s", card=card,
                             nth=ordinal(self.before.size + i + 1), points=pts)
                         for i, (card, pts) in enumerate(zip(self.cards, self.card_points))), THEN)
@@ -144,13 +165,13 @@ class Play:
 
 
 @dataclass
-class TableMeld:
+class TableMeld(Generic[M]):
     number: int
-    meld: Meld
+    meld: M
     started_by: str
 
 
-class Round:
+class MeldRound(Generic[M]):
     """The table as the log of one round builds it; every play is checked before it counts.
 
     A refused play raises IllegalPlay and leaves the round exactly as it was. A game
@@ -158,21 +179,21 @@ class Round:
     and points of its own says them in ``new_meld``, ``grow`` and ``play_class`` (Rummy 500).
     """
 
-    play_class = Play  # a play's record and its words
+    play_class: type[Play[M]] = Play  # a play's record and its words
 
-    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
+    def __init__(self, players: Sequence[str], rules: Mapping[str, Any]) -> None:
         self.players = list(players)
         self.rules = rules
         self.supply = Supply(rules["decks"])
-        self.melds: list[TableMeld] = []
-        self.plays: list[Play] = []
+        self.melds: list[TableMeld[M]] = []
+        self.plays: list[Play[M]] = []
         self.aces: dict[str, list[Card]] = {p: [] for p in players}
         self.out: str | None = None
         self.last_ace_by: str | None = None
 
     # -- what the table knows -----------------------------------------------------------
     @property
-    def table(self) -> list[Meld]:
+    def table(self) -> list[M]:
         return [m.meld for m in self.melds]
 
     @property
@@ -216,11 +237,11 @@ class Round:
             raise IllegalPlay(Say("the round ended after %(player)s's turn, when the last ace was exposed",
                                   player=self.last_ace_by))
 
-    def _record(self, play: Play) -> Play:
+    def _record(self, play: Play[M]) -> Play[M]:
         self.plays.append(play)
         return play
 
-    def ace(self, player: str, cards: Sequence[Card]) -> Play:
+    def ace(self, player: str, cards: Sequence[Card]) -> Play[M]:
         """Aces go face up at once (docs/rules/iceberg.md: they are never melded)."""
         self._check_turn(player)
         others = [c for c in cards if c.rank != ACE]
@@ -232,7 +253,7 @@ class Round:
             self.last_ace_by = player
         return self._record(Play(player, "ace", tuple(cards)))
 
-    def meld(self, player: str, cards: Sequence[Card]) -> Play:
+    def meld(self, player: str, cards: Sequence[Card]) -> Play[M]:
         """A new meld from hand: a pair, set, run or special meld, scored whole."""
         self._check_turn(player)
         meld, card_points, points = self.new_meld(cards)
@@ -242,20 +263,17 @@ class Round:
         return self._record(
             self.play_class(player, "meld", tuple(cards), number, None, meld, card_points, points))
 
-    def new_meld(self, cards: Sequence[Card]) -> tuple[Meld, tuple[int, ...], int]:
+    def new_meld(self, cards: Sequence[Card]) -> tuple[M, tuple[int, ...], int]:
         """The meld these cards make, what each of its cards scores where a game scores
-        them one by one (here none: a meld scores whole) and what it scores; or
-        IllegalPlay saying why not."""
-        meld = make_meld(list(cards), self.rules)
-        return meld, (), meld.value(self.rules)
+        them one by one and what it scores; or IllegalPlay saying why not."""
+        raise NotImplementedError(f"{type(self).__name__} makes no melds")
 
-    def grow(self, meld: Meld, cards: Sequence[Card]) -> tuple[Meld, tuple[Card, ...], tuple[int, ...]]:
+    def grow(self, meld: M, cards: Sequence[Card]) -> tuple[M, tuple[Card, ...], tuple[int, ...]]:
         """The meld with these cards laid off on it, the cards in the order they attach and
         what each scores; or IllegalPlay saying why they do not fit."""
-        grown = lay_off(meld, list(cards), self.rules)
-        return grown, _placing_order(meld, cards), tuple(lay_off_points(meld, len(cards)))
+        raise NotImplementedError(f"{type(self).__name__} grows no melds")
 
-    def lay_off(self, player: str, number: int, cards: Sequence[Card]) -> Play:
+    def lay_off(self, player: str, number: int, cards: Sequence[Card]) -> Play[M]:
         """Cards added to any meld on the table; each scores its new position."""
         self._check_turn(player)
         if not isinstance(number, int) or not 1 <= number <= len(self.melds):
@@ -271,17 +289,37 @@ class Round:
         target.meld = grown
         return self._record(play)
 
-    def go_out(self, player: str) -> Play:
+    def go_out(self, player: str) -> Play[M]:
         self._check_turn(player)
         self.out = player
         return self._record(Play(player, "out"))
+
+
+class Round(MeldRound[Meld]):
+    """An Iceberg round: its melds (iceberg_melds.py) score whole when laid down, and
+    each card laid off scores its new position."""
+
+    def new_meld(self, cards: Sequence[Card]) -> tuple[Meld, tuple[int, ...], int]:
+        """The meld these cards make, what each of its cards scores where a game scores
+        them one by one (here none: a meld scores whole) and what it scores; or
+        IllegalPlay saying why not."""
+        meld = make_meld(list(cards), self.rules)
+        return meld, (), meld.value(self.rules)
+
+    def grow(self, meld: Meld, cards: Sequence[Card]) -> tuple[Meld, tuple[Card, ...], tuple[int, ...]]:
+        """The meld with these cards laid off on it, the cards in the order they attach and
+        what each scores; or IllegalPlay saying why they do not fit."""
+        grown = lay_off(meld, list(cards), self.rules)
+        return grown, _placing_order(meld, cards), tuple(lay_off_points(meld, len(cards)))
 
 
 def _placing_order(meld: Meld, cards: Sequence[Card]) -> tuple[Card, ...]:
     """Lay-off cards in the order they attach: nearest the meld first."""
     if meld.kind != "run":
         return tuple(cards)
-    return tuple(sorted(cards, key=lambda c: (c.rank > meld.high, abs(c.rank - (meld.low if c.rank < meld.low else meld.high)))))
+    def distance(c: Card) -> tuple[bool, int]:  # above the run after below it, nearest first
+        return c.rank > meld.high, abs(c.rank - (meld.low if c.rank < meld.low else meld.high))
+    return tuple(sorted(cards, key=distance))
 
 
 # ---------------------------------------------------------------------------------------
@@ -304,7 +342,7 @@ class PlayerRound:
     """One player's round: earned, what the hand cost and why, aces, the score."""
 
     player: str
-    plays: tuple[Play, ...]
+    plays: tuple[Play[Meld], ...]
     earned: int
     hand: tuple[Card, ...] | None  # None: the round is not over yet
     last_turn: LastTurn | None
@@ -364,8 +402,9 @@ class PlayerRound:
         lines.append(Say("round score %(points)s", points=Signed(self.score)))
         return lines
 
-    def as_detail(self) -> dict:
-        detail = {"earned": self.earned, "plays": plays_detail(self.plays), "aces": [str(c) for c in self.aces]}
+    def as_detail(self) -> dict[str, Any]:
+        detail: dict[str, Any] = {"earned": self.earned, "plays": plays_detail(self.plays),
+                                  "aces": [str(c) for c in self.aces]}
         if self.hand is not None:
             detail.update(
                 hand=[str(c) for c in self.hand],
@@ -384,7 +423,7 @@ class PlayerRound:
         return detail
 
 
-def plays_detail(plays: Sequence[Play]) -> list[dict]:
+def plays_detail(plays: Sequence[Play[Any]]) -> list[dict[str, Any]]:
     """A player's melds and lay-offs as the game file's detail lists them."""
     return [{"cards": [str(c) for c in p.cards], "meld": p.meld_number, "play": str(p.describe()),
              "points": p.points} for p in plays if p.kind in ("meld", "layoff")]
@@ -395,7 +434,7 @@ def signed(n: int) -> str:
     return f"−{-n}" if n < 0 else (f"+{n}" if n > 0 else "0")
 
 
-def apply_aces(score: int, aces: int, rules: Mapping) -> tuple[int, Say]:
+def apply_aces(score: int, aces: int, rules: Mapping[str, Any]) -> tuple[int, Say]:
     """docs/rules/iceberg.md, "Aces": what the round's aces do to the score, and the words for it."""
     if rules["aces"] == "multiplier":
         if not aces:
@@ -449,10 +488,23 @@ def score_player(round_: Round, player: str, hand: Sequence[Card] | None) -> Pla
                        aces, before, score, aces_text)
 
 
+class ScoredPlayer(Protocol):
+    """One player's part of a scored round (PlayerRound; Rummy 500's)."""
+
+    @property
+    def score(self) -> int: ...
+
+    def as_detail(self) -> dict[str, Any]: ...
+
+
+R = TypeVar("R", bound="MeldRound[Any]")  # a round of a game logged like this one
+P = TypeVar("P", bound=ScoredPlayer)  # a player's part of it, as that game scores it
+
+
 @dataclass
-class RoundResult:
-    round: Round
-    players: dict[str, PlayerRound]
+class RoundResult(Generic[R, P]):
+    round: R
+    players: dict[str, P]
     finished: bool
 
     @property
@@ -466,13 +518,13 @@ class RoundResult:
 
     words = ended  # as the table says it: the same
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"scores": self.scores, "finished": self.finished, "ended": str(self.ended),
                 "detail": {p: r.as_detail() for p, r in self.players.items()}}
 
 
 def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
-                _lists: Mapping | None = None) -> RoundResult:
+                _lists: Mapping[str, Sequence[str]] | None = None) -> RoundResult[Round, PlayerRound]:
     """Score a round: with ``hands`` (even empty) it is over; without, it is still going."""
     most = most_in_hand(len(round_.players), round_.rules)
 
@@ -485,8 +537,9 @@ def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
     return score_hands(round_, hands, score_player, too_many)
 
 
-def score_hands(round_: Round, hands: Mapping[str, Sequence[Card]] | None, score: Callable[..., object],
-                too_many: Callable[[str, int], Say | None]) -> RoundResult:
+def score_hands(round_: R, hands: Mapping[str, Sequence[Card]] | None,
+                score: Callable[[R, str, Sequence[Card] | None], P],
+                too_many: Callable[[str, int], Say | None]) -> RoundResult[R, P]:
     """A round of a game logged like this one, scored: each player by ``score(round, player,
     hand)``, the hand None while the round is still going. Who went out holds nothing, and
     a hand that holds more than the deal allows is refused (``too_many(player, count)``:
@@ -507,12 +560,13 @@ def score_hands(round_: Round, hands: Mapping[str, Sequence[Card]] | None, score
 # The game: rounds until someone reaches the target; a tie at the top plays on.
 
 
-def game_state(players: Sequence[str], rules: Mapping, totals: Mapping[str, int]) -> tuple[bool, list[str], bool]:
+def game_state(players: Sequence[str], rules: Mapping[str, Any],
+               totals: Mapping[str, int]) -> tuple[bool, list[str], bool]:
     """(over, winners, tied): rounds until someone reaches ``target``; a tie at the top plays on."""
     return highest_wins(players, totals, rules["target"])
 
 
-def total_scores(players: Sequence[str], results: Sequence[RoundResult]) -> dict[str, int]:
+def total_scores(players: Sequence[str], results: Sequence[contract.RoundResult]) -> dict[str, int]:
     totals = Counter({p: 0 for p in players})
     for result in results:
         if result.finished:
@@ -520,19 +574,19 @@ def total_scores(players: Sequence[str], results: Sequence[RoundResult]) -> dict
     return {p: totals[p] for p in players}
 
 
-def round_facts(result: RoundResult) -> dict[str, dict]:
+def round_facts(result: RoundResult[Round, PlayerRound]) -> dict[str, dict[str, Any]]:
     """A counted round's card-level records: each new meld (its points and cards, a special
     meld's title), the penalty paid for playable cards, the aces."""
-    facts = {}
+    facts: dict[str, dict[str, Any]] = {}
     for player, pr in result.players.items():
         melds = [(play.points, tuple(str(c) for c in play.cards),
-                  play.after.special.title if play.after.special else None)
+                  play.after.special.title if play.after is not None and play.after.special else None)
                  for play in pr.plays if play.kind == "meld"]
         facts[player] = {"melds": melds, "playable_penalty": -pr.playable_penalty, "aces": len(pr.aces)}
     return facts
 
 
-def round_figures(result: RoundResult) -> dict[str, dict[str, int]]:
+def round_figures(result: RoundResult[Round, PlayerRound]) -> dict[str, dict[str, int]]:
     """What the game page adds up of a counted round, per player: earned, the penalties
     for cards in hand and for playable ones, the aces and what they did to the score."""
     return {p: {"earned": pr.earned, "card_penalty": pr.card_penalty, "playable_penalty": pr.playable_penalty,

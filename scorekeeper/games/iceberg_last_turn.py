@@ -52,17 +52,31 @@ everywhere.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any
 
 from .cards import SUITS, Card, sort_key
-from .iceberg_melds import (KIND_WORDS, PAIR, RUN, SET, SPECIAL, SPECIALS, Meld, fits, lay_off_points, meld_points,
-                            ordinal)
-from .iceberg_rank_pass import HIGH, LOW, best_by_ranks, best_sets, cards_of_rank
+from .iceberg_melds import (
+    KIND_WORDS,
+    PAIR,
+    RUN,
+    SET,
+    SPECIAL,
+    SPECIALS,
+    Meld,
+    fits,
+    lay_off_points,
+    meld_points,
+    ordinal,
+)
+from .iceberg_rank_pass import HIGH, LOW, Plan, RunPlan, SetPlan, TableMeld, best_by_ranks, best_sets, cards_of_rank
 from .iceberg_rank_pass import score as _score
 from .words import THEN, Cards, Say, joined
 
 _SMALL_HAND = 16  # up to this many cards (and no special meld in reach), combining the suits' run plans
+
+SuitPlan = tuple[int, tuple[int, ...], RunPlan]  # a suit's runs: (score, contested copies used, plan)
 
 
 @dataclass(frozen=True)
@@ -82,6 +96,7 @@ class PlannedPlay:
         if self.meld_number is None:
             return Say("%(cards)s: new %(meld)s, %(points)s", cards=Cards(self.cards),
                        meld=self._new_meld(), points=self.points)
+        assert self.before is not None  # a lay-off: its table meld is known
         steps = joined((Say("%(card)s as %(nth)s card %(points)s", card=card,
                             nth=ordinal(self.before.size + i + 1), points=pts)
                         for i, (card, pts) in enumerate(zip(self.cards, self.card_points))), THEN)
@@ -92,7 +107,8 @@ class PlannedPlay:
         """(cards, why, points) per card for lay-offs, or one line for a new meld."""
         if self.meld_number is None:
             return [(self.cards, Say("new %(meld)s from hand", meld=self._new_meld()), self.points)]
-        lines = []
+        assert self.before is not None  # a lay-off: its table meld is known
+        lines: list[tuple[tuple[Card, ...], Say, int]] = []
         for i, (card, pts) in enumerate(zip(self.cards, self.card_points)):
             values = dict(nth=ordinal(self.before.size + i + 1), number=self.meld_number,
                           meld=Cards(self.before.cards))
@@ -104,7 +120,10 @@ class PlannedPlay:
 
     def _new_meld(self) -> Say:
         """A new meld's kind ("run"), or a special meld's name."""
-        return self.after.special.title if self.after.kind == SPECIAL else KIND_WORDS[self.after.kind]
+        if self.after.kind == SPECIAL:
+            assert self.after.special is not None  # a special meld always has its Special
+            return self.after.special.title
+        return KIND_WORDS[self.after.kind]
 
 
 @dataclass(frozen=True)
@@ -121,7 +140,8 @@ class LastTurn:
 # Small hands (up to 16 cards): every suit's run plans, combined.
 
 
-def _run_plans(suit: str, counts: list[int], table: Sequence, contested: list[int]):
+def _run_plans(suit: str, counts: list[int], table: Sequence[TableMeld],
+               contested: list[int]) -> list[SuitPlan]:
     """Every way to use this suit's cards in runs, kept best per use of contested ranks.
 
     ``counts[r]`` is how many copies of rank r are free for runs; ``table`` holds
@@ -131,19 +151,19 @@ def _run_plans(suit: str, counts: list[int], table: Sequence, contested: list[in
     for a table run, how many cards it gains below and above; for a new run, its ranks.
     """
     start = list(counts)
-    best: dict[tuple, tuple[int, list]] = {}
+    best: dict[tuple[int, ...], tuple[int, RunPlan]] = {}
     # Only table runs with a card of the hand at one of their ends can grow at all.
     table = [
         (number, meld) for number, meld in table
         if counts[meld.low - 1] or (meld.high < HIGH and counts[meld.high + 1])
     ]
 
-    def record(score: int, plan: list) -> None:
+    def record(score: int, plan: RunPlan) -> None:
         key = tuple(start[r] - counts[r] for r in contested)
         if key not in best or score > best[key][0]:
             best[key] = (score, list(plan))
 
-    def new_runs(first: tuple[int, int], score: int, plan: list) -> None:
+    def new_runs(first: tuple[int, int], score: int, plan: RunPlan) -> None:
         record(score, plan)
         for low in range(first[0], HIGH - 1):
             if not counts[low]:
@@ -161,7 +181,7 @@ def _run_plans(suit: str, counts: list[int], table: Sequence, contested: list[in
                 for r in range(low, end + 1):
                     counts[r] += 1
 
-    def grow(i: int, score: int, plan: list) -> None:
+    def grow(i: int, score: int, plan: RunPlan) -> None:
         if i == len(table):
             new_runs((LOW, 0), score, plan)
             return
@@ -188,14 +208,14 @@ def _run_plans(suit: str, counts: list[int], table: Sequence, contested: list[in
 
     grow(0, 0, [])
     plans = sorted(((score, key, plan) for key, (score, plan) in best.items()), key=lambda p: -p[0])
-    kept: list = []
+    kept: list[SuitPlan] = []
     for plan in plans:  # drop a plan when one as good uses no more contested cards
         if not any(all(a <= b for a, b in zip(k[1], plan[1])) for k in kept):
             kept.append(plan)
     return kept
 
 
-def _run_usable(counts: list[int], table: Sequence) -> list[bool]:
+def _run_usable(counts: list[int], table: Sequence[TableMeld]) -> list[bool]:
     """Which ranks of a suit could be in some run: in 3+ in a row, or a chain to a table run."""
     usable = [False] * (HIGH + 2)
     r = LOW
@@ -222,21 +242,23 @@ def _run_usable(counts: list[int], table: Sequence) -> list[bool]:
     return usable
 
 
-def _set_usable(card: Card, suits_in_hand: set[str], table: Sequence, duplicates: bool) -> bool:
+def _set_usable(card: Card, suits_in_hand: set[str], table: Sequence[TableMeld], duplicates: bool) -> bool:
     """Whether a card could be in some set: a partner of another suit, or a table set it fits."""
     if len(suits_in_hand) > 1:
         return True
     return any(duplicates or card.suit not in {c.suit for c in meld.cards} for _n, meld in table)
 
 
-def _runs_and_sets_by_suit_plans(hand: Counter, table: Sequence[Meld], rules: Mapping):
+def _runs_and_sets_by_suit_plans(
+    hand: Counter[Card], table: Sequence[Meld], rules: Mapping[str, Any]
+) -> tuple[int, dict[str, RunPlan], dict[int, SetPlan]]:
     """Best (score, run plans per suit, set plans per rank) with no special melds, for a small
     hand: each suit's run plans that differ in the contested cards they use, combined
     with a bound (quick on the hands of a real game, but exponential in the contested
     cards: huge hands go to the pass over the ranks)."""
     duplicates = bool(rules["set_duplicates"])
-    runs_of = {s: [] for s in SUITS}
-    sets_of: dict[int, list] = {r: [] for r in range(LOW, HIGH + 1)}
+    runs_of: dict[str, list[TableMeld]] = {s: [] for s in SUITS}
+    sets_of: dict[int, list[TableMeld]] = {r: [] for r in range(LOW, HIGH + 1)}
     for number, meld in enumerate(table, 1):
         if meld.kind == RUN:
             runs_of[meld.suit].append((number, meld))
@@ -263,15 +285,15 @@ def _runs_and_sets_by_suit_plans(hand: Counter, table: Sequence[Meld], rules: Ma
         if in_run and in_set:
             contested[suit].append(rank)
 
-    set_memo: dict = {}
+    set_memo: dict[tuple[int, tuple[int, ...]], tuple[int, SetPlan]] = {}
 
-    def sets(rank: int, counts: tuple[int, ...]):
+    def sets(rank: int, counts: tuple[int, ...]) -> tuple[int, SetPlan]:
         key = (rank, counts)
         if key not in set_memo:
             set_memo[key] = best_sets(rank, counts, tuple(sets_of[rank]), duplicates)
         return set_memo[key]
 
-    nothing = [(0, (), [])]
+    nothing: list[SuitPlan] = [(0, (), [])]
     plans = {
         s: _run_plans(s, run_counts[s], runs_of[s], contested[s]) if any(run_counts[s]) else nothing
         for s in SUITS
@@ -286,7 +308,7 @@ def _runs_and_sets_by_suit_plans(hand: Counter, table: Sequence[Meld], rules: Ma
         for rank in open_ranks
     }
 
-    def sets_total(taken: dict[tuple[str, int], int], ranks) -> int:
+    def sets_total(taken: dict[tuple[str, int], int], ranks: Iterable[int]) -> int:
         total = 0
         for rank in ranks:
             base, suits = open_by_rank[rank]
@@ -300,17 +322,19 @@ def _runs_and_sets_by_suit_plans(hand: Counter, table: Sequence[Meld], rules: Ma
     # plans are searched together, bounded by the remaining suits at their best and
     # every rank's sets with all the contested cards not yet given to a run.
     chosen = {s: plans[s][0] for s in SUITS if not contested[s]}
-    best: list = [-1, None]
+    best = -1
+    best_choice: list[SuitPlan] = []
 
-    def search(i: int, runs: int, taken: dict, choice: list) -> None:
+    def search(i: int, runs: int, taken: dict[tuple[str, int], int], choice: list[SuitPlan]) -> None:
+        nonlocal best, best_choice
         if i == len(open_suits):
             total = runs + sets_total(taken, open_ranks)
-            if total > best[0]:
-                best[:] = [total, list(choice)]
+            if total > best:
+                best, best_choice = total, list(choice)
             return
-        if best[0] >= 0:
+        if best >= 0:
             bound = runs + sum(plans[s][0][0] for s in open_suits[i:]) + sets_total(taken, open_ranks)
-            if bound <= best[0]:
+            if bound <= best:
                 return
         suit = open_suits[i]
         for plan in plans[suit]:
@@ -323,10 +347,10 @@ def _runs_and_sets_by_suit_plans(hand: Counter, table: Sequence[Meld], rules: Ma
             taken.pop((suit, rank), None)
 
     search(0, 0, {}, [])
-    chosen.update(zip(open_suits, best[1]))
+    chosen.update(zip(open_suits, best_choice))
     taken = {(s, r): n for s in open_suits for r, n in zip(contested[s], chosen[s][1])}
     run_plan = {s: chosen[s][2] for s in SUITS}
-    set_plan = {}
+    set_plan: dict[int, SetPlan] = {}
     total = sum(chosen[s][0] for s in SUITS)
     for rank, counts in sorted(set_counts.items()):
         if any(counts):
@@ -340,7 +364,7 @@ def _runs_and_sets_by_suit_plans(hand: Counter, table: Sequence[Meld], rules: Ma
 # The best turn: special melds, runs and sets.
 
 
-def _can_lay_special(hand: Counter, rules: Mapping) -> bool:
+def _can_lay_special(hand: Counter[Card], rules: Mapping[str, Any]) -> bool:
     """Whether some special meld the table plays has all six ranks in one colour of the hand."""
     for special in SPECIALS:
         if rules[special.name]:
@@ -350,7 +374,8 @@ def _can_lay_special(hand: Counter, rules: Mapping) -> bool:
     return False
 
 
-def _best_plan(hand: Counter, table: Sequence[Meld], rules: Mapping, search_info: dict | None = None):
+def _best_plan(hand: Counter[Card], table: Sequence[Meld], rules: Mapping[str, Any],
+               search_info: dict[str, int] | None = None) -> Plan:
     """(score, special melds, run plan per suit, set plan per rank) of the best turn."""
     if sum(hand.values()) <= _SMALL_HAND and not _can_lay_special(hand, rules):
         total, run_plan, set_plan = _runs_and_sets_by_suit_plans(hand, table, rules)
@@ -358,7 +383,7 @@ def _best_plan(hand: Counter, table: Sequence[Meld], rules: Mapping, search_info
     return best_by_ranks(hand, table, rules, search_info)
 
 
-def best_last_turn(hand: Sequence[Card], table: Sequence[Meld], rules: Mapping) -> LastTurn:
+def best_last_turn(hand: Sequence[Card], table: Sequence[Meld], rules: Mapping[str, Any]) -> LastTurn:
     """The exact best extra turn for these cards on this table (see the module docstring)."""
     usable = Counter(c for c in hand if LOW <= c.rank <= HIGH)
     _total, specials, run_plan, set_plan = _best_plan(usable, table, rules)
@@ -405,7 +430,7 @@ def best_last_turn(hand: Sequence[Card], table: Sequence[Meld], rules: Mapping) 
     )
 
 
-def single_card_turn(hand: Sequence[Card], table: Sequence[Meld], rules: Mapping) -> LastTurn:
+def single_card_turn(hand: Sequence[Card], table: Sequence[Meld], rules: Mapping[str, Any]) -> LastTurn:
     """``single_card``: each card alone, its best single lay-off on the final table."""
     plays = []
     unused = []
@@ -419,7 +444,8 @@ def single_card_turn(hand: Sequence[Card], table: Sequence[Meld], rules: Mapping
             unused.append(card)
             continue
         points, number, meld = max(options, key=lambda o: (o[0], -o[1]))
-        after = Meld(RUN if meld.kind == RUN else SET, tuple(sorted(meld.cards + (card,), key=lambda c: (c.rank, sort_key(c)))))
+        grown = tuple(sorted(meld.cards + (card,), key=lambda c: (c.rank, sort_key(c))))
+        after = Meld(RUN if meld.kind == RUN else SET, grown)
         plays.append(PlannedPlay((card,), number, meld, after, (points,), points))
     return LastTurn(
         tuple(plays),

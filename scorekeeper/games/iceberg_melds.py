@@ -13,8 +13,9 @@ docs/rules/iceberg.md, "Melds" and "Points":
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Any
 
 from .cards import ACE, Card, card_names, sort_key
 from .errors import IllegalPlay
@@ -67,7 +68,9 @@ def ordinal(n: int) -> Ordinal:
 
 
 def rank_plural(rank: int) -> Say:
-    return RANK_PLURALS[rank]
+    plural = RANK_PLURALS[rank]
+    assert plural is not None  # melds hold no jokers (rank 0, the only one without a plural)
+    return plural
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,7 @@ class Meld:
 
     def describe(self) -> Say:
         if self.kind == SPECIAL:
+            assert self.special is not None  # a special meld always has its Special
             return Say("special meld: %(title)s", title=self.special.title)
         if self.kind == RUN:
             return Say("run of %(suits)s", suits=SUIT_PLURALS[self.suit])
@@ -114,10 +118,12 @@ class Meld:
         """What kind of meld it is, in a word: pair, set, run, special meld."""
         return KIND_WORDS[self.kind]
 
-    def value(self, rules: Mapping) -> int:
+    def value(self, rules: Mapping[str, Any]) -> int:
         """What the whole meld is worth when laid down at once."""
         if self.kind == SPECIAL:
-            return rules[self.special.name]
+            assert self.special is not None  # a special meld always has its Special
+            points: int = rules[self.special.name]
+            return points
         return meld_points(self.size)
 
 
@@ -125,7 +131,7 @@ def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=lambda c: (c.rank, sort_key(c))))
 
 
-def find_special(cards: list[Card], rules: Mapping) -> Special | None:
+def find_special(cards: list[Card], rules: Mapping[str, Any]) -> Special | None:
     """The special meld these six cards make, if the table plays it (points above 0)."""
     ranks = sorted(c.rank for c in cards)
     suits = {c.suit for c in cards}
@@ -152,7 +158,7 @@ def _is_sequence(ranks: list[int]) -> bool:
     return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
 
 
-def _check_set_suits(cards: Iterable[Card], rules: Mapping) -> None:
+def _check_set_suits(cards: Iterable[Card], rules: Mapping[str, Any]) -> None:
     if rules["set_duplicates"]:
         return
     seen: set[str] = set()
@@ -164,7 +170,7 @@ def _check_set_suits(cards: Iterable[Card], rules: Mapping) -> None:
         seen.add(card.suit)
 
 
-def make_meld(cards: list[Card], rules: Mapping) -> Meld:
+def make_meld(cards: list[Card], rules: Mapping[str, Any]) -> Meld:
     """The meld these cards make when laid down together, or IllegalPlay saying why not."""
     _check_no_aces(cards)
     names = Cards(cards)
@@ -194,7 +200,7 @@ def make_meld(cards: list[Card], rules: Mapping) -> Meld:
                           cards=names))
 
 
-def lay_off(meld: Meld, cards: list[Card], rules: Mapping) -> Meld:
+def lay_off(meld: Meld, cards: list[Card], rules: Mapping[str, Any]) -> Meld:
     """The meld after these cards are added to it, or IllegalPlay saying why they do not fit."""
     _check_no_aces(cards)
     names = Cards(cards)
@@ -227,7 +233,7 @@ def lay_off_points(meld: Meld, added: int) -> list[int]:
     return [position_points(meld.size + i) for i in range(1, added + 1)]
 
 
-def fits(meld: Meld, card: Card, rules: Mapping) -> bool:
+def fits(meld: Meld, card: Card, rules: Mapping[str, Any]) -> bool:
     """Whether one card may be laid off on this meld."""
     try:
         lay_off(meld, [card], rules)

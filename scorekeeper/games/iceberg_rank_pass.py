@@ -88,11 +88,12 @@ alone, with the specials' moves exact (each rank's c cards split between the two
 start caps and the mixed rule left out, and the set cards paid their colour's share of
 what all the rank's cards would score (Jensen's inequality again, over two colours
 instead of four suits; without duplicates in sets, the first colour's cards are paid
-what the sets score with them at most, less what the second colour's are paid). It is a branch and bound: at each rank the ways are followed
-best first while what they score there and the two suits' bounds after them beat the
-best found so far; memoised. Like the pass's own pruning, that keeps it a bound of every
-turn the suits' bounds allow (they also score long lanes at once, ``_cash``), among
-them a best turn. A position's bound takes, per colour, the lower of the two.
+what the sets score with them at most, less what the second colour's are paid). It is a
+branch and bound: at each rank the ways are followed best first while what they score
+there and the two suits' bounds after them beat the best found so far; memoised. Like
+the pass's own pruning, that keeps it a bound of every turn the suits' bounds allow
+(they also score long lanes at once, ``_cash``), among them a best turn. A position's
+bound takes, per colour, the lower of the two.
 
 Floors under the bound of the whole hand (its colours' joint bounds), lower and lower
 (1.5 %, 3 %, 5 %, 8 % … of it), are tried until a pass finds a turn above its floor:
@@ -119,8 +120,9 @@ measures these hands.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Mapping, Sequence
+from typing import Any
 
 from .cards import SUITS, Card
 from .iceberg_melds import EVENS, ODDS, PAIR, RUN, SET, SPECIALS, Meld, Special, meld_points
@@ -138,6 +140,37 @@ UNDECIDED = None  # a parity's specials not chosen yet (before its first rank)
 FINISHED = ()  # no specials (left) in this parity for this colour
 _NO_SPECIALS = (0, 0, 0, 0)  # a suit's spec for a parity with nothing taken (suit_spec)
 
+# The shapes of the search's data (the docstrings below say what each part holds).
+TableMeld = tuple[int, Meld]  # (number, meld): a meld on the table and its number there
+TableMelds = tuple[TableMeld, ...]  # the table's pairs and sets of a rank (best_sets)
+SetPlan = list[tuple[int | None, tuple[int, ...]]]  # (table meld number or None, cards per suit)
+SuitChoices = list[tuple[str, tuple[int, ...], int]]  # per suit: (suit, table melds joined, cards left)
+SetStates = dict[tuple[tuple[int, ...], int, int], tuple[int, SuitChoices]]  # _best_sets_without_duplicates
+RunPlan = list[tuple[int | None, int, int]]  # (table run number, cards below, above) or (None, low, high)
+Laid = list[tuple[Special, tuple[Card, ...]]]  # special melds: which, and their cards
+Plan = tuple[float, Laid, dict[str, RunPlan], dict[int, SetPlan]]  # score, specials, runs, sets
+Lane = tuple[int, int, int]  # (length, table run index or -1, cap: the longest it may grow)
+Lanes = tuple[Lane, ...]
+Held = tuple[tuple[int, int], ...]  # cashed lanes: (last rank, table run index)
+LanesHeld = tuple[Lanes, Held]
+OptionState = tuple[Lanes, Held, int]  # (lanes, held, start cap): options
+SuitState = tuple[LanesHeld, int]  # a suit's (lanes, held) and its start cap: a position's
+ParitySpecials = tuple[int, ...] | None  # UNDECIDED, FINISHED or (k_a, k_b, c, tally_a, tally_b)
+ColourSpecials = tuple[ParitySpecials, ...]  # a colour's specials, per parity
+Specials = tuple[ColourSpecials, ...]  # per colour
+Position = tuple[tuple[SuitState, ...], Specials]
+SuitSpec = tuple[tuple[int, int, int, int] | None, ...]  # per parity: suit_spec
+Removal = tuple[int, ...] | None  # what the specials take from a suit per rank, if known: _removal
+Option = tuple[LanesHeld, int, int, int]  # (lanes, held) after, cards to sets, closed, loss: options
+Way = tuple[float, LanesHeld, int, int, int]  # bound, (lanes, held) after, to sets, closed, loss: _ways
+Move = tuple[int, int, int, int]  # (k_a, k_b, c, x): what a colour's specials do at a rank
+SpecialMove = tuple[ColourSpecials, int, int, int, Move | None]  # special_moves
+ColourWay = tuple[float, float, int, ColourSpecials, Move | None, int, int, list[Way], list[Way]]
+Pick = tuple[float, int, float, ColourSpecials, Move | None, tuple[int, int], tuple[Way, Way]]
+Came = tuple[Position, tuple[int, ...], tuple[int, ...], tuple[Move | None, Move | None]]  # search's way back
+Chosen = dict[tuple[int, int], tuple[int, int, int, dict[int, int]]]  # (colour, parity): (k_a, k_b, c, xs)
+Found = tuple[float, dict[int, tuple[int, ...]], dict[int, tuple[int, ...]], Chosen]  # search
+
 
 def score(points: int, cards: int) -> int:
     return points * CARDS_WEIGHT + cards
@@ -151,7 +184,7 @@ def cards_of_rank(rank: int, counts: tuple[int, ...]) -> tuple[Card, ...]:
     return tuple(Card(rank, suit) for suit, n in zip(SUITS, counts) for _ in range(n))
 
 
-def best_sets(rank: int, counts: tuple[int, ...], table: tuple, duplicates: bool):
+def best_sets(rank: int, counts: tuple[int, ...], table: TableMelds, duplicates: bool) -> tuple[int, SetPlan]:
     """Best (score, plan) for hand cards of one rank; counts per suit in SUITS order.
 
     ``table`` holds (number, meld) for the table's pairs and sets of this rank. A plan is
@@ -173,7 +206,7 @@ def best_sets(rank: int, counts: tuple[int, ...], table: tuple, duplicates: bool
     return _best_sets_without_duplicates(counts, table)
 
 
-def _best_sets_without_duplicates(counts: tuple[int, ...], table: tuple):
+def _best_sets_without_duplicates(counts: tuple[int, ...], table: TableMelds) -> tuple[int, SetPlan]:
     """``set_duplicates`` false: every meld holds each suit at most once.
 
     Each suit's cards go to table melds that lack the suit (one card each) or to new melds.
@@ -183,12 +216,12 @@ def _best_sets_without_duplicates(counts: tuple[int, ...], table: tuple):
     what each table meld has received and the two new melds' sizes.
     """
     targets = [(number, meld.size, {c.suit for c in meld.cards}) for number, meld in table]
-    states: dict[tuple, tuple[int, list]] = {((0,) * len(targets), 0, 0): (0, [])}
+    states: SetStates = {((0,) * len(targets), 0, 0): (0, [])}
     for suit, n in zip(SUITS, counts):
         if not n:
             continue
         open_ = [i for i, (_n, _s, suits) in enumerate(targets) if suit not in suits]
-        nxt: dict[tuple, tuple[int, list]] = {}
+        nxt: SetStates = {}
         for (added, one, two), (_v, choice) in states.items():
             for k in range(min(n, len(open_)) + 1):
                 for chosen in combinations(open_, k):
@@ -198,7 +231,8 @@ def _best_sets_without_duplicates(counts: tuple[int, ...], table: tuple):
                     if key not in nxt:
                         nxt[key] = (0, choice + [(suit, chosen, left)])
         states = nxt
-    best, plan = 0, []
+    best = 0
+    plan: SuitChoices = []
     for (added, one, two), (_v, choice) in states.items():
         points = cards = 0
         for (_number, size, _suits), a in zip(targets, added):
@@ -211,20 +245,20 @@ def _best_sets_without_duplicates(counts: tuple[int, ...], table: tuple):
         total = score(points, cards)
         if total > best:
             best, plan = total, choice
-    melds: dict = {}
+    melds: dict[int | str, list[int]] = {}  # a table meld's number, or "first", "second"
     for suit, chosen, left in plan:
         i = SUITS.index(suit)
         for t in chosen:
             melds.setdefault(targets[t][0], [0, 0, 0, 0])[i] += 1
         for group in ("first", "second")[:left]:
             melds.setdefault(group, [0, 0, 0, 0])[i] += 1
-    result = []
-    for key, suit_counts in melds.items():
-        if key in ("first", "second"):
+    result: SetPlan = []
+    for where, suit_counts in melds.items():
+        if isinstance(where, str):  # "first", "second"
             if sum(suit_counts) >= 2:
                 result.append((None, tuple(suit_counts)))
         else:
-            result.append((key, tuple(suit_counts)))
+            result.append((where, tuple(suit_counts)))
     return best, result
 
 
@@ -264,14 +298,14 @@ class RankPass:
     See the module docstring: positions, the exchange rules and the bound.
     """
 
-    def __init__(self, hand: Counter, table: Sequence[Meld], rules: Mapping) -> None:
+    def __init__(self, hand: Counter[Card], table: Sequence[Meld], rules: Mapping[str, Any]) -> None:
         self.duplicates = bool(rules["set_duplicates"])
         self.count = [[0] * (HIGH + 2) for _ in SUITS]
         for card, n in hand.items():
             if LOW <= card.rank <= HIGH:
                 self.count[SUITS.index(card.suit)][card.rank] += n
         self.table_runs: list[list[tuple[int, int, int]]] = [[] for _ in SUITS]  # (number, low, high)
-        self.table_sets: dict[int, tuple] = {r: () for r in range(LOW, HIGH + 1)}
+        self.table_sets: dict[int, TableMelds] = {r: () for r in range(LOW, HIGH + 1)}
         for number, meld in enumerate(table, 1):
             if meld.kind == RUN:
                 s = SUITS.index(meld.suit)
@@ -279,23 +313,23 @@ class RankPass:
                     self.table_runs[s].append((number, meld.low, meld.high))
             elif meld.kind in (PAIR, SET):
                 self.table_sets[meld.rank] += ((number, meld),)
-        self.set_memo: dict = {}
-        self.option_memo: dict = {}
-        self.bound_memo: dict = {}
-        self.cap_memo: dict = {}
-        self.move_memo: dict = {}
-        self.sell_memo: dict = {}
-        self.free_left: dict = {}
-        self.removal_memo: dict = {}
-        self.ways_memo: dict = {}
-        self.colour_memo: dict = {}
-        self.joint_memo: dict = {}
-        self.first_colour_sell: dict = {}
+        self.set_memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.option_memo: dict[tuple[int, int, OptionState, int, Removal, float], list[Option]] = {}
+        self.bound_memo: dict[tuple[int, int, LanesHeld, SuitSpec], float] = {}
+        self.cap_memo: dict[tuple[int, tuple[int, ...], tuple[int, ...]], list[int] | None] = {}
+        self.move_memo: dict[tuple[int, int, ColourSpecials], list[SpecialMove]] = {}
+        self.sell_memo: dict[tuple[int, int, float, int], list[float]] = {}
+        self.free_left: dict[tuple[int, int, int, int, int], list[float]] = {}
+        self.removal_memo: dict[tuple[int, SuitSpec, bool], Removal] = {}
+        self.ways_memo: dict[tuple[int, int, SuitState, int, SuitSpec], list[Way]] = {}
+        self.colour_memo: dict[tuple[int, int, SuitState, SuitState, ColourSpecials], list[ColourWay]] = {}
+        self.joint_memo: dict[tuple[int, int, LanesHeld, LanesHeld, ColourSpecials], tuple[float, float]] = {}
+        self.first_colour_sell: dict[tuple[int, int, int], float] = {}
         self._slots = [(COLOUR_OF[s], COLOUR_SUITS[COLOUR_OF[s]].index(s)) for s in range(4)]
         self.explored = 0  # (position, choice) pairs looked at: the measure of work
         self.marginal = self._set_prices()
         self._locks(self.marginal)
-        self.lock_memo: dict = {}
+        self.lock_memo: dict[tuple[int, float], int] = {}
         self._specials(rules)
 
     # -- what a card is worth to a rank's sets, and the lock ------------------------------
@@ -316,7 +350,7 @@ class RankPass:
                 values = [self._count_value(k, biggest) for k in range(n + 1)]
                 self.set_values[r] = values
 
-                def convex(x: float, values=values, n=n) -> float:
+                def convex(x: float, values: list[int] = values, n: int = n) -> float:
                     k = min(int(x), n - 1)
                     return values[k] + (values[k + 1] - values[k]) * (x - k)
 
@@ -325,7 +359,7 @@ class RankPass:
                 marginal[r] = values[n] - values[n - 1] if n else 0
             else:  # a card is at most the 4th of its meld
                 marginal[r] = score(40, 1) if n else 0
-                price = marginal[r]
+                price: float = marginal[r]
                 if not self.table_sets[r]:
                     # new melds only: one of ``first`` suits and one of ``second`` suits
                     # (_best_sets_without_duplicates); the best score per card among all
@@ -372,7 +406,7 @@ class RankPass:
 
     # -- special melds ------------------------------------------------------------------
 
-    def _specials(self, rules: Mapping) -> None:
+    def _specials(self, rules: Mapping[str, Any]) -> None:
         """Which numbers of specials each colour can choose per parity, and their prices.
 
         ``choices[ci][p]``: (k_a, k_b, c, credit) for every number the cards allow;
@@ -391,7 +425,7 @@ class RankPass:
             value[(p, special.one_suit)] = int(rules[special.name])
             self.special_of[(p, special.one_suit)] = special
         self.choices = [[[(0, 0, 0, 0)], [(0, 0, 0, 0)]] for _ in COLOUR_SUITS]
-        self.reach: dict[tuple, list[tuple[int, int]]] = {}
+        self.reach: dict[tuple[int, int, int, int, int], list[tuple[int, int]]] = {}
         self.k_most = [[0] * 4 for _ in (0, 1)]
         self.colour_most = [[0] * len(COLOUR_SUITS) for _ in (0, 1)]
         self.suit_credit = [score(value[(p, True)], 6) for p in (0, 1)]
@@ -428,16 +462,16 @@ class RankPass:
         self.mu = [[[0.0] * (HIGH + 2) for _ in COLOUR_SUITS] for _ in (0, 1)]
         self.mu_left = [[[0.0] * (HIGH + 3) for _ in COLOUR_SUITS] for _ in (0, 1)]
         for p, ranks in enumerate(PARITY_RANKS):
-            for ci, (a, b) in enumerate(COLOUR_SUITS):
+            for ci in range(len(COLOUR_SUITS)):
                 for r in ranks:
                     self.mu[p][ci][r] = average
                 for r in range(HIGH + 1, LOW - 1, -1):  # from rank r on
                     self.mu_left[p][ci][r] = self.mu_left[p][ci][r + 1] + self.mu[p][ci][r]
-        self.start_specials = tuple(
+        self.start_specials: Specials = tuple(
             tuple(UNDECIDED if len(self.choices[ci][p]) > 1 else FINISHED for p in (0, 1))
             for ci in range(len(COLOUR_SUITS)))
 
-    def special_moves(self, ci: int, r: int, state: tuple) -> list:
+    def special_moves(self, ci: int, r: int, state: ColourSpecials) -> list[SpecialMove]:
         """What colour ci's specials take at rank r from ``state`` (per parity: UNDECIDED,
         FINISHED or (k_a, k_b, c, tally_a, tally_b)). Returns a list of (state after, cards
         taken from the first suit, from the second, score credited, (k_a, k_b, c, x))."""
@@ -454,12 +488,14 @@ class RankPass:
             a, b = COLOUR_SUITS[ci]
             i = ranks.index(r)
             last = i == len(ranks) - 1
+            options: list[tuple[int, ...]]  # (k_a, k_b, c, tally_a, tally_b, credit)
             if here is UNDECIDED:
                 options = [(ka, kb, c, 0, 0, credit) for ka, kb, c, credit in self.choices[ci][p]]
             else:
                 options = [here + (0,)]
             found = []
             for ka, kb, c, ta, tb, credit in options:
+                after: ParitySpecials
                 if not (ka or kb or c):
                     after = FINISHED
                     found.append((state[:p] + (after,) + state[p + 1:], 0, 0, credit, (0, 0, 0, 0)))
@@ -478,7 +514,7 @@ class RankPass:
         return found
 
     @staticmethod
-    def suit_spec(s: int, state: tuple) -> tuple:
+    def suit_spec(s: int, state: ColourSpecials) -> SuitSpec:
         """What the bound needs of a colour's special state for suit s, per parity:
         UNDECIDED, or (k: the cards its suit specials take per rank, c: the colour
         specials, the other suit's k, how its colour-special cards are paid: 0 there are
@@ -499,7 +535,7 @@ class RankPass:
         other = COLOUR_SUITS[COLOUR_OF[s]][1 - COLOUR_SUITS[COLOUR_OF[s]].index(s)]
         return max(0, c + k_other - self.count[other][r])
 
-    def correction(self, ci: int, state: tuple, r: int) -> float:
+    def correction(self, ci: int, state: ColourSpecials, r: int) -> float:
         """What the bound takes back for a colour's specials from rank r on: μ per card
         for the colour-special cards neither suit is forced to give (module docstring)."""
         total = 0.0
@@ -522,7 +558,7 @@ class RankPass:
                 left[r] += free * self.mu[p][ci][r]
         return left
 
-    def _removal(self, s: int, spec: tuple, colour_known: bool):
+    def _removal(self, s: int, spec: SuitSpec, colour_known: bool) -> Removal:
         """What the specials take from suit s at each rank, if known: None while a parity is
         undecided, or (unless ``colour_known``: the bound, where the colour specials' free
         cards come from what the lanes leave) while a colour special may take from it."""
@@ -532,7 +568,9 @@ class RankPass:
         found = None
         if not any(here is UNDECIDED or (here[1] and not colour_known) for here in spec):
             removal = [0] * (HIGH + 2)
-            for p, (k, c, k_other, how) in enumerate(spec):
+            for p, here in enumerate(spec):
+                assert here is not None  # none is UNDECIDED (just checked)
+                k, c, k_other, how = here
                 for r in PARITY_RANKS[p]:
                     removal[r] = k + (self._forced(s, r, c, k_other) if how == 2 else 0)
             found = tuple(removal)
@@ -553,7 +591,7 @@ class RankPass:
 
     # -- lanes --------------------------------------------------------------------------
 
-    def _close(self, s: int, length: int, t: int):
+    def _close(self, s: int, length: int, t: int) -> int | None:
         """What a lane scores when it closes at this length; None if it may not close."""
         if t < 0:
             return _run_value(length)
@@ -570,7 +608,8 @@ class RankPass:
             return (_run_value(length + 1) or 0) - before
         return score(meld_points(length + 1) - meld_points(length), 1)
 
-    def _cash(self, s: int, r: int, lanes: tuple, held: tuple, removal: tuple, price: float):
+    def _cash(self, s: int, r: int, lanes: Lanes, held: Held, removal: tuple[int, ...],
+              price: float) -> tuple[Lanes, Held, int] | None:
         """Lanes past the lock length go on as far as the suit's cards allow (less what the
         specials take, ``removal`` per rank): score them now and keep only which ranks'
         cards they hold. None: a lane may not be that long."""
@@ -581,13 +620,13 @@ class RankPass:
             return lanes, held, 0
         runs = self.table_runs[s]
         rest = tuple(lane for lane in lanes if lane[0] < lock)
-        held = list(held)
+        holds = list(held)
         value = 0
         for length, t, cap in sorted((lane for lane in lanes if lane[0] >= lock), reverse=True):
             x = r + 1
             while x <= HIGH:
                 if t < 0 or runs[t][2] < x:  # needs a hand card here
-                    taken = sum(1 for end, tt in held if end >= x and (tt < 0 or runs[tt][2] < x))
+                    taken = sum(1 for end, tt in holds if end >= x and (tt < 0 or runs[tt][2] < x))
                     if self.count[s][x] - removal[x] - taken < 1:
                         break
                 x += 1
@@ -596,10 +635,11 @@ class RankPass:
             if length > cap or closed is None:
                 return None
             value += closed
-            held.append((x - 1, t))
-        return rest, tuple(sorted(held)), value
+            holds.append((x - 1, t))
+        return rest, tuple(sorted(holds)), value
 
-    def options(self, s: int, r: int, state: tuple, z: int, removal, price: float = 0) -> list:
+    def options(self, s: int, r: int, state: OptionState, z: int, removal: Removal,
+                price: float = 0) -> list[Option]:
         """What suit s can do at rank r from ``state`` = (lanes, held, start cap) when the
         specials take z of its cards there; ``removal`` (see ``_removal``) says whether long
         lanes can be scored at once; ``price``: what else a card may be sold at (the bound's
@@ -627,8 +667,9 @@ class RankPass:
         if price:
             lock = self._lock_length(r - 1, price)
         must_go_on = removal is None and not later[s]  # long lanes not scored at once
-        best: dict = {}
-        carried, free = [], []
+        best: dict[tuple[LanesHeld, int, int], int] = {}
+        carried: list[Lane] = []
+        free: list[Lane] = []
         for length, t, cap in lanes:
             if t >= 0 and runs[t][2] >= r:  # inside its table run: grows by itself
                 if length + 1 > cap:
@@ -638,13 +679,15 @@ class RankPass:
             else:
                 free.append((length, t, cap))
 
-        def finish(used, value, grown, merged, closed_new_run, lost):
+        def finish(used: int, value: int, grown: list[Lane], merged: frozenset[int],
+                   closed_new_run: bool, lost: int) -> None:
             base = carried + grown + [(1, j, NO_CAP) for j in starting if j not in merged]
             for new in range(k - used + 1):
                 # a run closing just below a new one would rather be one longer run
                 if new and (closed_new_run or start_cap < 1):
                     continue
                 after = tuple(sorted(base + [(1, -1, start_cap)] * new, reverse=True))
+                cashed: tuple[Lanes, Held, int] | None
                 if r <= HIGH and removal is not None:
                     cashed = self._cash(s, r, after, held_after, removal, price)
                 else:
@@ -657,7 +700,8 @@ class RankPass:
                 if best.get(option, -1) < value + cash:
                     best[option] = value + cash
 
-        def choose(i, used, value, grown, merged, closed_new_run, lost):
+        def choose(i: int, used: int, value: int, grown: list[Lane], merged: frozenset[int],
+                   closed_new_run: bool, lost: int) -> None:
             if i == len(free):
                 finish(used, value, grown, merged, closed_new_run, lost)
                 return
@@ -696,7 +740,7 @@ class RankPass:
     def _price(self, p: int, s: int, r: int, how: int) -> float:
         return (0.0, self.colour_price[p], self.mu[p][COLOUR_OF[s]][r])[how]
 
-    def _lock_price(self, s: int, r: int, spec: tuple) -> float:
+    def _lock_price(self, s: int, r: int, spec: SuitSpec) -> float:
         """The most the bound may pay a card of suit s for a colour special above rank r
         (the lock must beat it)."""
         ci = COLOUR_OF[s]
@@ -709,7 +753,7 @@ class RankPass:
                 price = max([price] + [self.mu[p][ci][x] for x in PARITY_RANKS[p] if x > r])
         return price
 
-    def bound(self, s: int, r: int, lanes_held: tuple, spec: tuple) -> float:
+    def bound(self, s: int, r: int, lanes_held: LanesHeld, spec: SuitSpec) -> float:
         """At least what suit s can still score from rank r on, with the specials as
         ``spec`` says (``suit_spec``); NONE if it cannot finish.
 
@@ -733,13 +777,13 @@ class RankPass:
                     value = NONE
                     break
                 value += closed
-        elif spec[p] is UNDECIDED:  # r is the parity's first rank: choose k_s
+        elif (here := spec[p]) is UNDECIDED:  # r is the parity's first rank: choose k_s
             most = self.colour_most[p][COLOUR_OF[s]]
             value = max(k * self.suit_credit[p] + self.bound(
                 s, r, lanes_held, spec[:p] + ((k, most, 0, 1 if most else 0),) + spec[p + 1:])
                 for k in range(self.k_most[p][s] + 1))
         else:
-            k, c, k_other, how = spec[p]
+            k, c, k_other, how = here
             z, most = k, 0
             if how == 2:  # decided: the forced cards go, the free ones are paid μ
                 forced = self._forced(s, r, c, k_other)
@@ -758,7 +802,7 @@ class RankPass:
         self.bound_memo[key] = value
         return value
 
-    def colour_bound(self, ci: int, r: int, suits: tuple, state: tuple) -> float:
+    def colour_bound(self, ci: int, r: int, suits: tuple[SuitState, ...], state: ColourSpecials) -> float:
         """The bound of colour ci's two suits from rank r on (their lanes in ``suits``)."""
         total = -self.correction(ci, state, r)
         for s in COLOUR_SUITS[ci]:
@@ -797,12 +841,13 @@ class RankPass:
         return (m / n) * (values[k] + (values[k + 1] - values[k]) * (x - k))
 
     @staticmethod
-    def _untallied(state: tuple) -> tuple:
+    def _untallied(state: ColourSpecials) -> ColourSpecials:
         """A colour's special state without the tallies of its mixed specials (as if both
         suits had already given c cards): the joint bound leaves that rule out."""
         return tuple(here[:3] + (here[2], here[2]) if here else here for here in state)
 
-    def joint(self, ci: int, r: int, lanes_a: tuple, lanes_b: tuple, state: tuple, need: float = NONE) -> float:
+    def joint(self, ci: int, r: int, lanes_a: LanesHeld, lanes_b: LanesHeld, state: ColourSpecials,
+              need: float = NONE) -> float:
         """A bound of what colour ci's two suits can still score from rank r on (``lanes_a``,
         ``lanes_b``: their (lanes, held); ``state``: their specials, ``_untallied``); NONE if
         they cannot finish.
@@ -865,7 +910,7 @@ class RankPass:
 
     # -- the pass -----------------------------------------------------------------------
 
-    def search(self, floor: float, beam: int | None = None):
+    def search(self, floor: float, beam: int | None = None) -> Found | None:
         """The best score above ``floor`` and the cards sent to sets and to specials per
         rank on its way.
 
@@ -875,17 +920,17 @@ class RankPass:
         per suit to specials}, {(colour, parity): (k_a, k_b, c, [x per rank])}) or None.
         """
         start = ((((), ()), NO_CAP),) * 4
-        states = {(start, self.start_specials): 0}
-        back: list[dict] = []
+        states: dict[Position, float] = {(start, self.start_specials): 0}
+        back: list[dict[Position, Came]] = []
         for r in range(LOW, HIGH + 2):
-            reached: dict = {}
-            came: dict = {}
+            reached: dict[Position, float] = {}
+            came: dict[Position, Came] = {}
             for position, value in states.items():
                 self._step(r, position, value, floor, reached, came)
             if r <= HIGH:
                 reached = self._undominated(reached)
             if beam and len(reached) > beam and r <= HIGH:
-                def promise(p):
+                def promise(p: Position, reached: dict[Position, float] = reached, r: int = r) -> float:
                     return reached[p] + sum(self.colour_bound(ci, r + 1, p[0], p[1][ci])
                                             for ci in range(len(COLOUR_SUITS)))
                 ranked = sorted(reached, key=promise, reverse=True)
@@ -894,10 +939,10 @@ class RankPass:
             back.append(came)
             if not states:
                 return None
-        final = max(states, key=states.get)
+        final = max(states, key=states.__getitem__)
         to_sets: dict[int, tuple[int, ...]] = {}
         to_specials: dict[int, tuple[int, ...]] = {}
-        specials: dict[tuple[int, int], tuple] = {}
+        specials: Chosen = {}
         position = final
         for r in range(HIGH + 1, LOW - 1, -1):
             previous, ys, zs, moves = back[r - LOW][position]
@@ -911,13 +956,14 @@ class RankPass:
         return states[final], to_sets, to_specials, specials
 
     @staticmethod
-    def _undominated(reached: dict) -> dict:
+    def _undominated(reached: dict[Position, float]) -> dict[Position, float]:
         """The positions no other position dominates: one with the same lanes and numbers
         of specials, a value at least as high, and every start cap and special tally at
         least as high (a higher cap or tally only allows more, so it can finish every way
         the other can, for as much)."""
-        groups: dict = {}
-        split: dict = {}  # specials: (numbers, tallies)
+        groups: dict[tuple[LanesHeld, LanesHeld, LanesHeld, LanesHeld, Specials],
+                     list[tuple[float, tuple[int, ...], Position]]] = {}
+        split: dict[Specials, tuple[Specials, tuple[int, ...]]] = {}  # specials: (numbers, tallies)
         for position, value in reached.items():
             (s0, c0), (s1, c1), (s2, c2), (s3, c3) = position[0]
             specials = position[1]
@@ -933,14 +979,15 @@ class RankPass:
                 kept[group[0][2]] = group[0][0]
                 continue
             group.sort(key=lambda item: item[0], reverse=True)
-            best: list = []
+            best: list[tuple[int, ...]] = []
             for value, loose, position in group:
                 if not any(all(x >= y for x, y in zip(other, loose)) for other in best):
                     best.append(loose)
                     kept[position] = value
         return kept
 
-    def _step(self, r: int, position: tuple, value: float, floor: float, reached: dict, came: dict) -> None:
+    def _step(self, r: int, position: Position, value: float, floor: float, reached: dict[Position, float],
+              came: dict[Position, Came]) -> None:
         """Every way on from one position through rank r, kept in ``reached`` if its bound
         beats the floor (``came`` says how each position was reached, for the plan).
 
@@ -967,10 +1014,11 @@ class RankPass:
                 if value + pick_0[0] + pick_1[0] <= floor:
                     break
                 picks = (pick_0, pick_1)
-                ways = [picks[ci][7 + side] for ci, side in slots]
+                ways = [picks[ci][6][side] for ci, side in slots]
                 to_sets = tuple(way[2] for way in ways)
                 states = (pick_0[3], pick_1[3])
                 v = value + pick_0[1] + pick_1[1]
+                key: Position
                 if last:
                     key = ((((), ()), NO_CAP),) * 4, states
                 else:
@@ -984,14 +1032,14 @@ class RankPass:
                     key = tuple((way[1], cap) for way, cap in zip(ways, caps)), states
                 if reached.get(key, NONE) < v:
                     reached[key] = v
-                    came[key] = (position, to_sets, tuple(picks[ci][5 + side] for ci, side in slots),
+                    came[key] = (position, to_sets, tuple(picks[ci][5][side] for ci, side in slots),
                                  (pick_0[4], pick_1[4]))
 
-    def _picks(self, ci: int, r: int, moves: list, base: float, floor: float) -> list:
+    def _picks(self, ci: int, r: int, moves: list[ColourWay], base: float, floor: float) -> list[Pick]:
         """Colour ci's picks at rank r that may beat the floor when the rest of the position
         (its value and the other colour) is worth at most ``base``: [(bound, what the pick
         scores at rank r but for its set cards, its bound after rank r, special state after,
-        move, cards to specials of a and of b, way of a, way of b)], best bound first.
+        move, (cards to specials of a, of b), (way of a, way of b))], best bound first.
 
         ``moves`` is the colour's ``_colour_ways``, whose bounds (the two suits' own) prune
         first; a pick's bound then pays its set cards the colour's share (``colour_sell``)
@@ -999,7 +1047,7 @@ class RankPass:
         to beat only what the floor needs (none without a floor)."""
         last = r > HIGH
         a, b = COLOUR_SUITS[ci]
-        found = []
+        found: list[Pick] = []
         for best, const, credit, move_state, move, za, zb, ways_a, ways_b in moves:
             self.explored += 1
             if base + best <= floor:
@@ -1026,11 +1074,12 @@ class RankPass:
                                                           floor - base - now - paid))
                     if base + now + paid + after <= floor:
                         continue
-                    found.append((now + paid + after, now, after, move_state, move, za, zb, way_a, way_b))
+                    found.append((now + paid + after, now, after, move_state, move, (za, zb), (way_a, way_b)))
         found.sort(key=lambda pick: pick[0], reverse=True)
         return found
 
-    def _colour_ways(self, ci: int, r: int, suit_a: tuple, suit_b: tuple, state: tuple) -> list:
+    def _colour_ways(self, ci: int, r: int, suit_a: SuitState, suit_b: SuitState,
+                     state: ColourSpecials) -> list[ColourWay]:
         """Everything colour ci can do at rank r: per move of its specials
         (``special_moves``), the ways of its two suits (``_ways``). Returns [(the best bound
         of the move, what it adds to every way's bound: its credit less what the bound takes
@@ -1056,7 +1105,7 @@ class RankPass:
         self.colour_memo[key] = found
         return found
 
-    def _ways(self, s: int, r: int, lanes_cap: tuple, z: int, spec: tuple) -> list:
+    def _ways(self, s: int, r: int, lanes_cap: SuitState, z: int, spec: SuitSpec) -> list[Way]:
         """What suit s can do at rank r (``options``) when the specials take z of its cards
         there and are as ``spec`` says, each with its bound: [(closed + what its set cards
         are paid + the suit's bound from rank r + 1 on, lanes after, cards to sets, score
@@ -1084,14 +1133,15 @@ class RankPass:
         return found
 
     @staticmethod
-    def _after_rank(r: int, spec: tuple) -> tuple:
+    def _after_rank(r: int, spec: SuitSpec) -> SuitSpec:
         """A suit's special spec for the ranks above r (a parity's last rank ends it)."""
         p = r % 2
         if r in PARITY_RANKS[p] and r == PARITY_RANKS[p][-1]:
             return spec[:p] + (_NO_SPECIALS,) + spec[p + 1:]
         return spec
 
-    def _caps(self, r: int, to_sets: tuple, in_sets: int, losses: tuple):
+    def _caps(self, r: int, to_sets: tuple[int, ...], in_sets: int,
+              losses: tuple[int, ...]) -> list[int] | None:
         """The exchange rules at rank r, once its sets are known (module docstring): None if
         a lane closed below a card the sets value less than the lane would; else, per suit,
         how long a run starting just above may grow."""
@@ -1100,7 +1150,8 @@ class RankPass:
             self.cap_memo[key] = self._find_caps(r, to_sets, in_sets, losses)
         return self.cap_memo[key]
 
-    def _find_caps(self, r: int, to_sets: tuple, in_sets: int, losses: tuple):
+    def _find_caps(self, r: int, to_sets: tuple[int, ...], in_sets: int,
+                   losses: tuple[int, ...]) -> list[int] | None:
         caps = []
         for s, y in enumerate(to_sets):
             if not y:
@@ -1119,16 +1170,19 @@ class RankPass:
 
     # -- the plan -----------------------------------------------------------------------
 
-    def runs_for(self, s: int, to_sets: dict[int, tuple[int, ...]], to_specials: dict[int, tuple[int, ...]]):
+    def runs_for(self, s: int, to_sets: dict[int, tuple[int, ...]],
+                 to_specials: dict[int, tuple[int, ...]]) -> tuple[int, RunPlan] | None:
         """The best runs of suit s with the cards ``to_sets`` and ``to_specials`` leave:
         (score, plan), plan as [(table run number or None, low, high)]: for a table run,
         how many cards it gains below and above; for a new run, its ranks."""
         runs = self.table_runs[s]
-        memo: dict = {}
+        memo: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[int, RunPlan] | None] = {}
 
-        def best(r: int, lanes: tuple):  # lanes: (first rank, table run index or -1)
+        def best(r: int, lanes: tuple[tuple[int, int], ...]) -> tuple[int, RunPlan] | None:
+            # lanes: (first rank, table run index or -1)
             if r > HIGH:
-                total, plan = 0, []
+                total = 0
+                plan: RunPlan = []
                 for first, t in lanes:
                     closed = self._close(s, HIGH - first + 1, t)
                     if closed is None:
@@ -1144,9 +1198,10 @@ class RankPass:
             carried = [(f, t) for f, t in lanes if t >= 0 and runs[t][2] >= r]
             free = [(f, t) for f, t in lanes if not (t >= 0 and runs[t][2] >= r)]  # longest first
             lock, later = self.lock[r - 1]
-            found = None
+            found: tuple[int, RunPlan] | None = None
 
-            def choose(i, used, value, plan, after, merged, closed_new_run):
+            def choose(i: int, used: int, value: int, plan: RunPlan, after: list[tuple[int, int]],
+                       merged: frozenset[int], closed_new_run: bool) -> None:
                 nonlocal found
                 if i == len(free):
                     new = k - used
@@ -1178,7 +1233,7 @@ class RankPass:
 
         return best(LOW, ())
 
-    def _planned(self, s: int, first: int, t: int, last: int) -> list:
+    def _planned(self, s: int, first: int, t: int, last: int) -> RunPlan:
         """The plan entry for a closed lane: none for a table run that gained nothing."""
         if t < 0:
             return [(None, first, last)]
@@ -1186,9 +1241,9 @@ class RankPass:
         below, above = low - first, max(0, last - high)
         return [(number, below, above)] if below or above else []
 
-    def lay_out_specials(self, chosen: dict) -> list[tuple[Special, tuple[Card, ...]]]:
+    def lay_out_specials(self, chosen: Chosen) -> Laid:
         """The special melds of the plan, from the numbers chosen and each rank's x."""
-        laid = []
+        laid: Laid = []
         for (ci, p), (ka, kb, c, xs) in sorted(chosen.items()):
             a, b = COLOUR_SUITS[ci]
             ranks = PARITY_RANKS[p]
@@ -1202,7 +1257,8 @@ class RankPass:
         return laid
 
 
-def best_by_ranks(hand: Counter, table: Sequence[Meld], rules: Mapping, search_info: dict | None = None):
+def best_by_ranks(hand: Counter[Card], table: Sequence[Meld], rules: Mapping[str, Any],
+                  search_info: dict[str, int] | None = None) -> Plan:
     """The best (score, specials, run plan per suit, set plan per rank) by the pass over
     the ranks (module docstring)."""
     search = RankPass(hand, table, rules)
@@ -1214,7 +1270,8 @@ def best_by_ranks(hand: Counter, table: Sequence[Meld], rules: Mapping, search_i
     # what can beat it.
     top = search.top()
     floors = [top - abs(top) * step for step in _FLOOR_STEPS]
-    found = quick = None
+    found: Found | None = None
+    quick: Found | None = None
     for i, floor in enumerate(floors):
         if i == _QUICK_AFTER:
             quick = search.search(NONE, beam=12)
@@ -1228,11 +1285,14 @@ def best_by_ranks(hand: Counter, table: Sequence[Meld], rules: Mapping, search_i
         found = search.search(quick[0] - 1 if quick else NONE)
     if search_info is not None:
         search_info["explored"] = search.explored
+    assert found is not None  # the last pass keeps what can beat the quick turn, or everything
     total, to_sets, to_specials, chosen = found
-    run_plan = {}
+    run_plan: dict[str, RunPlan] = {}
     for s, suit in enumerate(SUITS):
-        _value, run_plan[suit] = search.runs_for(s, to_sets, to_specials)
-    set_plan = {}
+        runs = search.runs_for(s, to_sets, to_specials)
+        assert runs is not None  # the cards the pass left to runs make runs
+        _value, run_plan[suit] = runs
+    set_plan: dict[int, SetPlan] = {}
     for r, counts in to_sets.items():
         if any(counts):
             set_plan[r] = best_sets(r, counts, search.table_sets[r], search.duplicates)[1]

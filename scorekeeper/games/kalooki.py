@@ -7,11 +7,21 @@ exceeds ``elimination`` is out of the game; the last one left wins.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .cards import ACE, Card
 from .errors import IllegalPlay
-from .handcount import CountedGame, HandRound, RoundScore, card_line, check_hand_sizes, check_out, hand_detail
+from .handcount import (
+    CountedGame,
+    HandRound,
+    RoundScore,
+    ScoredRound,
+    card_line,
+    check_hand_sizes,
+    check_out,
+    hand_detail,
+)
 from .options import LARGEST, Option, RuleBook, Rules
 from .variant import CountVariant
 from .words import Say
@@ -37,7 +47,7 @@ def resolve_rules(overrides: object, players: int) -> Rules:
     return RULES.resolve(overrides, players)
 
 
-def lowest_total_wins(rules: Mapping) -> bool:
+def lowest_total_wins(rules: Mapping[str, Any]) -> bool:
     """Penalty points: the best round, and the best total, is the lowest."""
     return True
 
@@ -47,7 +57,7 @@ def dealt(players: int) -> int:
     return {5: 13, 6: 11}.get(players, 15)
 
 
-def card_value(card: Card, rules: Mapping) -> int:
+def card_value(card: Card, rules: Mapping[str, Any]) -> int:
     """Penalty for a card left in hand: joker 25, ace 11, J Q K 10, pips face value."""
     if card.is_joker:
         return 25
@@ -59,7 +69,7 @@ def card_value(card: Card, rules: Mapping) -> int:
 class Game(CountedGame):
     CARRIED = ("eliminated",)
 
-    def __init__(self, players: Sequence[str], rules: Mapping) -> None:
+    def __init__(self, players: Sequence[str], rules: Mapping[str, Any]) -> None:
         super().__init__(players, rules)
         self.eliminated: list[str] = []
 
@@ -102,7 +112,7 @@ class Game(CountedGame):
         return RoundScore(scores, detail, stories=stories)
 
 
-def round_figures(result) -> dict[str, dict[str, int]]:
+def round_figures(result: ScoredRound) -> dict[str, dict[str, int]]:
     """Who is out of the game once the round is counted (the game page marks them)."""
     return {p: {"eliminated": int(bool(d.get("eliminated")))} for p, d in result.detail.items()}
 

@@ -6,7 +6,8 @@ others 5. Penalties accumulate; once someone reaches ``target`` the lowest total
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .cards import ACE, Card
 from .handcount import CountedGame, HandRound, RoundScore, card_line, check_out, hand_detail, lowest_wins
@@ -32,7 +33,7 @@ def resolve_rules(overrides: object, players: int) -> Rules:
     return RULES.resolve(overrides, players)
 
 
-def lowest_total_wins(rules: Mapping) -> bool:
+def lowest_total_wins(rules: Mapping[str, Any]) -> bool:
     """Penalties: the best round, and the best total, is the lowest."""
     return True
 

@@ -7,8 +7,9 @@ declarations, so the names and defaults cannot drift apart.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .errors import RuleError
 from .words import Say
@@ -30,7 +31,7 @@ class Option:
     help: Say
     source: Say
     kind: str = "int"  # "int", "bool" or "choice"
-    choices: tuple = ()
+    choices: tuple[str | int, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     house_value: bool = False
@@ -77,11 +78,10 @@ class Option:
         elif self.kind == "choice":
             if any(value == c and type(value) is type(c) for c in self.choices):
                 return value
-        elif isinstance(value, int) and not isinstance(value, bool):
-            if (self.minimum is None or value >= self.minimum) and (
-                self.maximum is None or value <= self.maximum
-            ):
-                return value
+        elif (isinstance(value, int) and not isinstance(value, bool)
+              and (self.minimum is None or value >= self.minimum)
+              and (self.maximum is None or value <= self.maximum)):
+            return value
         raise RuleError(
             f"rule '{self.name}' cannot be {_show(value)}: it takes {self.describe_allowed()}"
         )
@@ -121,7 +121,7 @@ class Rules(Mapping[str, Any]):
     def __getitem__(self, name: str) -> Any:
         return self._values[name]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._values)
 
     def __len__(self) -> int:
@@ -144,7 +144,7 @@ class RuleBook:
         self.variant = variant
         self.options = {o.name: o for o in options}
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Option]:
         return iter(self.options.values())
 
     def resolve(self, overrides: object, players: int) -> Rules:

@@ -15,8 +15,9 @@ penalty (the reneger's own hand is not counted). Partners add their scores. Firs
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from .cards import ACE, SUITS, Card, Supply, card_names, parse_card, sort_key
 from .errors import IllegalPlay
@@ -55,7 +56,7 @@ def resolve_rules(overrides: object, players: int) -> Rules:
     return RULES.resolve(overrides, players)
 
 
-def chart_value(card: Card, position: int | None, rules: Mapping) -> int:
+def chart_value(card: Card, position: int | None, rules: Mapping[str, Any]) -> int:
     """The chart (docs/rules/robber.md): ace high 15, K Q J 10 → 10, 9 … 2 → 5, ace low ``ace_low``."""
     if card.rank == ACE:
         return rules["ace_low"] if position == LOW_ACE else 15
@@ -78,7 +79,7 @@ class Meld:
     def __str__(self) -> str:
         return card_names(self.cards)
 
-    def value(self, rules: Mapping) -> int:
+    def value(self, rules: Mapping[str, Any]) -> int:
         if self.kind == SET:
             return sum(chart_value(c, None, rules) for c in self.cards)
         return 2 * sum(chart_value(c, p, rules) for c, p in zip(self.cards, self.positions))
@@ -104,7 +105,9 @@ def _sequence(cards: Sequence[Card], placed: Sequence[int] = ()) -> Meld | None:
         return None
     others = sorted(c.rank for c in cards if c.rank != ACE)
     aces = len(cards) - len(others)
-    options = {0: [()], 1: [(HIGH_ACE,), (LOW_ACE,)], 2: [(LOW_ACE, HIGH_ACE)]}.get(aces, [])
+    by_aces: dict[int, list[tuple[int, ...]]] = {0: [()], 1: [(HIGH_ACE,), (LOW_ACE,)],
+                                                 2: [(LOW_ACE, HIGH_ACE)]}
+    options = by_aces.get(aces, [])
     for ace_places in options:
         places = sorted([*placed, *others, *ace_places])
         if places and all(b == a + 1 for a, b in zip(places, places[1:])):
@@ -182,7 +185,8 @@ class Play:
 class Round:
     """One hand of Robber Rummy as its log builds it; a refused play changes nothing."""
 
-    def __init__(self, players: Sequence[str], rules: Mapping, teams: Mapping[str, str] | None = None) -> None:
+    def __init__(self, players: Sequence[str], rules: Mapping[str, Any],
+                 teams: Mapping[str, str] | None = None) -> None:
         self.players = list(players)
         self.rules = rules
         self.teams = dict(teams or {})  # player → team name
@@ -284,7 +288,7 @@ class PlayerHand:
     score: int  # the player's own score (before partners are added)
     team: str | None = None  # the partnership's name ("A & C"); None without partnerships
 
-    def story(self, rules: Mapping) -> list[Say]:
+    def story(self, rules: Mapping[str, Any]) -> list[Say]:
         """The player's hand, line by line: each meld held, each card left, the score."""
         penalty = rules["renege_penalty"]
         if self.reneged and self.team is None:
@@ -364,7 +368,7 @@ class RoundResult:
             return Say("the stock ran out")
         return self.ended
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         rules = self.round.rules
         return {
             "scores": self.scores,
@@ -395,10 +399,10 @@ def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
     """Score a hand: with ``hands`` it is over (a player left out of them held nothing);
     without, what each side would score if it ended now. ``lists["renege"]``: who reneged."""
     finished = hands is not None
-    if finished and round_.out and hands.get(round_.out):
+    if hands is not None and round_.out and hands.get(round_.out):
         raise IllegalPlay(Say("%(player)s went out, so holds no cards", player=round_.out), place="hands")
     renege = lists.get("renege", ())
-    own = {p: score_player(round_, p, hands.get(p, []) if finished else None, p in renege)
+    own = {p: score_player(round_, p, hands.get(p, []) if hands is not None else None, p in renege)
            for p in round_.players}
     scores = side_scores(round_.players, {p: r.score for p, r in own.items()}, round_.teams)
     return RoundResult(round_, own, scores, finished)
@@ -408,17 +412,34 @@ def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
 # The table's order of play, which the game file does not record.
 
 
-def settles(take, row) -> bool:
+class TableRow(Protocol):
+    """A play as the table logs it (storage/plays.py PlayRow): its type, player and the
+    names of its cards."""
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def cards(self) -> Sequence[str]: ...
+
+
+Row = TypeVar("Row", bound=TableRow)
+
+
+def settles(take: TableRow, row: TableRow) -> bool:
     """``row`` settles the discard pile ``take``: its taker puts the top card into a meld or
     lay-off, or reneges. (Plays here are a table's rows: ``type``, ``player``, ``cards``.)"""
     return row.player == take.player and (
         row.type == "renege" or (row.type in ("meld", "layoff") and take.cards[0] in row.cards))
 
 
-def pending_take(rows: Sequence):
+def pending_take(rows: Sequence[Row]) -> Row | None:
     """The discard pile taken in ``rows`` (a hand's plays so far, in order) that no play
     has settled yet (:func:`settles`): its taker still owes its top card; None if none."""
-    pending = None
+    pending: Row | None = None
     for row in rows:
         if row.type == "take":
             pending = row
@@ -427,11 +448,12 @@ def pending_take(rows: Sequence):
     return pending
 
 
-def check_order(rows: Sequence, rules: Mapping) -> None:
+def check_order(rows: Sequence[TableRow], rules: Mapping[str, Any]) -> None:
     """The discard pile's top card goes at once into a meld or lay-off by whoever took it
     (or that player reneges); a renege is once a hand. ``rows``: a hand's plays in order,
     as the table logs them ("take": the pile taken, its top card the one card)."""
-    pending, reneged = None, set()
+    pending: TableRow | None = None
+    reneged: set[str] = set()
     for row in rows:
         if row.type == "take" and len(row.cards) != 1:
             raise IllegalPlay(Say("pick the one card on top of the discard pile"))
@@ -458,13 +480,14 @@ def check_order(rows: Sequence, rules: Mapping) -> None:
             pending = row
 
 
-def round_facts(result: RoundResult) -> dict[str, dict]:
+def round_facts(result: RoundResult) -> dict[str, dict[str, Any]]:
     """A counted hand's card-level records: the melds each player held at its end (their
     value then) and the melds each stole."""
     rules = result.round.rules
-    facts = {p: {"melds": [(m.meld.value(rules), tuple(str(c) for c in m.meld.cards), None) for m in hand.melds],
-                 "steals": 0}
-             for p, hand in result.players.items()}
+    facts: dict[str, dict[str, Any]] = {
+        p: {"melds": [(m.meld.value(rules), tuple(str(c) for c in m.meld.cards), None) for m in hand.melds],
+            "steals": 0}
+        for p, hand in result.players.items()}
     for play in result.round.plays:
         if play.kind == "layoff" and play.stolen_from:
             facts[play.player]["steals"] += 1

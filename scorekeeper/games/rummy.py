@@ -9,11 +9,20 @@ player's penalty for that round, or takes 10 off the winner's total. A stalemate
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .cards import Card
-from .handcount import (CountedGame, HandRound, RoundScore, card_line, check_hand_sizes, check_out,
-                        hand_detail, lowest_wins)
+from .handcount import (
+    CountedGame,
+    HandRound,
+    RoundScore,
+    card_line,
+    check_hand_sizes,
+    check_out,
+    hand_detail,
+    lowest_wins,
+)
 from .options import LARGEST, Option, RuleBook, Rules
 from .standings import highest_wins
 from .variant import CountVariant
@@ -25,7 +34,7 @@ DECKS, JOKERS = 1, 0
 SOURCE = Say("cardgames.io's Basic Rummy")
 
 
-def _default_target(players: int, rules: Mapping) -> int:
+def _default_target(players: int, rules: Mapping[str, Any]) -> int:
     if rules.get("scoring") == "penalty":
         return 100
     return {2: 100, 3: 150}.get(players, 200)
@@ -60,7 +69,7 @@ def resolve_rules(overrides: object, players: int) -> Rules:
     return RULES.resolve(overrides, players)
 
 
-def lowest_total_wins(rules: Mapping) -> bool:
+def lowest_total_wins(rules: Mapping[str, Any]) -> bool:
     """With penalty scoring each player's own hand counts against them: lowest wins."""
     return rules.get("scoring") == "penalty"
 
@@ -118,7 +127,7 @@ class Game(CountedGame):
         return RoundScore(scores, detail, stories=stories)
 
 
-def goal(rules: Mapping) -> Say:
+def goal(rules: Mapping[str, Any]) -> Say:
     """How the game is won, in a sentence, with this game's numbers."""
     if rules["scoring"] == "penalty":
         return Say("Each player scores their own hand as penalty points; once someone reaches "

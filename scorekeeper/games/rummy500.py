@@ -12,7 +12,7 @@ ends after the round in which someone reaches ``target``; the highest total wins
 players tied on it all win.
 
 Logged live like Iceberg Rummy: a round is the same log (``meld``, ``layoff`` by the
-meld's number in the round, ``out``) and the same table (:class:`iceberg.Round`), with
+meld's number in the round, ``out``) and the same table (:class:`iceberg.MeldRound`), with
 its own melds and points. Runs read their aces as Robber Rummy's sequences do (the same
 rule, robber.py): an ace keeps the end it was placed at, and a lay-off that takes a run
 down to an ace makes it the low end. Where a new ace fits either end (A through K at
@@ -21,19 +21,19 @@ sources count it.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any
 
 from . import robber
 from .cards import ACE, Card, card_names, sort_key
 from .errors import IllegalPlay, RuleError
-from .iceberg import CardCost, Play, RoundResult, plays_detail, score_hands
-from .iceberg import Round as IcebergRound
+from .iceberg import CardCost, MeldRound, Play, RoundResult, plays_detail, score_hands
 from .iceberg_melds import rank_plural
 from .options import LARGEST, Option, RuleBook, Rules, decks_option
 from .standings import highest_wins
 from .variant import LogVariant
-from .words import SUIT_PLURALS, Cards, Say, SayN, Signed, joined
+from .words import SUIT_PLURALS, Cards, Joined, Say, SayN, Signed, joined
 
 NAME = Say("Rummy 500")
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -77,14 +77,15 @@ RULES = _RuleBook(
 )
 
 
-def most_in_hand(players: int, rules: Mapping) -> int:
+def most_in_hand(players: int, rules: Mapping[str, Any]) -> int:
     """The most cards a hand can hold when the round ends: the cards the player was dealt
     and every card not dealt (the stock and the upcard). A player may take many cards of
     the discard pile at once, so a hand is not bounded by its share of the stock (as
     Iceberg's is); but every turn draws at least the one card it discards, so the others
     never hand on more than they drew, and the cards dealt to them stay theirs or go on
     the table. Two players: 39; three: 38; eight with two decks: 55."""
-    return 52 * rules["decks"] - dealt(players) * (players - 1)
+    decks: int = rules["decks"]
+    return 52 * decks - dealt(players) * (players - 1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -99,7 +100,7 @@ def card_value(card: Card, place: int | None = None) -> int:
     return min(card.rank, 10)
 
 
-def hand_value(card: Card, rules: Mapping) -> int:
+def hand_value(card: Card, rules: Mapping[str, Any]) -> int:
     """What a card left in hand costs: its value; an ace ``ace_in_hand`` (15, or 1)."""
     return rules["ace_in_hand"] if card.rank == ACE else card_value(card)
 
@@ -184,13 +185,15 @@ def grow(meld: Meld, cards: Sequence[Card]) -> tuple[Meld, tuple[Card, ...], tup
 
 
 @dataclass(frozen=True)
-class Rummy500Play(Play):
+class Rummy500Play(Play[Meld]):
     """A logged play and what it scored, in this game's words: each card and its points."""
 
-    def steps(self) -> Say:
+    def steps(self) -> Joined:
+        assert self.after is not None  # a meld's or lay-off's play holds the meld as it left it
         if self.kind == "meld":
             laid = self.after.laid()
         else:
+            assert self.before is not None  # a lay-off's, the meld it grew
             places = dict((c, p) for c, p in self.after.laid() if p not in self.before.places)
             laid = [(c, places.get(c, 0)) for c in self.cards]
         return joined((step(c, p, pts) for (c, p), pts in zip(laid, self.card_points)), " + ")
@@ -201,19 +204,21 @@ class Rummy500Play(Play):
         if self.kind not in ("meld", "layoff"):
             return super().describe(points)
         if self.kind == "meld":
+            assert self.after is not None  # a new meld's play holds it
             values = dict(meld=self.after.describe(), cards=Cards(self.after.cards), number=self.meld_number,
                           steps=self.steps())
             if points:
                 return Say("new %(meld)s: %(cards)s (meld %(number)s): %(steps)s = %(points)s",
                            points=self.points, **values)
             return Say("new %(meld)s: %(cards)s (meld %(number)s): %(steps)s", **values)
+        assert self.before is not None  # a lay-off's play holds the meld it grew
         values = dict(number=self.meld_number, meld=Cards(self.before.cards), steps=self.steps())
         if points:
             return Say("on meld %(number)s (%(meld)s): %(steps)s = %(points)s", points=self.points, **values)
         return Say("on meld %(number)s (%(meld)s): %(steps)s", **values)
 
 
-class Round(IcebergRound):
+class Round(MeldRound[Meld]):
     """One round as its log builds it: Iceberg's table (meld numbers, lay-offs onto any
     meld, going out), with sets and runs that score each card's value. A refused play
     raises IllegalPlay and changes nothing."""
@@ -224,7 +229,7 @@ class Round(IcebergRound):
         meld, points = make_meld(list(cards))
         return meld, points, sum(points)
 
-    def grow(self, meld: Meld, cards: Sequence[Card]):
+    def grow(self, meld: Meld, cards: Sequence[Card]) -> tuple[Meld, tuple[Card, ...], tuple[int, ...]]:
         return grow(meld, list(cards))
 
 
@@ -237,7 +242,7 @@ class PlayerRound:
     """One player's round: what they laid (earned), each card left in hand and its cost."""
 
     player: str
-    plays: tuple[Play, ...]
+    plays: tuple[Play[Meld], ...]
     earned: int
     hand: tuple[Card, ...] | None  # None: the round is not over yet
     card_costs: tuple[CardCost, ...]
@@ -263,8 +268,8 @@ class PlayerRound:
         lines.append(Say("round score %(points)s", points=Signed(self.score)))
         return lines
 
-    def as_detail(self) -> dict:
-        detail: dict = {"earned": self.earned, "plays": plays_detail(self.plays)}
+    def as_detail(self) -> dict[str, Any]:
+        detail: dict[str, Any] = {"earned": self.earned, "plays": plays_detail(self.plays)}
         if self.hand is not None:
             detail.update(
                 hand=[str(c) for c in self.hand],
@@ -277,9 +282,10 @@ class PlayerRound:
         return detail
 
 
-def card_cost(card: Card, rules: Mapping) -> CardCost:
+def card_cost(card: Card, rules: Mapping[str, Any]) -> CardCost:
     """A card left in hand: what it costs, and why (an ace by the table's rule)."""
     value = hand_value(card, rules)
+    why: Say
     if card.rank == ACE:
         why = SayN("an ace left in hand counts %(num)s point", "an ace left in hand counts %(num)s points", value)
     else:
@@ -299,7 +305,7 @@ def score_player(round_: Round, player: str, hand: Sequence[Card] | None) -> Pla
 
 
 def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
-                _lists: Mapping | None = None) -> RoundResult:
+                _lists: Mapping[str, Sequence[str]] | None = None) -> RoundResult[Round, PlayerRound]:
     """Score a round: with ``hands`` (even empty) it is over; without, what each player
     has laid so far. A hand holds no more than the deal allows (:func:`most_in_hand`)."""
     players = len(round_.players)
@@ -319,7 +325,8 @@ def score_round(round_: Round, hands: Mapping[str, Sequence[Card]] | None,
 # The game.
 
 
-def game_state(players: Sequence[str], rules: Mapping, totals: Mapping[str, int]) -> tuple[bool, list[str], bool]:
+def game_state(players: Sequence[str], rules: Mapping[str, Any],
+               totals: Mapping[str, int]) -> tuple[bool, list[str], bool]:
     """(over, winners, tied): over after the round in which someone reaches ``target``; the
     highest total wins, and players tied on it all win (no round is played to split them)."""
     over, winners, tied = highest_wins(players, totals, rules["target"])
@@ -329,14 +336,14 @@ def game_state(players: Sequence[str], rules: Mapping, totals: Mapping[str, int]
     return over, winners, tied
 
 
-def round_facts(result: RoundResult) -> dict[str, dict]:
+def round_facts(result: RoundResult[Round, PlayerRound]) -> dict[str, dict[str, Any]]:
     """A counted round's card-level records: each new meld, its points and cards."""
     return {player: {"melds": [(play.points, tuple(str(c) for c in play.cards), None)
                                for play in pr.plays if play.kind == "meld"]}
             for player, pr in result.players.items()}
 
 
-def round_figures(result: RoundResult) -> dict[str, dict[str, int]]:
+def round_figures(result: RoundResult[Round, PlayerRound]) -> dict[str, dict[str, int]]:
     """What the game page adds up of a counted round, per player: earned, and what the
     cards left in hand cost."""
     return {p: {"earned": pr.earned, "card_penalty": pr.card_penalty} for p, pr in result.players.items()}

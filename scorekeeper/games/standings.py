@@ -6,7 +6,7 @@ is its members together, and each member shows the side's total.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 
 def highest_wins(

@@ -16,10 +16,13 @@ There are two ways a round is recorded, and a declaration of each:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from .cards import Card, full_deck
+from .contract import NewRound, ScoreRound, Standing
+from .handcount import CountedGame
 from .options import RuleBook
 from .words import Say, SayN
 
@@ -36,15 +39,15 @@ COUNTED_AS: dict[str, Callable[[int], Say]] = {
 }
 
 
-def _never(_rules: Mapping) -> bool:
+def _never(_rules: Mapping[str, Any]) -> bool:
     return False
 
 
-def _unsaid(_rules: Mapping) -> None:
+def _unsaid(_rules: Mapping[str, Any]) -> None:
     return None
 
 
-def _target_total(rules: Mapping) -> tuple[int, str] | None:
+def _target_total(rules: Mapping[str, Any]) -> tuple[int, str] | None:
     """The total that ends the game, where the rules have one: their ``target``."""
     return (rules["target"], "target") if rules.get("target") else None
 
@@ -69,7 +72,7 @@ class Variant:
     defaults_from: Say = Say("the published rules")  # whose rules the defaults are
     partnerships: bool = False  # may be played in two teams of two
     # Penalty games: the lowest total (and the lowest round) is the best.
-    lowest_total_wins: Callable[[Mapping], bool] = _never
+    lowest_total_wins: Callable[[Mapping[str, Any]], bool] = _never
     # Card-level records for the statistics (names from CARD_STATS), and the function
     # that reads them from a finished round's result: {player: {record: value}}, a meld
     # as (points, card names, its title or None); the statistics add up the rounds'.
@@ -81,10 +84,10 @@ class Variant:
     round_figures: Callable[[Any], Mapping[str, Mapping[str, int]]] | None = None
     # "Can I knock?" (Gin): (cards, knock limit) → the hand's best melds and deadwood, gin,
     # and whether it may knock; a page of its own, tied to no game.
-    knock_advice: Callable[[Sequence[Any], int], dict] | None = None
+    knock_advice: Callable[[Sequence[Any], int], dict[str, Any]] | None = None
     # The total that ends the game, as a chart of the running totals draws it: (total,
     # what it is: "target", or "elimination" where a player above it is out); None: none.
-    ending_total: Callable[[Mapping], tuple[int, str] | None] = _target_total
+    ending_total: Callable[[Mapping[str, Any]], tuple[int, str] | None] = _target_total
     recording = ""  # LOG or COUNT, said by the subclass
 
     def __post_init__(self) -> None:
@@ -93,16 +96,17 @@ class Variant:
             raise ValueError(f"{self.key}: unknown card-level records {sorted(unknown)}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LogVariant(Variant):
     """A game whose rounds are logs of plays (docs/game-file.md, "a log of plays").
 
     The game file's round holds ``events`` (of the types ``events``), optionally lists of
     players by name (``round_lists``, e.g. who reneged) and, once over, ``hands``.
     ``new_round(players, rules, teams)`` makes the empty table the events are applied to
-    (its methods ``meld``, ``lay_off``, ``go_out``, and ``ace`` where aces are played);
-    ``score_round(round, hands, lists)`` scores it, hands None while it is being played;
-    ``standing(players, rules, totals, teams)`` says (over, winners, tied).
+    (a :class:`~scorekeeper.games.contract.LogRound`, an ``AceRound`` where aces are
+    played); ``score_round(round, hands, lists)`` scores it, hands None while it is being
+    played (a ``contract.RoundResult``); ``standing(players, rules, totals, teams)`` says
+    (over, winners, tied).
 
     The table screen logs ``table_plays``: the events, and plays the game file does not
     record (a pass; the discard pile taken; ``round_enders``, which end the round without
@@ -112,14 +116,14 @@ class LogVariant(Variant):
     playable cards cost extra (``playable_penalty``), the pages show it.
     """
 
-    new_round: Callable[..., Any] = None  # type: ignore[assignment]
-    score_round: Callable[..., Any] = None  # type: ignore[assignment]
-    standing: Callable[..., tuple[bool, list[str], bool]] = None  # type: ignore[assignment]
+    new_round: NewRound
+    score_round: ScoreRound
+    standing: Standing
     events: tuple[str, ...] = ("meld", "layoff", "out")
     round_lists: tuple[str, ...] = ()
     table_plays: tuple[str, ...] = ("meld", "layoff", "out", "pass")
     round_enders: tuple[str, ...] = ()
-    check_plays: Callable[[Sequence[Any], Mapping], None] | None = None
+    check_plays: Callable[[Sequence[Any], Mapping[str, Any]], None] | None = None
     how_rounds_end: Say = Say("someone goes out")  # for "the round is not over yet: …"
     edits: bool = False  # a play logged earlier can be changed, not only deleted
     # Iceberg: cards left in hand that could still have been played cost extra (a round's
@@ -139,18 +143,19 @@ class LogVariant(Variant):
         return "ace" in self.events
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CountVariant(Variant):
     """A game whose rounds are entered when they end (docs/game-file.md, "Rounds counted at the end").
 
-    ``new_game(players, rules)`` keeps the running totals (``play(HandRound)`` scores a
+    ``new_game(players, rules)`` keeps the running totals (a
+    :class:`~scorekeeper.games.handcount.CountedGame`, whose ``play(HandRound)`` scores a
     round); the decks: ``decks`` standard decks, ``jokers`` jokers, without the cards of
     ``without_ranks``. How a round may end: ``ender`` ("out", or "knock" in Gin) or a
     stalemate; ``rummy_bonus``: going out "rummy" can be said; ``counts_hands``: the
     cards left in hands are entered (not in Conquian, where a hand is a stake).
     """
 
-    new_game: Callable[..., Any] = None  # type: ignore[assignment]
+    new_game: type[CountedGame]
     decks: int = 1
     jokers: int = 0
     without_ranks: tuple[int, ...] = ()
@@ -167,8 +172,8 @@ class CountVariant(Variant):
     say_who: Say = Say("say who went out")
     how_to_enter: Say = Say("say who went out and pick the cards left in the other hands")
     stalemate_choice: Say = Say("Stalemate: no one went out (no score)")
-    goal: Callable[[Mapping], Say | None] = _unsaid  # how the game is won, with its numbers
-    how_won: Callable[[Mapping], Say | None] = _unsaid  # why the winner won; None: "highest total"
+    goal: Callable[[Mapping[str, Any]], Say | None] = _unsaid  # how the game is won, with its numbers
+    how_won: Callable[[Mapping[str, Any]], Say | None] = _unsaid  # why the winner won; None: "highest total"
     recording = COUNT
 
     def deck(self) -> Counter[Card]:

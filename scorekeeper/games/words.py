@@ -21,8 +21,12 @@ English words must itself be a sentence (a :class:`Say`), never text put togethe
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .cards import Card
 
 # A value is shown by its own ``shown(reader)`` where it has one (a card: cards.Card;
 # the kinds below), else as a whole number or as the text it is (a player's name).
@@ -32,12 +36,12 @@ from typing import Any, Iterable
 class Cards:
     """Cards shown together: ``S7 S8 S9`` (``7♠ 8♠ 9♠`` on the pages)."""
 
-    cards: tuple
+    cards: tuple[Card | str, ...]  # a name no card has stays as it was typed (storage/plays.py)
 
-    def __init__(self, cards: Iterable) -> None:
+    def __init__(self, cards: Iterable[Card | str]) -> None:
         object.__setattr__(self, "cards", tuple(cards))
 
-    def shown(self, reader: "Reader") -> str:
+    def shown(self, reader: Reader) -> str:
         return reader.join(" ", (reader.value(c) for c in self.cards))
 
     def __str__(self) -> str:
@@ -50,7 +54,7 @@ class Signed:
 
     n: int
 
-    def shown(self, reader: "Reader") -> str:
+    def shown(self, reader: Reader) -> str:
         return reader.signed(self.n)
 
     def __str__(self) -> str:
@@ -63,7 +67,7 @@ class Ordinal:
 
     n: int
 
-    def shown(self, reader: "Reader") -> str:
+    def shown(self, reader: Reader) -> str:
         return reader.ordinal(self.n)
 
     def __str__(self) -> str:
@@ -79,7 +83,7 @@ class Sentence:
 
     clause: Any
 
-    def shown(self, reader: "Reader") -> str:
+    def shown(self, reader: Reader) -> str:
         text = reader.value(self.clause).strip()
         if not text:
             return text
@@ -107,11 +111,11 @@ class Say:
         self.template = template
         self.values = values
 
-    def text(self, reader: "Reader") -> str:
+    def text(self, reader: Reader) -> str:
         """The template as ``reader`` reads it (translated), before the values go in."""
         return reader.gettext(self.template)
 
-    def shown(self, reader: "Reader") -> str:
+    def shown(self, reader: Reader) -> str:
         """This sentence as ``reader`` shows it."""
         template = self.text(reader)
         if not self.values:
@@ -146,11 +150,11 @@ class SayN(Say):
         self.plural = plural
         self.count = count
 
-    def text(self, reader: "Reader") -> str:
+    def text(self, reader: Reader) -> str:
         return reader.ngettext(self.template, self.plural, self.count)
 
 
-def joined(parts: Iterable[Any], separator: Any = "; ") -> "Joined":
+def joined(parts: Iterable[Any], separator: Any = "; ") -> Joined:
     """Sentences (or values) shown one after another, as one value; a separator of words
     is a sentence too (:data:`THEN`)."""
     return Joined(tuple(parts), separator)
@@ -164,7 +168,7 @@ class Joined:
     parts: tuple[Any, ...]
     separator: Any
 
-    def shown(self, reader: "Reader") -> str:
+    def shown(self, reader: Reader) -> str:
         return reader.join(reader.value(self.separator), (reader.value(part) for part in self.parts))
 
     def __str__(self) -> str:
@@ -181,7 +185,7 @@ class Reader:
     def ngettext(self, singular: str, plural: str, count: int) -> str:
         return singular if count == 1 else plural
 
-    def card(self, card) -> str:
+    def card(self, card: Card) -> str:
         """A card (cards.Card): its canonical spelling."""
         return str(card)
 
@@ -202,7 +206,7 @@ class Reader:
 
     def value(self, value: Any) -> str:
         """One value of a sentence, shown."""
-        shown = getattr(value, "shown", None)
+        shown: Callable[[Reader], str] | None = getattr(value, "shown", None)
         if shown is not None:
             return shown(self)
         if isinstance(value, int) and not isinstance(value, bool):

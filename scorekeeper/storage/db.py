@@ -15,12 +15,13 @@ when a second phone at the table writes at the same moment.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sqlite3
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
-from typing import Iterator
+from datetime import UTC, datetime
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
@@ -33,7 +34,7 @@ migrations = Migrations("scorekeeper")
 @migrations()
 def m001_games_plays_hands(db: Database) -> None:
     """Games, their plays (the log) and the hands counted at the end of each round."""
-    db["games"].create(
+    db.table("games").create(
         {
             "id": int,
             "variant": str,
@@ -53,7 +54,7 @@ def m001_games_plays_hands(db: Database) -> None:
         not_null={"variant", "players", "rules", "first_dealer", "created", "updated"},
         defaults={"version": 0, "over": 0, "status": "in progress", "round_no": 1, "totals": "{}"},
     )
-    db["plays"].create(
+    db.table("plays").create(
         {
             "id": int,
             "game": int,
@@ -71,8 +72,8 @@ def m001_games_plays_hands(db: Database) -> None:
         not_null={"game", "round_no", "seq", "type", "player", "cards", "created"},
         foreign_keys=[("game", "games", "id"), ("target", "plays", "id")],
     )
-    db["plays"].create_index(["game", "round_no", "seq"], unique=True)
-    db["hands"].create(
+    db.table("plays").create_index(["game", "round_no", "seq"], unique=True)
+    db.table("hands").create(
         {
             "id": int,
             "game": int,
@@ -87,7 +88,7 @@ def m001_games_plays_hands(db: Database) -> None:
         defaults={"confirmed": 0},
         foreign_keys=[("game", "games", "id")],
     )
-    db["hands"].create_index(["game", "round_no", "player"], unique=True)
+    db.table("hands").create_index(["game", "round_no", "player"], unique=True)
 
 
 @migrations()
@@ -101,14 +102,14 @@ def m002_links_requests_revisions(db: Database) -> None:
     - ``plays.revision``: bumped by every edit, so an edit of a play that someone else
       changed meanwhile is refused instead of applied over it.
     """
-    db["games"].add_column("edit_token", str)
-    db["games"].add_column("view_token", str)
-    for row in list(db["games"].rows):
-        db["games"].update(
+    db.table("games").add_column("edit_token", str)
+    db.table("games").add_column("view_token", str)
+    for row in list(db.table("games").rows):
+        db.table("games").update(
             row["id"], {"edit_token": secrets.token_urlsafe(18), "view_token": secrets.token_urlsafe(18)}
         )
-    db["plays"].add_column("revision", int, not_null_default=0)
-    db["requests"].create(
+    db.table("plays").add_column("revision", int, not_null_default=0)
+    db.table("requests").create(
         {"game": int, "request_id": str, "created": str},
         pk=("game", "request_id"),
         foreign_keys=[("game", "games", "id")],
@@ -119,7 +120,7 @@ def m002_links_requests_revisions(db: Database) -> None:
 def m003_game_teams(db: Database) -> None:
     """Partnerships (Robber Rummy): ``games.teams``, the game file's ``teams`` as JSON
     (null when everyone plays for themselves, as every game made before this did)."""
-    db["games"].add_column("teams", str)
+    db.table("games").add_column("teams", str)
 
 
 @migrations()
@@ -136,18 +137,18 @@ def m004_players(db: Database) -> None:
     """
     from .kernel import seat_players
 
-    db["players"].create(
+    db.table("players").create(
         {"id": int, "name": str, "key": str, "created": str},
         pk="id", not_null={"name", "key", "created"},
     )
-    db["players"].create_index(["key"], unique=True)
-    db["seats"].create(
+    db.table("players").create_index(["key"], unique=True)
+    db.table("seats").create(
         {"game": int, "seat": int, "player": int},
         pk=("game", "seat"),
         foreign_keys=[("game", "games", "id"), ("player", "players", "id")],
     )
-    db["seats"].create_index(["game", "player"], unique=True)
-    db["seats"].create_index(["player"])
+    db.table("seats").create_index(["game", "player"], unique=True)
+    db.table("seats").create_index(["player"])
     for game_id, names in db.execute("SELECT id, players FROM games ORDER BY id").fetchall():
         seat_players(db, game_id, json.loads(names), grouped=False)
 
@@ -158,10 +159,10 @@ def m005_game_origins(db: Database) -> None:
     of the new-game form that made it (a double tap makes one game), and
     ``games.source``, the digest of the game file it was imported from (the same file
     imported again is said to be here already)."""
-    db["games"].add_column("made_by", str)
-    db["games"].add_column("source", str)
-    db["games"].create_index(["made_by"], unique=True)
-    db["games"].create_index(["source"])
+    db.table("games").add_column("made_by", str)
+    db.table("games").add_column("source", str)
+    db.table("games").create_index(["made_by"], unique=True)
+    db.table("games").create_index(["source"])
 
 
 @migrations()
@@ -170,7 +171,7 @@ def m006_games_said_status(db: Database) -> None:
     and values), so that each phone reads it in its own language; ``games.status`` keeps
     the English. Games saved before have none until their next change: their English
     status is shown meanwhile."""
-    db["games"].add_column("said_status", str)
+    db.table("games").add_column("said_status", str)
 
 
 @migrations()
@@ -183,29 +184,27 @@ def m007_round_results(db: Database) -> None:
     from . import games, results
     from .kernel import Refused
 
-    db["round_results"].create(
+    db.table("round_results").create(
         {"game": int, "round_no": int, "scores": str, "said": str, "figures": str, "facts": str,
          "standing": str},
         pk=("game", "round_no"), not_null={"scores", "said", "figures", "facts", "standing"},
         foreign_keys=[("game", "games", "id")],
     )
     for (game_id,) in db.execute("SELECT id FROM games ORDER BY id").fetchall():
-        try:
+        with contextlib.suppress(Refused):
             results.write(db, game_id, 1, results.encode(games.replayed_rounds(db, game_id)))
-        except Refused:
-            pass
 
 
 @migrations()
 def m008_drawn_payloads(db: Database) -> None:
     """What the pages drew of a game's latest version for one kind of phone, kept for the
     server's other processes (storage/drawn.py): derived, and never read as the game."""
-    db["drawn_payloads"].create(
+    db.table("drawn_payloads").create(
         {"game": int, "kind": str, "version": int, "body": str, "stored": float},
         pk=("game", "kind"), not_null={"version", "body", "stored"},
         foreign_keys=[("game", "games", "id")],
     )
-    db["drawn_payloads"].create_index(["stored"])
+    db.table("drawn_payloads").create_index(["stored"])
 
 
 @migrations()
@@ -221,20 +220,20 @@ def m009_groups(db: Database) -> None:
     games and their players; every other game is a group of its own, and a player who
     sat in no game is one too.
     """
-    db["groups"].create(
+    db.table("groups").create(
         {"id": int, "edit_token": str, "view_token": str, "created": str},
         pk="id", not_null={"edit_token", "view_token", "created"},
     )
-    db["games"].add_column("group_id", int)
-    db["players"].add_column("group_id", int)
+    db.table("games").add_column("group_id", int)
+    db.table("players").add_column("group_id", int)
     db.execute("DROP INDEX IF EXISTS idx_players_key")
-    db["players"].create_index(["group_id", "key"], unique=True)
-    db["games"].create_index(["group_id"])
-    db["players"].create_index(["group_id"])
+    db.table("players").create_index(["group_id", "key"], unique=True)
+    db.table("games").create_index(["group_id"])
+    db.table("players").create_index(["group_id"])
     # Connected components of the graph of games and players (union-find over players).
     parent: dict[tuple[str, int], tuple[str, int]] = {}
 
-    def root(node):
+    def root(node: tuple[str, int]) -> tuple[str, int]:
         parent.setdefault(node, node)
         while parent[node] != node:
             parent[node] = parent[parent[node]]
@@ -250,13 +249,15 @@ def m009_groups(db: Database) -> None:
         if a != b:
             parent[max(a, b)] = min(a, b)
     made: dict[tuple[str, int], int] = {}
-    stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
     for node in sorted(parent):  # games first, by id: group ids follow the games' order
         top = root(node)
         if top not in made:
-            made[top] = db.execute(
+            group_id = db.execute(
                 "INSERT INTO groups (edit_token, view_token, created) VALUES (?, ?, ?)",
                 [secrets.token_urlsafe(18), secrets.token_urlsafe(18), stamp]).lastrowid
+            assert group_id is not None  # an INSERT's row id
+            made[top] = group_id
         table = "games" if node[0] == "game" else "players"
         db.execute(f"UPDATE {table} SET group_id = ? WHERE id = ?", [made[top], node[1]])
 

@@ -9,28 +9,40 @@ right store; nothing here knows a game by name.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from sqlite_utils import Database
 
 from .. import gamefile
+from ..gamefile import RoundRecord, Standing
 from ..games.errors import ScorekeeperError
-from ..games.variant import COUNT, LOG, Variant
+from ..games.variant import COUNT, LOG, CountVariant, LogVariant, Variant
 from ..games.words import Say
 from . import kernel, log_changes, logs, results, rounds
 from .db import write
 from .kernel import AlreadyHere, Refused
 
+
+class Store(Protocol):
+    """What every way of recording rounds offers, whatever the variant (its module's
+    functions); each imports the games of its own kind of variant (:func:`import_document`)."""
+
+    def replayed_rounds(self, db: Database, game_id: int) -> list[tuple[RoundRecord, Standing]]: ...
+
+    def export_document(self, db: Database, game_id: int) -> dict[str, Any]: ...
+
+
 # The module of each way of recording rounds that changes a game, exports and imports it,
 # and replays its finished rounds: ``export_document``, ``import_document``, ``replayed_rounds``.
-STORES = {LOG: log_changes, COUNT: rounds}
+STORES: dict[str, Store] = {LOG: log_changes, COUNT: rounds}
 
 
-def store_of(variant: Variant):
+def store_of(variant: Variant) -> Store:
     return STORES[variant.recording]
 
 
-def create(db: Database, variant: Variant, players: list[str], rules: Mapping,
+def create(db: Database, variant: Variant, players: list[str], rules: Mapping[str, Any],
            first_dealer: int, teams: list[list[str]] | None = None,
            request_id: str | None = None, group: int | None = None) -> tuple[int, str]:
     """A new game, checked by replaying its game file with no rounds; (id, edit secret).
@@ -50,7 +62,7 @@ def create(db: Database, variant: Variant, players: list[str], rules: Mapping,
                                   group=group)
 
 
-def state(db: Database, game_id: int, round_no: int | None = None):
+def state(db: Database, game_id: int, round_no: int | None = None) -> logs.LogState | rounds.Scored:
     """The game as its pages read it: a log's round being played (or round ``round_no``),
     replayed (:class:`logs.LogState`), or a counted game's kept rounds (:class:`rounds.Scored`).
     NotFound; Refused for a stored log the rules no longer allow."""
@@ -60,7 +72,7 @@ def state(db: Database, game_id: int, round_no: int | None = None):
     return rounds.load(db, game_id)
 
 
-def stored(db: Database, game_id: int, *, facts: bool = True):
+def stored(db: Database, game_id: int, *, facts: bool = True) -> gamefile.LogGame | gamefile.CountGame:
     """The game as its kept results have it, every finished round (no replay): a
     gamefile.LogGame or CountGame whose rounds are the records (gamefile.RoundRecord;
     ``facts``: with their card-level records, which only the statistics read)."""
@@ -69,10 +81,11 @@ def stored(db: Database, game_id: int, *, facts: bool = True):
         head = results.header(game)
         records = results.records(db, game_id, facts=facts)
         standing = results.standing(db, game_id, head, len(records))
-    return gamefile.game_of(head, standing, records)
+    kept: gamefile.LogGame | gamefile.CountGame = gamefile.game_of(head, standing, records)
+    return kept
 
 
-def replayed_rounds(db: Database, game_id: int) -> list:
+def replayed_rounds(db: Database, game_id: int) -> list[tuple[RoundRecord, Standing]]:
     """Every finished round's results as a replay of the log gives them: [(record, the game
     after it)] (storage/results.py keeps them, rebuilds them, and the tests compare)."""
     variant = kernel.header(db, game_id)["variant"]
@@ -106,7 +119,7 @@ def refresh(db: Database, game_id: int) -> None:
         rounds.save_summary(db, scored, scored.standing)
 
 
-def export_document(db: Database, game_id: int) -> dict:
+def export_document(db: Database, game_id: int) -> dict[str, Any]:
     """The game file of a game: what ``scorekeeper score`` and an import read back."""
     variant = kernel.header(db, game_id)["variant"]
     return store_of(variant).export_document(db, game_id)
@@ -129,7 +142,10 @@ def import_document(db: Database, doc: Any, group: int | None = None) -> int:
     found = kernel.imported_already(db, source, group)
     if found:
         raise AlreadyHere(Say("this game file was imported already: the game is here"), found)
-    return store_of(variant).import_document(db, variant, doc, source, group)
+    if isinstance(variant, LogVariant):
+        return log_changes.import_document(db, variant, doc, source, group)
+    assert isinstance(variant, CountVariant)  # the one other way of recording rounds
+    return rounds.import_document(db, variant, doc, source, group)
 
 
 def source_of(doc: Any) -> str:

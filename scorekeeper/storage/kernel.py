@@ -22,17 +22,18 @@ import re
 import secrets
 import sqlite3
 import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from datetime import datetime, timezone
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 import icu
 from sqlite_utils import Database
 
 from ..games import registry
+from ..games.cards import parse_card
 from ..games.errors import GameFileError
 from ..games.variant import Variant
-from ..games.cards import parse_card
 from ..games.words import Say, Sentence, from_data, to_data
 from .db import write
 
@@ -114,7 +115,7 @@ def sentence(text: str) -> str:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def new_secret() -> str:
@@ -122,11 +123,18 @@ def new_secret() -> str:
     return secrets.token_urlsafe(18)
 
 
+def inserted(cursor: sqlite3.Cursor) -> int:
+    """The id of the row an INSERT added (sqlite3 sets ``lastrowid`` after every one)."""
+    row_id = cursor.lastrowid
+    assert row_id is not None  # an INSERT was run: typeshed's None is for a cursor before one
+    return row_id
+
+
 # ---------------------------------------------------------------------------------------
 # The games row.
 
 
-def insert_game(db: Database, variant: Variant, players: list[str], rules: Mapping,
+def insert_game(db: Database, variant: Variant, players: list[str], rules: Mapping[str, Any],
                 first_dealer: int, teams: list[list[str]] | None = None, *,
                 status: Say = Say("in progress"), totals: Mapping[str, int] | None = None,
                 made_by: str | None = None, source: str | None = None,
@@ -153,7 +161,7 @@ def insert_game(db: Database, variant: Variant, players: list[str], rules: Mappi
         raise NotFound(Say("there is no such group"))
     stamp = now()
     edit = new_secret()
-    game_id = db.execute(
+    game_id = inserted(db.execute(
         "INSERT INTO games (variant, players, rules, teams, first_dealer, created, updated, "
         "version, over, status, said_status, round_no, totals, edit_token, view_token, made_by, "
         "source, group_id) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, 1, ?, ?, ?, ?, ?, ?)",
@@ -162,12 +170,12 @@ def insert_game(db: Database, variant: Variant, players: list[str], rules: Mappi
          stamp, stamp, str(status), _said(status), json.dumps(dict(totals or {}), ensure_ascii=False),
          edit, new_secret(),
          made_by or None, source, group],
-    ).lastrowid
+    ))
     seat_players(db, game_id, players)
     return game_id, edit
 
 
-def header(db: Database, game_id: int) -> dict:
+def header(db: Database, game_id: int) -> dict[str, Any]:
     """A game's row without its rounds: variant (the registry's), players, rules, teams,
     first dealer, version, the link secrets and the summary kept for the history list."""
     cursor = db.execute("SELECT * FROM games WHERE id = ?", [game_id])
@@ -199,7 +207,7 @@ def reading(db: Database) -> Iterator[Database]:
 
 def version_of(db: Database, game_id: int) -> int:
     """The game's version, bumped by every change: a phone watching the table polls it."""
-    row = db.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()
+    row: tuple[int] | None = db.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()
     if row is None:
         raise NotFound(Say("there is no game %(game)s", game=game_id))
     return row[0]
@@ -221,11 +229,12 @@ def _said(status: Say) -> str:
     return json.dumps(to_data(status), ensure_ascii=False)
 
 
-def said_status(row: Mapping) -> Say | str:
+def said_status(row: Mapping[str, Any]) -> Say | str:
     """A games row's status as a sentence, to be read in any language (its English for a
     game not changed since the sentence was kept)."""
     kept = row.get("said_status")
-    return from_data(json.loads(kept), parse_card) if kept else row["status"]
+    status: Say | str = from_data(json.loads(kept), parse_card) if kept else row["status"]
+    return status
 
 
 def secrets_of(db: Database, game_id: int) -> tuple[str, str]:
@@ -236,7 +245,7 @@ def secrets_of(db: Database, game_id: int) -> tuple[str, str]:
     return row[0], row[1]
 
 
-def list_games(db: Database, ids: Iterable[int]) -> list[dict]:
+def list_games(db: Database, ids: Iterable[int]) -> list[dict[str, Any]]:
     """These games, unfinished first, the most recently played first within each."""
     ids = list(ids)
     if not ids:
@@ -270,8 +279,8 @@ def backup(db: Database, path: str) -> None:
 
 def add_group(db: Database) -> int:
     """A new group (in the caller's write transaction), with its two link secrets."""
-    return db.execute("INSERT INTO groups (edit_token, view_token, created) VALUES (?, ?, ?)",
-                      [new_secret(), new_secret(), now()]).lastrowid
+    return inserted(db.execute("INSERT INTO groups (edit_token, view_token, created) VALUES (?, ?, ?)",
+                               [new_secret(), new_secret(), now()]))
 
 
 def group_secrets(db: Database, group_id: int) -> tuple[str, str]:
@@ -296,7 +305,7 @@ def secrets_by_id(db: Database, ids: Iterable[int], *, groups: bool = False) -> 
 
 def group_of(db: Database, game_id: int) -> int:
     """The group a game belongs to."""
-    row = db.execute("SELECT group_id FROM games WHERE id = ?", [game_id]).fetchone()
+    row: tuple[int] | None = db.execute("SELECT group_id FROM games WHERE id = ?", [game_id]).fetchone()
     if row is None:
         raise NotFound(Say("there is no game %(game)s", game=game_id))
     return row[0]
@@ -369,10 +378,11 @@ def acted_on_anywhere(db: Database, request_id: str | None) -> list[int]:
 
 
 TRIES = 3  # times a change is checked again while other phones change the game first
+T = TypeVar("T")  # what a change's ``save()`` answers
 
 
 def change(db: Database, game_id: int, request_id: str | None,
-           plan: Callable[[], tuple[int, Callable[[], Any]]], *, checked_under_lock: bool = False):
+           plan: Callable[[], tuple[int, Callable[[], T]]], *, checked_under_lock: bool = False) -> T:
     """One change of a game: every store's way to change one.
 
     ``plan()`` reads the game (in a snapshot of its own), checks and scores the change
@@ -465,7 +475,8 @@ def key_of(name: str) -> str:
     """A name as players are matched: its kept form (:func:`clean_name`'s, but for the
     checks), case-folded, as its confusable skeleton (Unicode TR 39): names that look the
     same are one name, "Ann", "Аnn" (a Cyrillic А) and "Ａnn" (full width) alike."""
-    return _LOOK_ALIKES.getSkeleton(0, _normal(name).casefold())
+    skeleton: str = _LOOK_ALIKES.getSkeleton(0, _normal(name).casefold())  # PyICU has no types
+    return skeleton
 
 
 def _find_or_add(db: Database, group: int | None, name: str, taken: set[int]) -> int:
@@ -478,6 +489,7 @@ def _find_or_add(db: Database, group: int | None, name: str, taken: set[int]) ->
     base, n = name.strip(), 1
     candidate = base
     while True:
+        row: tuple[int] | None
         if group is None:  # before there were groups (migration m004)
             row = db.execute("SELECT id FROM players WHERE key = ?", [key_of(candidate)]).fetchone()
         else:
@@ -485,11 +497,11 @@ def _find_or_add(db: Database, group: int | None, name: str, taken: set[int]) ->
                              [key_of(candidate), group]).fetchone()
         if row is None:
             if group is None:
-                return db.execute("INSERT INTO players (name, key, created) VALUES (?, ?, ?)",
-                                  [candidate, key_of(candidate), now()]).lastrowid
-            return db.execute(
+                return inserted(db.execute("INSERT INTO players (name, key, created) VALUES (?, ?, ?)",
+                                           [candidate, key_of(candidate), now()]))
+            return inserted(db.execute(
                 "INSERT INTO players (name, key, created, group_id) VALUES (?, ?, ?, ?)",
-                [candidate, key_of(candidate), now(), group]).lastrowid
+                [candidate, key_of(candidate), now(), group]))
         if row[0] not in taken:
             return row[0]
         n += 1

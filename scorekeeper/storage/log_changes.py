@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Iterable, Mapping
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -33,23 +34,43 @@ from ..games.words import Say, joined
 from . import kernel, results
 from .db import write
 from .kernel import NotFound, Refused, Repeated, Stale
-from .logs import (GameLog, Loaded, LogState, Preview, check_order, check_play, game_over, hands_left,
-                   load, not_playing, playing, replay, round_data, round_of, round_over, rows_of, unknown_kind)
+from .logs import (
+    GameLog,
+    Loaded,
+    LogState,
+    Preview,
+    check_order,
+    check_play,
+    game_over,
+    hands_left,
+    load,
+    not_playing,
+    playing,
+    replay,
+    round_data,
+    round_of,
+    round_over,
+    rows_of,
+    unknown_kind,
+)
 from .plays import ONLY_DELETED, PlayRow, by_word, read_cards, read_hand
 
 
 def _insert_play(db: Database, game_id: int, row: PlayRow) -> int:
-    return db.execute(
+    play_id = db.execute(
         "INSERT INTO plays (game, round_no, seq, type, player, cards, target, created) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [game_id, row.round_no, row.seq, row.type, row.player, json.dumps(list(row.cards)),
          row.target, kernel.now()],
     ).lastrowid
+    assert play_id is not None  # an INSERT's row id
+    return play_id
 
 
 def save_summary(db: Database, log: GameLog, state: LogState) -> LogState:
     """Bump the version past the log's and keep what the history list shows (``state``:
     the round being played, as saved); the state, at its new version."""
+    assert log.id is not None  # a stored game's (an imported one once inserted)
     kernel.save_summary(db, log.id, log.version, over=state.over, status=state.said_status(),
                         round_no=state.round_no, totals=state.after.totals)
     return replace(state, log=replace(state.log, version=log.version + 1))
@@ -63,6 +84,7 @@ def save_standing(db: Database, log: GameLog, header: gamefile.Header, standing:
         save_summary(db, log, playing_now)
         return
     game = gamefile.game_of(header, standing, [])
+    assert log.id is not None  # a stored game's (an imported one once inserted)
     kernel.save_summary(db, log.id, log.version, over=True, status=game.said_status(),
                         round_no=standing.rounds, totals=standing.totals)
 
@@ -82,7 +104,7 @@ def add_play(db: Database, game_id: int, request_id: str | None, kind: str, play
     whoever's turn it is: ``turn``, whose turn the phone showed; if another phone passed
     it on meanwhile, the pass is refused rather than skipping a player.
     """
-    def plan():
+    def plan() -> tuple[int, Callable[[], tuple[PlayRow, LogState]]]:
         loaded = load(db, game_id)
         state = replay(loaded)
         who = player
@@ -103,7 +125,7 @@ def add_play(db: Database, game_id: int, request_id: str | None, kind: str, play
             who = state.turn
         row, after = check_play(state, kind, who, cards, target, in_place=True)
 
-        def save():
+        def save() -> tuple[PlayRow, LogState]:
             saved = replace(row, id=_insert_play(db, game_id, row))
             done = replace(after, log=after.log.replacing(row, saved),
                            events=[saved if r is row else r for r in after.events])
@@ -127,7 +149,7 @@ def undo_said(db: Database, game_id: int, request_id: str | None = None,
     ``last``: the id of the last play the phone showed (0: none, the undo reopens a round
     end); if another phone logged or took back a play meanwhile, nothing is undone.
     """
-    def plan():
+    def plan() -> tuple[int, Callable[[], Say]]:
         loaded = load(db, game_id)
         state = replay(loaded)
         rows = [] if state.over else loaded.log.rows(state.round_no)
@@ -145,7 +167,7 @@ def undo_said(db: Database, game_id: int, request_id: str | None = None,
             row = rows[-1]
             after = replay(loaded, loaded.log.without(row))
 
-            def take_back():
+            def take_back() -> Say:
                 db.execute("DELETE FROM plays WHERE id = ?", [row.id])
                 save_summary(db, loaded.log, after)
                 return Say("took back %(play)s", play=row.describe())
@@ -157,7 +179,7 @@ def undo_said(db: Database, game_id: int, request_id: str | None = None,
         log = replace(ended.log, hands={}, drafts={counted: ended.log.hands.get(counted, {})})
         reopened = replay(ended, log)
 
-        def reopen():
+        def reopen() -> Say:
             db.execute("UPDATE hands SET confirmed = 0 WHERE game = ? AND round_no = ?", [game_id, counted])
             results.write(db, game_id, counted, [])
             save_summary(db, loaded.log, reopened)
@@ -190,7 +212,7 @@ def _same_revision(log: GameLog, play_id: int, revision: int | None) -> None:
 
 
 def preview_edit(state: LogState, play_id: int, player: str, cards: Iterable[str],
-                 target: int | None = None):
+                 target: int | None = None) -> Preview:
     """What a play would make and score once changed, its round replayed with it (``state``:
     that round read); nothing is saved."""
     try:
@@ -230,12 +252,14 @@ def _edited(log: GameLog, play_id: int, player: str, cards: Iterable[str],
                         target=target if old.type == "layoff" else None)
 
 
-def _rounds_after(db: Database, loaded: Loaded, after: LogState):
+def _rounds_after(db: Database, loaded: Loaded,
+                  after: LogState) -> tuple[list[tuple[str, ...]] | None, Standing, LogState | None]:
     """What a change to the round read makes of the rounds after it: (the results to keep
     from that round on, or None when its hands are not counted; the game after the last
     counted round; the round being played as the change leaves it, None once the game is
     over). Refused when the game would be over before a round that was played after it."""
     game_id, changed = loaded.log.id, loaded.round_no
+    assert game_id is not None  # a stored game's
     if changed not in loaded.log.hands:  # the round being played: nothing counted changes
         return None, after.after, (None if after.over else after)
     kept = [(after.record(), after.after)]
@@ -266,10 +290,12 @@ def _ends_before(variant: LogVariant, round_no: int) -> Say:
 
 
 def _change_in_round(db: Database, game_id: int, request_id: str | None, play_id: int,
-                     revision: int | None, changed_log, write_row) -> PlayRow:
+                     revision: int | None,
+                     changed_log: Callable[[GameLog], tuple[GameLog, PlayRow | None, PlayRow]],
+                     write_row: Callable[[PlayRow], PlayRow]) -> PlayRow:
     """One play of any round changed (``changed_log(log) -> (the new log, the play it is
     about, what the answer names)``), written with ``write_row(play)``."""
-    def plan():
+    def plan() -> tuple[int, Callable[[], PlayRow]]:
         loaded = _round_of(db, game_id, play_id, revision)
         _same_revision(loaded.log, play_id, revision)
         log, about, answer = changed_log(loaded.log)
@@ -278,7 +304,8 @@ def _change_in_round(db: Database, game_id: int, request_id: str | None, play_id
     return kernel.change(db, game_id, request_id, plan)
 
 
-def _round_changed(db: Database, loaded: Loaded, log: GameLog, about: PlayRow | None, write_row):
+def _round_changed(db: Database, loaded: Loaded, log: GameLog, about: PlayRow | None,
+                   write_row: Callable[[], PlayRow]) -> tuple[int, Callable[[], PlayRow]]:
     """The plan of a change to the round read (its rows as ``log`` has them; ``about``: the
     play changed, if any): the round replayed, its order checked, the rounds after it
     worked out; (the version read, the writer: ``write_row()`` then the results and the
@@ -287,9 +314,10 @@ def _round_changed(db: Database, loaded: Loaded, log: GameLog, about: PlayRow | 
     check_order(log.variant, after.log.rows(loaded.round_no), after.rules)
     kept, standing, playing_now = _rounds_after(db, loaded, after)
 
-    def save():
+    def save() -> PlayRow:
         saved = write_row()
         if kept is not None:
+            assert loaded.log.id is not None  # a stored game's
             results.write(db, loaded.log.id, loaded.round_no, kept)
         save_standing(db, loaded.log, loaded.header, standing, playing_now)
         return saved
@@ -303,7 +331,7 @@ def edit_play(db: Database, game_id: int, request_id: str | None, play_id: int, 
 
     ``revision``: the play's revision the phone showed; every edit bumps it.
     """
-    def changed(log: GameLog):
+    def changed(log: GameLog) -> tuple[GameLog, PlayRow, PlayRow]:
         old, row = _edited(log, play_id, player, cards, target)
         return log.replacing(old, row), row, row
 
@@ -320,7 +348,7 @@ def edit_play(db: Database, game_id: int, request_id: str | None, play_id: int, 
 def delete_play(db: Database, game_id: int, request_id: str | None, play_id: int,
                 revision: int | None = None) -> PlayRow:
     """Remove a play anywhere in the game, if everything after it still stands."""
-    def changed(log: GameLog):
+    def changed(log: GameLog) -> tuple[GameLog, None, PlayRow]:
         row = log.play(play_id)
         if row.type == "meld":
             on_it = [p for p in log.plays if p.target == row.id]
@@ -338,7 +366,7 @@ def delete_play(db: Database, game_id: int, request_id: str | None, play_id: int
 def restore_play(db: Database, game_id: int, request_id: str | None, row: PlayRow) -> PlayRow:
     """Put a deleted play back where it was (its round and place in it), if everything
     around it still stands; a play logged in its place since is said, and nothing changes."""
-    def plan():
+    def plan() -> tuple[int, Callable[[], PlayRow]]:
         try:
             loaded = load(db, game_id, row.round_no)
         except NotFound:
@@ -396,7 +424,7 @@ def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int,
     entered so far are scored (the best last turn of each) before the lock is taken."""
     cards = read_hand(cards)
 
-    def plan():
+    def plan() -> tuple[int, Callable[[], LogState]]:
         loaded = load(db, game_id)
         state = replay(loaded)
         _round_end(state, round_no)
@@ -409,7 +437,7 @@ def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int,
         after = replay(loaded, replace(loaded.log, drafts=drafts))
         after.counted()  # the hands entered so far must be possible: scored here
 
-        def save():
+        def save() -> LogState:
             db.execute(
                 "INSERT INTO hands (game, round_no, player, cards, confirmed, created) "
                 "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (game, round_no, player) DO UPDATE SET "
@@ -421,7 +449,7 @@ def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int,
     return kernel.change(db, game_id, request_id, plan)
 
 
-def _insert_hands(db: Database, game_id: int, round_no: int, hands: Mapping) -> None:
+def _insert_hands(db: Database, game_id: int, round_no: int, hands: Mapping[str, Iterable[str]]) -> None:
     db.conn.executemany(
         "INSERT INTO hands (game, round_no, player, cards, confirmed, created) "
         "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (game, round_no, player) DO UPDATE SET "
@@ -429,7 +457,7 @@ def _insert_hands(db: Database, game_id: int, round_no: int, hands: Mapping) -> 
         [(game_id, round_no, player, json.dumps(list(cards)), kernel.now()) for player, cards in hands.items()])
 
 
-def next_round(loaded: Loaded, after: Standing) -> LogState:
+def next_round(loaded: Loaded, after: Standing) -> LogState | None:
     """The round after the one just counted (no plays yet), or the last one if the game is over."""
     if after.over:
         return None
@@ -444,7 +472,7 @@ def confirm_round(db: Database, game_id: int, request_id: str | None, round_no: 
 
     A round already counted (two phones confirming it) raises Repeated: nothing to do.
     """
-    def plan():
+    def plan() -> tuple[int, Callable[[], LogState]]:
         loaded = load(db, game_id)
         if round_no <= loaded.finished:
             raise Repeated(by_word(loaded.log.variant,
@@ -463,7 +491,7 @@ def confirm_round(db: Database, game_id: int, request_id: str | None, round_no: 
         playing_now = next_round(loaded, counted.after) or counted
         kept = results.encode([(counted.record(), counted.after)])
 
-        def save():
+        def save() -> LogState:
             _insert_hands(db, game_id, round_no, hands)
             results.write(db, game_id, round_no, kept)
             return save_summary(db, loaded.log, playing_now)
@@ -513,7 +541,7 @@ def replayed_rounds(db: Database, game_id: int) -> list[tuple[RoundRecord, Stand
     return _counted_rounds(*_all_rounds(db, game_id))
 
 
-def export_document(db: Database, game_id: int) -> dict:
+def export_document(db: Database, game_id: int) -> dict[str, Any]:
     """The game file of the whole log (no replay: its rows as the file has them)."""
     log, _head = _all_rounds(db, game_id)
     rounds = [round_data(log, n)[0] for n in range(1, max([*log.rounds, *log.hands], default=0) + 1)]
@@ -521,7 +549,7 @@ def export_document(db: Database, game_id: int) -> dict:
             "players": list(log.players), "teams": log.teams, "rounds": rounds}
 
 
-def import_document(db: Database, variant: LogVariant, doc: Mapping, source: str,
+def import_document(db: Database, variant: LogVariant, doc: Mapping[str, Any], source: str,
                     group: int | None = None) -> int:
     """Add a game from its game file (already read: its header checked); the first seat
     deals. Each event becomes a row; the round lists become their rows; a finished round
@@ -537,11 +565,13 @@ def import_document(db: Database, variant: LogVariant, doc: Mapping, source: str
     head = gamefile.read_game(doc)
     rows: list[PlayRow] = []  # until they are stored, a row's id is its place in the game
 
-    def add(round_no: int, seq: int, kind: str, player: str, cards=(), target=None) -> int:
+    def add(round_no: int, seq: int, kind: str, player: str, cards: tuple[str, ...] = (),
+            target: int | None = None) -> int:
         rows.append(PlayRow(len(rows) + 1, round_no, seq, kind, player, cards, target))
         return len(rows)
 
-    standing, kept, last = gamefile.start(head), [], len(doc.get("rounds", []))
+    counted_rounds: list[tuple[RoundRecord, Standing]] = []  # (its record, the game after it)
+    standing, last = gamefile.start(head), len(doc.get("rounds", []))
     for round_no, data in enumerate(doc.get("rounds", []), 1):
         # The round replayed as the file has it first: its refusal in the file's words.
         try:
@@ -568,7 +598,7 @@ def import_document(db: Database, variant: LogVariant, doc: Mapping, source: str
             log.plays = tuple(rows)
             counted = LogState(log, Loaded(log, head, standing, round_no, standing.rounds), result,
                                after, [])
-            kept.append((counted.record(), after))
+            counted_rounds.append((counted.record(), after))
         standing = after
         time.sleep(0)  # a yield between rounds (gevent's, under the server)
     log.plays = tuple(rows)
@@ -579,7 +609,7 @@ def import_document(db: Database, variant: LogVariant, doc: Mapping, source: str
             for row in rows]
     hands = [(round_no, player, json.dumps(list(cards))) for round_no, by_player in log.hands.items()
              for player, cards in by_player.items()]
-    kept = results.encode(kept)
+    kept = results.encode(counted_rounds)
     with write(db):
         log.id, _secret = kernel.insert_game(db, variant, players, log.rules, 0, log.teams, source=source, group=group)
         # The rows take the ids after the largest there is, in one statement: a lay-off's

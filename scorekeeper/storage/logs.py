@@ -17,24 +17,26 @@ themselves are storage/log_changes.py's.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from sqlite_utils import Database
 
 from .. import gamefile
 from ..gamefile import Standing
+from ..games.cards import Card
+from ..games.contract import LogRound, RoundResult
 from ..games.errors import GameFileError, ScorekeeperError
 from ..games.variant import LogVariant
 from ..games.words import Say, SayN, Sentence
 from . import kernel, results
 from .kernel import NotFound, Refused
-from .plays import (ACE_CARDS, WITH_CARDS, PlayRow, availability, by_word, check_supply, ended_by,
-                    read_cards)
+from .plays import ACE_CARDS, WITH_CARDS, PlayRow, availability, by_word, check_supply, ended_by, read_cards
 
 
-def most_plays(round_: Any) -> int:
+def most_plays(round_: LogRound) -> int:
     """The most plays a round's log holds: four for each card of the decks. Every turn
     draws from the stock or puts cards on the table (taking the discard pile too puts its
     top card into a meld), and ends with one pass; the round ends before the stock runs
@@ -54,7 +56,7 @@ class GameLog:
     id: int | None
     variant: LogVariant
     players: list[str]
-    rules: dict  # as chosen (the replay resolves the defaults)
+    rules: dict[str, Any]  # as chosen (the replay resolves the defaults)
     first_dealer: int
     teams: list[list[str]] | None = None  # partnerships, as in the game file
     version: int = 0
@@ -90,14 +92,14 @@ class GameLog:
         passes = sum(1 for p in self.rows(round_no) if p.type == "pass")
         return (self.dealer_index(round_no) + 1 + passes) % len(self.players)
 
-    def with_play(self, row: PlayRow) -> "GameLog":
+    def with_play(self, row: PlayRow) -> GameLog:
         """This log with one more play (nothing saved)."""
         return replace(self, plays=self.plays + (row,))
 
-    def without(self, row: PlayRow) -> "GameLog":
+    def without(self, row: PlayRow) -> GameLog:
         return replace(self, plays=tuple(p for p in self.plays if p is not row))
 
-    def replacing(self, old: PlayRow, new: PlayRow) -> "GameLog":
+    def replacing(self, old: PlayRow, new: PlayRow) -> GameLog:
         return replace(self, plays=tuple(new if p is old else p for p in self.plays))
 
 
@@ -153,7 +155,7 @@ def round_of(db: Database, game_id: int, play_id: int) -> int | None:
     return None if row is None else row[0]
 
 
-def rows_of(plays: list[tuple]) -> tuple[PlayRow, ...]:
+def rows_of(plays: list[tuple[int, int, int, str, str, str, int | None, int]]) -> tuple[PlayRow, ...]:
     """``plays`` rows as read (id, round, seq, type, player, cards, target, revision)."""
     if not plays:
         return ()
@@ -166,18 +168,20 @@ def rows_of(plays: list[tuple]) -> tuple[PlayRow, ...]:
 # A round as the game file has it, replayed.
 
 
-def round_data(log: GameLog, round_no: int, hands: Mapping[str, Iterable[str]] | None = None):
+def round_data(log: GameLog, round_no: int,
+               hands: Mapping[str, Iterable[str]] | None = None) -> tuple[dict[str, Any], list[PlayRow]]:
     """Round ``round_no`` of this log as the game file has it, and the rows behind its
     events (``events[e - 1]`` is the row of event e). ``hands``: the hands counted at its
     end (by default the log's; none while it is played)."""
     variant = log.variant
     rows = log.rows(round_no)
-    data: dict = {"events": []}
-    behind, meld_numbers = [], {}
+    data: dict[str, Any] = {"events": []}
+    behind: list[PlayRow] = []
+    meld_numbers: dict[int | None, int] = {}
     for row in rows:
         if row.type not in variant.events:
             continue
-        event = {"type": row.type, "player": row.player}
+        event: dict[str, str | int | list[str]] = {"type": row.type, "player": row.player}
         if row.type != "out":
             event["cards"] = list(row.cards)
         if row.type == "meld":
@@ -210,7 +214,8 @@ def _refusal(error: GameFileError, events: list[PlayRow], changed: PlayRow | Non
              counted: bool) -> Refused:
     """The replay's complaint in plain words, saying which play it is about. ``counted``:
     the round's hands are counted."""
-    reason = error.said_reason if error.reason else error.message
+    # located() keeps the two together: a reason has its sentence
+    reason = error.said_reason if error.reason and error.said_reason is not None else error.message
     if error.round_no and error.event_no:
         row = events[error.event_no - 1]
         if changed is None or row is changed:
@@ -234,7 +239,7 @@ def _refusal(error: GameFileError, events: list[PlayRow], changed: PlayRow | Non
 
 
 def replay(loaded: Loaded, log: GameLog | None = None, changed: PlayRow | None = None,
-           extra_hands: Mapping | None = None) -> "LogState":
+           extra_hands: Mapping[str, Iterable[str]] | None = None) -> LogState:
     """Replay the round read (``log``: its rows as changed, by default as read) from the game
     as it stood before it; refuse (plain words) what the rules do not allow. ``changed``:
     the play being added or changed (a complaint about another play says that this one
@@ -253,7 +258,7 @@ def replay(loaded: Loaded, log: GameLog | None = None, changed: PlayRow | None =
     return LogState(log, loaded, result, after, events)
 
 
-def before_play(state: "LogState", row: PlayRow) -> "LogState":
+def before_play(state: LogState, row: PlayRow) -> LogState:
     """The round of ``row`` (``state``: that round, replayed) replayed up to the play before
     it: its table as it was then (the melds a lay-off being changed could lie on). A log
     that no longer replays in part gives the round as it ended."""
@@ -287,7 +292,7 @@ class LogState:
 
     log: GameLog
     loaded: Loaded
-    scored_round: Any  # the round as the variant scored it (the game file's round result)
+    scored_round: RoundResult  # the round as the variant scored it (the game file's round result)
     after: Standing
     events: list[PlayRow]  # the rows behind the round's events
 
@@ -300,7 +305,7 @@ class LogState:
         return self.log.players
 
     @property
-    def rules(self) -> Mapping:
+    def rules(self) -> Mapping[str, Any]:
         return self.loaded.header.rules
 
     @property
@@ -315,7 +320,8 @@ class LogState:
     def game(self) -> gamefile.LogGame:
         """The game after this round, as the replay has it (its rounds are not read here:
         ``rounds`` holds this one only)."""
-        return gamefile.game_of(self.loaded.header, self.after, [self.scored_round])
+        game: gamefile.LogGame = gamefile.game_of(self.loaded.header, self.after, [self.scored_round])
+        return game
 
     @property
     def result(self) -> gamefile.LogGame:
@@ -345,12 +351,12 @@ class LogState:
         """This is the round being played (not an earlier one, nor the last of a game over)."""
         return not self.over and self.round_no == self.loaded.finished + 1
 
-    def round_result(self, round_no: int):
+    def round_result(self, round_no: int) -> RoundResult | None:
         """The result of round ``round_no``: this round's; None for another."""
         return self.scored_round if round_no == self.round_no else None
 
     @property
-    def round(self):
+    def round(self) -> LogRound:
         """The table of the round."""
         return self.scored_round.round
 
@@ -429,7 +435,7 @@ class LogState:
             return []
         engine = list(self.round.plays)
         by_row = {row.id: play for row, play in zip(self.events, engine)}
-        meld_numbers: dict = {}
+        meld_numbers: dict[int | None, int] = {}
         table_plays = []
         turn = self.log.dealer_index(self.round_no) + 1
         for row in self.log.rows(self.round_no):
@@ -443,17 +449,18 @@ class LogState:
             table_plays.append(TablePlay(row, by_row.get(row.id), number))
         return table_plays
 
-    def melds(self, round_no: int | None = None) -> list[tuple[int, object]]:
-        """(play id, table meld) for each meld on the table, in the order they were made."""
+    def melds(self, round_no: int | None = None) -> list[tuple[int | None, object]]:
+        """(play id, table meld) for each meld on the table, in the order they were made (a
+        play not saved yet, as in a preview, has no id)."""
         if round_no not in (None, self.round_no):
             return []
         ids = [row.id for row in self.events if row.type == "meld"]
         return list(zip(ids, self.round.melds))
 
-    def remaining(self, card) -> int:
+    def remaining(self, card: Card) -> int:
         return self.round.supply.remaining(card)
 
-    def ace_suits(self) -> list:
+    def ace_suits(self) -> list[Card]:
         """The aces the decks still have this round."""
         return [c for c in ACE_CARDS if self.remaining(c) > 0]
 
@@ -465,7 +472,7 @@ class LogState:
     def drafts(self) -> dict[str, tuple[str, ...]]:
         return self.log.drafts.get(self.round_no, {})
 
-    def counted(self) -> "LogState | None":
+    def counted(self) -> LogState | None:
         """The round with the hands entered so far counted, as confirming would count them
         (a player not entered yet holds nothing); None while the round is being played.
         Refused when those hands break the rules."""
@@ -498,7 +505,7 @@ def playing(state: LogState) -> None:
         raise Refused(round_over(state))
 
 
-def check_order(variant: LogVariant, rows: list[PlayRow], rules: Mapping) -> None:
+def check_order(variant: LogVariant, rows: list[PlayRow], rules: Mapping[str, Any]) -> None:
     if variant.check_plays is not None:
         try:
             variant.check_plays(rows, rules)

@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Union
+from typing import TYPE_CHECKING, Any
 
 from sqlite_utils import Database
 
@@ -35,6 +37,9 @@ from ..games.words import Say, joined
 from . import games, kernel, results
 from .db import write
 from .kernel import NotFound, Refused, Stale, key_of
+
+if TYPE_CHECKING:
+    from ..stats import GameRecord
 
 NAME_LENGTH = kernel.NAME_LENGTH
 
@@ -47,7 +52,7 @@ class _EveryGame:
 
 
 EVERY_GAME = _EveryGame()
-Games = Union[Iterable[int], _EveryGame]  # which games a call covers: their ids, or EVERY_GAME
+Games = Iterable[int] | _EveryGame  # which games a call covers: their ids, or EVERY_GAME
 
 
 class Forbidden(Refused):
@@ -68,11 +73,11 @@ class NameTaken(Refused):
         self.other = other
 
 
-def _in(column: str, games) -> tuple[str, list[int]]:
+def _in(column: str, games: Games) -> tuple[str, list[int]]:
     """An SQL condition keeping the rows whose ``column`` is one of ``games``, and its
     parameters ("1" for EVERY_GAME). ``games`` must be ids or EVERY_GAME: None is refused
     rather than read as every game."""
-    if games is EVERY_GAME:
+    if isinstance(games, _EveryGame):  # EVERY_GAME, its one instance
         return "1", []
     if games is None or isinstance(games, (str, bytes)):
         raise TypeError("which games: give their ids, or EVERY_GAME")
@@ -108,7 +113,9 @@ def get(db: Database, player_id: int, within: Games) -> Player:
     return Player(*rows[0])
 
 
-def _players(db: Database, within: Games, player_id: int | None = None) -> list[tuple]:
+def _players(db: Database, within: Games,
+             player_id: int | None = None) -> list[tuple[int, str, int, str]]:
+    params: list[int]
     if within is EVERY_GAME:  # a player with no game at all is listed too
         join, where, params = "LEFT JOIN", "1", []
     else:
@@ -162,7 +169,7 @@ def check_name(name: str) -> str:
     return kernel.clean_name(name)
 
 
-def _describe(game: dict) -> Say:
+def _describe(game: Mapping[str, Any]) -> Say:
     return Say("the game of %(date)s (%(players)s)", date=game["created"][:10],
                players=joined(game["players"], ", "))
 
@@ -206,13 +213,14 @@ def _rename_in_game(db: Database, game_id: int, seat: int, new: str) -> None:
     games.refresh(db, game_id)
 
 
-def _seats_of(conn, player_id: int) -> list[tuple[int, int]]:
+def _seats_of(conn: sqlite3.Connection, player_id: int) -> list[tuple[int, int]]:
     return conn.execute("SELECT game, seat FROM seats WHERE player = ? ORDER BY game",
                         [player_id]).fetchall()
 
 
-def _current(conn, player_id: int) -> tuple[str, str]:
-    row = conn.execute("SELECT name, key FROM players WHERE id = ?", [player_id]).fetchone()
+def _current(conn: sqlite3.Connection, player_id: int) -> tuple[str, str]:
+    row: tuple[str, str] | None = conn.execute("SELECT name, key FROM players WHERE id = ?",
+                                               [player_id]).fetchone()
     if row is None:
         raise NotFound(Say("there is no player %(player)s", player=player_id))
     return row
@@ -314,7 +322,7 @@ def merge(db: Database, source_id: int, target_id: int, *, editable: Games,
 # Games for the statistics: each as its finished rounds' kept results have it.
 
 
-def records(db: Database, within: Games):
+def records(db: Database, within: Games) -> tuple[list[GameRecord], list[int]]:
     """(stats.GameRecord for each game ``within`` that replays, ids of those that could
     not be read)."""
     from ..stats import GameRecord
@@ -323,15 +331,17 @@ def records(db: Database, within: Games):
     where, params = _in("id", within)
     rows = db.execute(f"SELECT id, variant, created FROM games WHERE {where} ORDER BY created, id",
                       params).fetchall()
-    found, unread = [], []
+    found: list[GameRecord] = []
+    unread: list[int] = []
     for game_id, variant, created in rows:
         try:
             game = games.stored(db, game_id)
         except (Refused, LookupError):  # a stored game the rules no longer allow: left out, and said so
             unread.append(game_id)
             continue
-        found.append(GameRecord(game_id, registry.get(variant), created[:10], game,
-                                seats.get(game_id, {})))
+        known = registry.get(variant)
+        assert known is not None  # games.stored could not have read a game of no known variant
+        found.append(GameRecord(game_id, known, created[:10], game, seats.get(game_id, {})))
     return found, unread
 
 
@@ -341,7 +351,8 @@ def records(db: Database, within: Games):
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def filter_history(games: list[dict], args) -> tuple[list[dict], dict, list[Say]]:
+def filter_history(games: list[dict[str, Any]],
+                   args: Mapping[str, str]) -> tuple[list[dict[str, Any]], dict[str, str], list[Say]]:
     """The games the filters keep, the filters as understood, and what was not understood.
 
     ``args``: the query (``variant``, ``player``: a name in any case, ``since`` and

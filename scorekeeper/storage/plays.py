@@ -12,10 +12,11 @@ writes the database.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
-from ..games.cards import ACE, SUITS, Card, full_deck, parse_card, sort_key
+from ..games.cards import ACE, SUITS, Card, Supply, full_deck, parse_card, sort_key
+from ..games.contract import LogRound
 from ..games.errors import ScorekeeperError
 from ..games.variant import LogVariant
 from ..games.words import Cards, Say, SayN
@@ -28,7 +29,7 @@ WITH_CARDS = ("ace", "meld", "layoff", "take")  # the plays that name cards
 # by its player (p) and its cards (c). The plays that name cards have four: with both,
 # with the player only, with the cards only, with neither; the others two (the player's,
 # and none's).
-PLAY_WORDS = {
+PLAY_WORDS: dict[str, tuple[Callable[[str, Cards | None], Say], ...]] = {
     "ace": (lambda p, c: Say("%(player)s's ace (%(cards)s)", player=p, cards=c),
             lambda p, c: Say("%(player)s's ace", player=p),
             lambda p, c: Say("the ace (%(cards)s)", cards=c),
@@ -65,7 +66,7 @@ ONLY_DELETED = {
 
 def cards_said(names: Iterable[str]) -> Cards:
     """Card names as the value of a sentence (a name no card has stays as it was typed)."""
-    cards = []
+    cards: list[Card | str] = []
     for name in names:
         try:
             cards.append(parse_card(name))
@@ -132,7 +133,8 @@ def read_hand(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(read_cards(values), key=lambda name: sort_key(parse_card(name))))
 
 
-def availability(round_, give_back: Iterable[str] = (), holding: Iterable[str] = ()) -> Counter:
+def availability(round_: LogRound, give_back: Iterable[str] = (),
+                 holding: Iterable[str] = ()) -> Counter[Card]:
     """How many copies of each card may still be picked in this round.
 
     ``give_back``: cards of the play being edited (they return to the pool);
@@ -172,7 +174,7 @@ def _on_the_table(on_table: int, have: int, card: Card, deck: Say) -> Say:
                card=card, decks=deck)
 
 
-def check_supply(supply, cards: Iterable[str]) -> None:
+def check_supply(supply: Supply, cards: Iterable[str]) -> None:
     """Refuse, in plain words, a card the decks no longer have in the round being played
     (``supply``: the round's, cards.Supply).
 

@@ -17,7 +17,8 @@ compare the rows with a full replay of the game file). Nothing here knows Flask.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
@@ -25,7 +26,7 @@ from .. import gamefile
 from ..gamefile import RoundRecord, Standing
 
 
-def header(game: Mapping) -> gamefile.Header:
+def header(game: Mapping[str, Any]) -> gamefile.Header:
     """The replay's header of a stored game (kernel.header's row): the game file's checks
     of its players, partnerships and rules, as a file with no rounds gets them."""
     return gamefile.read_game({"format": gamefile.FORMAT, "variant": game["variant"].key,
@@ -88,7 +89,7 @@ def write(db: Database, game_id: int, first: int, rows: list[tuple[str, ...]]) -
                         [(game_id, n, *row) for n, row in enumerate(rows, first)])
 
 
-def snapshot(db: Database, game_id: int) -> list[tuple]:
+def snapshot(db: Database, game_id: int) -> list[tuple[int, str, str, str, str, str]]:
     """A game's kept rows as they are (to tell whether a rebuild changed them)."""
     return db.execute("SELECT round_no, scores, said, figures, facts, standing FROM round_results "
                       "WHERE game = ? ORDER BY round_no", [game_id]).fetchall()
@@ -116,7 +117,10 @@ def rename(db: Database, game_id: int, old: str, new: str) -> None:
                     json.dumps(after, ensure_ascii=False), game_id, round_no])
 
 
-def _keys(by_player: dict, old: str, new: str) -> dict:
+V = TypeVar("V")  # what a player has, by name
+
+
+def _keys(by_player: Mapping[str, V], old: str, new: str) -> dict[str, V]:
     return {(new if k == old else k): v for k, v in by_player.items()}
 
 

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Mapping
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -58,10 +59,10 @@ class RecordedRound:
     play_id: int | None = None
     revision: int = 0
 
-    def data(self) -> dict:
+    def data(self) -> dict[str, Any]:
         """The round as the game file has it."""
         if self.how == "stalemate":
-            data: dict = {"stalemate": True}
+            data: dict[str, Any] = {"stalemate": True}
         elif self.how == "knock":
             data = {"knocker": self.player}
         else:
@@ -71,7 +72,7 @@ class RecordedRound:
         return data
 
     @classmethod
-    def from_data(cls, data: Mapping) -> "RecordedRound | None":
+    def from_data(cls, data: Mapping[str, Any]) -> RecordedRound | None:
         """A checked game file's round (None: an unfinished round, nothing to keep)."""
         if data.get("stalemate"):
             how, player = "stalemate", ""
@@ -100,12 +101,12 @@ class CountedLog:
     id: int | None
     variant: CountVariant
     players: list[str]
-    rules: dict
+    rules: dict[str, Any]
     first_dealer: int
     version: int = 0
     rounds: list[RecordedRound] = field(default_factory=list)
 
-    def document(self, rounds: list[RecordedRound] | None = None) -> dict:
+    def document(self, rounds: list[RecordedRound] | None = None) -> dict[str, Any]:
         return {
             "format": gamefile.FORMAT,
             "variant": self.variant.key,
@@ -135,7 +136,7 @@ class Scored:
         return self.game.players
 
     @property
-    def rules(self) -> Mapping:
+    def rules(self) -> Mapping[str, Any]:
         return self.header.rules
 
     @property
@@ -158,7 +159,8 @@ class Scored:
     @property
     def result(self) -> gamefile.CountGame:
         """The game as the game file's replay has it (its rounds: the kept records)."""
-        return gamefile.game_of(self.header, self.standing, self.records)
+        game: gamefile.CountGame = gamefile.game_of(self.header, self.standing, self.records)
+        return game
 
     @property
     def totals(self) -> dict[str, int]:
@@ -196,7 +198,7 @@ class Scored:
     def lowest_wins(self) -> bool:
         return self.variant.lowest_total_wins(self.rules)
 
-    def how_won(self) -> str:
+    def how_won(self) -> Say | str | None:
         """Why the winner won, once the game is over: "" when the highest total wins."""
         return self.variant.how_won(self.rules) if self.over else ""
 
@@ -264,7 +266,7 @@ def recorded(db: Database, game_id: int, first: int = 1) -> list[RecordedRound]:
     hands = db.execute(
         "SELECT round_no, player, cards FROM hands WHERE game = ? AND confirmed = 1 AND round_no >= ? "
         "ORDER BY round_no, id", [game_id, first]).fetchall()
-    by_round: dict[int, dict] = {}
+    by_round: dict[int, dict[str, tuple[str, ...]]] = {}
     for round_no, player, cards in hands:
         by_round.setdefault(round_no, {})[player] = tuple(json.loads(cards))
     return [RecordedRound(kind, player or "", by_round.get(round_no), play_id, revision or 0)
@@ -316,6 +318,7 @@ def _refusal(error: GameFileError, changed: int | None) -> Refused:
 def detail(db: Database, scored: Scored, round_no: int) -> CountedRound:
     """A recorded round's whole detail (each hand's melds, deadwood, points and story),
     replayed from the game as it stood before it."""
+    assert scored.game.id is not None  # a stored game's
     rnd = recorded_round(db, scored.game.id, round_no)
     before = results.standing(db, scored.game.id, scored.header, round_no - 1)
     return _replayed(scored.header, before, [rnd], round_no, None)[0][0]
@@ -345,12 +348,15 @@ def new_round(variant: CountVariant, players: list[str], ended: str, player: str
     kept = None
     if ended != "stalemate" and variant.counts_hands:
         kept = {p: picked.get(p, ()) for p in players if p in picked}
-    return RecordedRound(RUMMY if rummy else ended, player if ended != "stalemate" else "", kept)
+    # Whoever ended it is one of ``players`` (checked above): never None.
+    return RecordedRound(RUMMY if rummy else ended, (player or "") if ended != "stalemate" else "", kept)
 
 
-def _from(db: Database, scored: Scored, round_no: int, rounds: list[RecordedRound]):
+def _from(db: Database, scored: Scored, round_no: int,
+          rounds: list[RecordedRound]) -> list[tuple[CountedRound, Standing]]:
     """Rounds ``round_no`` on as ``rounds`` (the game's, changed), replayed from the game
     before them: [(result, the game after it)]."""
+    assert scored.game.id is not None  # a stored game's
     before = results.standing(db, scored.game.id, scored.header, round_no - 1)
     return _replayed(scored.header, before, rounds, round_no, changed=round_no)
 
@@ -362,12 +368,14 @@ def _changed_rounds(db: Database, scored: Scored, round_no: int, rnd: RecordedRo
             raise Refused(Say("the game is over: %(status)s", status=scored.said_status()))
         return [rnd]
     if 1 <= round_no <= scored.recorded:
+        assert scored.game.id is not None  # a stored game's
         later = recorded(db, scored.game.id, round_no)
         return [replace(rnd, play_id=later[0].play_id, revision=later[0].revision)] + later[1:]
     raise NotFound(Say("round %(round)s is not in this game", round=round_no))
 
 
-def preview(db: Database, scored: Scored, round_no: int, rnd: RecordedRound) -> tuple[CountedRound, dict]:
+def preview(db: Database, scored: Scored, round_no: int,
+            rnd: RecordedRound) -> tuple[CountedRound, dict[str, int]]:
     """The round as it would be scored recorded (or changed), and the totals after the
     last round then; nothing is saved."""
     done = _from(db, scored, round_no, _changed_rounds(db, scored, round_no, rnd))
@@ -394,6 +402,7 @@ def save_summary(db: Database, scored: Scored, after: Standing) -> Scored:
     """Bump the version and keep what the history list shows (status, round, totals), as
     ``after`` leaves the game (its rounds' results written first); the game at its new
     version."""
+    assert scored.game.id is not None  # a stored game's (an imported one once inserted)
     now = Scored(replace(scored.game, version=scored.game.version + 1), scored.header,
                  results.records(db, scored.game.id, facts=False), after)
     kernel.save_summary(db, scored.game.id, scored.game.version, over=now.over, status=now.said_status(),
@@ -414,7 +423,7 @@ def record_round(db: Database, game_id: int, request_id: str | None, round_no: i
                  rnd: RecordedRound) -> Scored:
     """Record the round that just ended. ``round_no``: the round the page was entering;
     if another phone recorded it meanwhile, this one is refused (Stale), not added twice."""
-    def plan():
+    def plan() -> tuple[int, Callable[[], Scored]]:
         scored = load(db, game_id)
         if round_no <= scored.recorded:
             raise Stale(Say("round %(round)s was recorded already (on another phone): nothing "
@@ -430,7 +439,7 @@ def record_round(db: Database, game_id: int, request_id: str | None, round_no: i
         done = _from(db, scored, round_no, [rnd])
         kept = _encoded(done, scored.variant)
 
-        def save():
+        def save() -> Scored:
             _insert_round(db, game_id, round_no, rnd)
             results.write(db, game_id, round_no, kept)
             return save_summary(db, scored, done[-1][1])
@@ -453,14 +462,14 @@ def _same_revision(scored: Scored, round_no: int, revision: int | None, rounds: 
 def edit_round(db: Database, game_id: int, request_id: str | None, round_no: int,
                rnd: RecordedRound, revision: int | None = None) -> Scored:
     """Change a recorded round; every later round and total is recomputed."""
-    def plan():
+    def plan() -> tuple[int, Callable[[], Scored]]:
         scored = load(db, game_id)
         later = recorded(db, game_id, round_no) if 1 <= round_no <= scored.recorded else []
         old = _same_revision(scored, round_no, revision, later)
         done = _from(db, scored, round_no, [rnd] + later[1:])
         kept = _encoded(done, scored.variant)
 
-        def save():
+        def save() -> Scored:
             db.execute("DELETE FROM hands WHERE game = ? AND round_no = ?", [game_id, round_no])
             db.execute("DELETE FROM plays WHERE id = ?", [old.play_id])
             _insert_round(db, game_id, round_no, rnd, revision=old.revision + 1)
@@ -474,7 +483,7 @@ def edit_round(db: Database, game_id: int, request_id: str | None, round_no: int
 def delete_round(db: Database, game_id: int, request_id: str | None, round_no: int,
                  revision: int | None = None) -> Scored:
     """Remove a recorded round; the rounds after it move up one and everything is recomputed."""
-    def plan():
+    def plan() -> tuple[int, Callable[[], Scored]]:
         scored = load(db, game_id)
         later = recorded(db, game_id, round_no) if 1 <= round_no <= scored.recorded else []
         _same_revision(scored, round_no, revision, later)
@@ -482,7 +491,7 @@ def delete_round(db: Database, game_id: int, request_id: str | None, round_no: i
         after = done[-1][1] if done else results.standing(db, game_id, scored.header, round_no - 1)
         kept = _encoded(done, scored.variant)
 
-        def save():
+        def save() -> Scored:
             for table in ("plays", "hands"):
                 db.execute(f"DELETE FROM {table} WHERE game = ? AND round_no = ?", [game_id, round_no])
                 # Two steps: the unique (game, round_no, …) indexes never see two rounds at once.
@@ -501,7 +510,7 @@ def restore_round(db: Database, game_id: int, request_id: str | None, round_no: 
                   rnd: RecordedRound) -> Scored:
     """Put a deleted round back where it was; the rounds from there on move down one and
     everything is recomputed (refused, nothing changed, if the game no longer allows it)."""
-    def plan():
+    def plan() -> tuple[int, Callable[[], Scored]]:
         scored = load(db, game_id)
         if not 1 <= round_no <= scored.recorded + 1:
             raise Refused(SayN("the game has %(num)s round now: round %(round)s cannot come "
@@ -514,7 +523,7 @@ def restore_round(db: Database, game_id: int, request_id: str | None, round_no: 
         done = _from(db, scored, round_no, [rnd] + recorded(db, game_id, round_no))
         kept = _encoded(done, scored.variant)
 
-        def save():
+        def save() -> Scored:
             for table in ("plays", "hands"):
                 # Two steps: the unique (game, round_no, …) indexes never see two rounds at once.
                 db.execute(f"UPDATE {table} SET round_no = -round_no - 1 WHERE game = ? AND round_no >= ?",
@@ -533,7 +542,7 @@ def restore_round(db: Database, game_id: int, request_id: str | None, round_no: 
 # Game files in and out.
 
 
-def export_document(db: Database, game_id: int) -> dict:
+def export_document(db: Database, game_id: int) -> dict[str, Any]:
     """The game file: what ``scorekeeper score`` and an import read back."""
     with kernel.reading(db):
         game, _head = _header_of(db, game_id)
@@ -550,7 +559,7 @@ def replayed_rounds(db: Database, game_id: int) -> list[tuple[RoundRecord, Stand
     return _kept(_replayed(head, gamefile.start(head), rounds, 1, None), game.variant)
 
 
-def import_document(db: Database, variant: CountVariant, doc: Mapping, source: str,
+def import_document(db: Database, variant: CountVariant, doc: Mapping[str, Any], source: str,
                     group: int | None = None) -> int:
     """Add a hand-count game from its game file (its header checked); the first seat
     deals. An unfinished last round (no one out, no knock, no stalemate) records nothing

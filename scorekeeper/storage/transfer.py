@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable, Mapping
+
+from sqlite_utils import Database
 
 from ..gamefile import parse_json, read_header
 from ..games.errors import GameFileError, ScorekeeperError
@@ -26,7 +29,9 @@ def cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
-def sheet_csv(head: tuple[str, str], players: list[str], rows, totals) -> str:
+def sheet_csv(head: tuple[str, str], players: list[str],
+              rows: Iterable[tuple[int | str, str, Mapping[str, int]]],
+              totals: Mapping[str, int]) -> str:
     """A score sheet as CSV (every game's): two leading columns named by ``head`` (the
     round and what it says of it: dealer, how it ended), a column per player; ``rows``
     are (first, second, scores by player) — a label row such as Bonuses too; then Total."""
@@ -57,6 +62,7 @@ def check_names(doc: object) -> None:
     checked before an import: a name as it would be kept, and no two names alike but for
     their case. (``scorekeeper score`` takes any names the game file format allows.)"""
     read_header(doc)
+    assert isinstance(doc, dict)  # read_header refuses any other document
     players = doc.get("players")
     if not isinstance(players, list):
         return
@@ -86,7 +92,7 @@ def check_names(doc: object) -> None:
         seen[key_of(name)] = name
 
 
-def import_upload(db, data: bytes, group: int | None = None) -> int:
+def import_upload(db: Database, data: bytes, group: int | None = None) -> int:
     """Add the game in an uploaded game file to ``group`` (None: a new group of its own);
     returns its id. Refused: nothing is saved."""
     try:

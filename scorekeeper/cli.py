@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -15,7 +17,7 @@ from .games import registry
 from .games.errors import ScorekeeperError
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """One line on standard error, nothing on standard output, exit status 2."""
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
@@ -126,7 +128,7 @@ def import_(file: str, database: str | None, base_url: str | None, group_id: int
     from .storage.kernel import AlreadyHere, NotFound, Refused, group_of, group_secrets, secrets_of
 
     try:
-        text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         fail(f"cannot read {file}: {getattr(e, 'strerror', None) or e}")
     db = _database(database, create=True)
@@ -160,7 +162,8 @@ def rebuild(database: str | None, game_ids: tuple[int, ...]) -> None:
     """Make every finished round's kept results again from the games' logs (the app keeps
     them to read a round without the rounds before it; they are derived, never the only
     copy), and say which games changed."""
-    from .storage import games as stored_games, results
+    from .storage import games as stored_games
+    from .storage import results
     from .storage.kernel import NotFound, Refused
 
     db = _database(database)
@@ -223,8 +226,9 @@ def _player(db, given: str):
             return found
     named = [p for p in everyone if p.name == given]
     if len(named) > 1:  # one in each of several groups (docs/groups.md)
-        fail(f"several players are called {given!r}, one per group (players "
-             f"{', '.join(str(p.id) for p in sorted(named, key=lambda p: p.id))}): give the id, as scorekeeper players shows it")
+        ids = ", ".join(str(p.id) for p in sorted(named, key=lambda p: p.id))
+        fail(f"several players are called {given!r}, one per group (players {ids}): "
+             "give the id, as scorekeeper players shows it")
     found = named[0] if named else None
     if found is None:
         near = next((p for p in everyone if key_of(p.name) == key_of(given)), None)

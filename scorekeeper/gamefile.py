@@ -25,14 +25,15 @@ a refusal's ``reason`` are the same in the game file's English, as plain text.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from .games import registry
 from .games.cards import Card, CardError, Supply, parse_card, parse_cards
 from .games.errors import GameFileError, ScorekeeperError
 from .games.handcount import RUMMY, HandRound
-from .games.variant import COUNT, CountVariant, LogVariant, Variant
+from .games.variant import CountVariant, LogVariant, Variant
 from .games.words import Say, SayN, from_data, joined, to_data
 
 FORMAT = "scorekeeper/1"
@@ -97,7 +98,7 @@ def parse_json(text: str) -> Any:
         raise GameFileError(Say("not a game file: it holds a number too long to read")) from None
 
 
-def read_header(doc: Any) -> tuple[Variant, list]:
+def read_header(doc: Any) -> tuple[LogVariant | CountVariant, list]:
     """The checks every game file gets, whatever its variant: (its variant, its rounds)."""
     if not isinstance(doc, dict):
         raise GameFileError(Say("not a game file: the document must be a JSON object"))
@@ -111,9 +112,11 @@ def read_header(doc: Any) -> tuple[Variant, list]:
     known = joined(registry.VARIANTS, ", ")  # the game file's keys
     if variant is None:
         raise GameFileError(Say("the game file names no variant (\"variant\": one of %(known)s)", known=known))
-    if not isinstance(variant, str) or registry.get(variant) is None:
+    found = registry.get(variant) if isinstance(variant, str) else None
+    if found is None:
         raise GameFileError(Say("unknown variant %(given)s (expected one of: %(known)s)", given=repr(variant),
                                 known=known))
+    assert isinstance(found, (LogVariant, CountVariant))  # each game's rounds are logged or counted
     rounds = doc.get("rounds", [])
     if not isinstance(rounds, list):
         raise GameFileError(Say("rounds must be a list"))
@@ -121,7 +124,7 @@ def read_header(doc: Any) -> tuple[Variant, list]:
         raise GameFileError(Say("a game holds at most %(most)s rounds, and this file has %(count)s: "
                                 "split it into games of %(most)s rounds or fewer", most=MAX_ROUNDS,
                                 count=len(rounds)))
-    return registry.get(variant), rounds
+    return found, rounds
 
 
 def replay(doc: Any):
@@ -236,7 +239,7 @@ class Header:
     """What every round of a game is replayed with: the game, who plays, the rules (every
     option resolved) and the partnerships (player → team name; empty without them)."""
 
-    variant: Variant
+    variant: LogVariant | CountVariant
     players: list[str]
     rules: Mapping
     teams: Mapping[str, str]
@@ -277,14 +280,14 @@ class Standing:
                 "figures": {p: dict(f) for p, f in self.figures.items()}}
 
     @classmethod
-    def from_data(cls, data: Mapping) -> "Standing":
+    def from_data(cls, data: Mapping) -> Standing:
         return cls(data["rounds"], dict(data["totals"]), data["over"], tuple(data["winners"]),
                    data["tied"], dict(data["carry"]), data["figures"])
 
 
 def start(header: Header) -> Standing:
     """The game before its first round."""
-    if header.variant.recording == COUNT:
+    if isinstance(header.variant, CountVariant):
         game = header.variant.new_game(header.players, header.rules)
         return Standing(0, dict(game.totals), carry=game.carry())
     return Standing(0, {p: 0 for p in header.players})
@@ -295,7 +298,7 @@ def replay_round(header: Header, before: Standing, data: Any, round_no: int, *, 
     before it: (the round's result, the game after it), or GameFileError. ``last``: no
     round follows it (only the last round may be unfinished)."""
     _check_not_over(round_no, before.over)
-    if header.variant.recording == COUNT:
+    if isinstance(header.variant, CountVariant):
         return _counted_round(header, before, data, round_no, last)
     result = logged_round(header.variant, header.players, header.rules, header.teams, data, round_no)
     _check_finished(round_no, last, result.finished)
@@ -308,6 +311,7 @@ def after_round(header: Header, before: Standing, scores: Mapping[str, int],
                 figures: Mapping[str, Mapping[str, int]]) -> Standing:
     """A game of logged rounds after a round that scored ``scores`` (and ``figures``). Its
     rounds do not depend on one another: only the totals (and the figures) carry on."""
+    assert isinstance(header.variant, LogVariant)  # a game of logged rounds
     totals = {p: before.totals[p] + scores[p] for p in header.players}
     over, winners, tied = header.variant.standing(header.players, header.rules, totals, header.teams)
     return Standing(before.rounds + 1, totals, over, tuple(winners), tied,
@@ -330,13 +334,14 @@ def added(so_far: Mapping[str, Mapping[str, int]], more: Mapping[str, Mapping[st
 
 def resumed(header: Header, standing: Standing):
     """A counted game's own record of the game (its ``CountedGame``), as ``standing`` has it."""
+    assert isinstance(header.variant, CountVariant)  # a counted game
     return header.variant.new_game.resume(header.players, header.rules, standing.totals, standing.over,
                                           standing.winners, standing.carry)
 
 
 def game_of(header: Header, standing: Standing, results: list):
     """The game of these rounds' results, ending at ``standing``: a LogGame or a CountGame."""
-    if header.variant.recording == COUNT:
+    if isinstance(header.variant, CountVariant):
         game = resumed(header, standing)
         return CountGame(header.variant, header.players, header.rules, results, game.final_totals(),
                          list(game.winners), game.bonuses())
@@ -374,7 +379,7 @@ class RoundRecord:
                 "facts": facts}
 
     @classmethod
-    def from_data(cls, data: Mapping) -> "RoundRecord":
+    def from_data(cls, data: Mapping) -> RoundRecord:
         facts = {p: {k: ([(m[0], tuple(m[1]), from_data(m[2], parse_card)) for m in v] if k == "melds" else v)
                      for k, v in of.items()} for p, of in data["facts"].items()}
         return cls(data["scores"], from_data(data["said"], parse_card), data["figures"], facts)
@@ -657,6 +662,7 @@ class CountGame:
 
 def _counted_round(header: Header, before: Standing, data: Any, round_no: int, last: bool):
     """One hand-count round, scored by the game as it stood before it."""
+    assert isinstance(header.variant, CountVariant)  # replay_round's counted rounds
     rnd = read_hand_round(header.variant, data, header.players, round_no)
     _check_finished(round_no, last, rnd.finished)
     game = resumed(header, before)

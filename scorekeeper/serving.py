@@ -72,7 +72,6 @@ def pre_request(worker, req) -> None:  # gunicorn's server hook, before the app 
     So does a stream of a game's changes (``…/events``), when it ends."""
     headers = dict(req.headers)
     length = headers.get("CONTENT-LENGTH", "")
-    if "TRANSFER-ENCODING" in headers or (length and (not length.isdigit() or int(length) > MAX_UPLOAD_BYTES)):
-        req.force_close()
-    elif req.path.endswith("/events"):
+    too_long = bool(length) and (not length.isdigit() or int(length) > MAX_UPLOAD_BYTES)
+    if "TRANSFER-ENCODING" in headers or too_long or req.path.endswith("/events"):
         req.force_close()

@@ -14,8 +14,9 @@ cards, aces collected, steals, gins and undercuts.
 """
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Iterable, Mapping
+from typing import Any
 
 from .games import registry
 from .games.variant import COUNTED_AS, Variant
@@ -68,7 +69,9 @@ class GameRecord:
 
 def low_wins(key: str, rules: Mapping) -> bool:
     """Whether the lowest total wins the game ``key`` is (its module says, by its rules)."""
-    return registry.get(key).lowest_total_wins(rules)
+    variant = registry.get(key)
+    assert variant is not None  # a game that is kept: its key is the registry's
+    return variant.lowest_total_wins(rules)
 
 
 def variant_name(key: str) -> Say | str:
@@ -224,7 +227,8 @@ def player_stats(key: Hashable, records: Iterable[GameRecord]) -> PlayerStats:
             else:
                 each.unfinished += 1
     melds = [m for _r, f in mine for m in f.melds]
-    results, wins = [], 0
+    results: list[Result] = []
+    wins = 0
     for record, f in mine:
         if f.over:
             wins += f.won
@@ -232,7 +236,7 @@ def player_stats(key: Hashable, records: Iterable[GameRecord]) -> PlayerStats:
                                   len(results) + 1))
     order = list(registry.VARIANTS)
     return PlayerStats(
-        lines=sorted(lines.values(), key=lambda l: order.index(l.variant) if l.variant in order else 99),
+        lines=sorted(lines.values(), key=lambda line: order.index(line.variant) if line.variant in order else 99),
         overall=overall,
         biggest_meld=max(melds, key=lambda m: (m.points, -m.game, -m.round_no)) if melds else None,
         specials=[s for _r, f in mine for s in f.specials],
@@ -284,8 +288,8 @@ def head_to_head(keys: list[Hashable], records: Iterable[GameRecord]) -> dict[tu
     for record in records:
         if not record.over:
             continue
-        names = {k: record.name_of(k) for k in keys}
-        present = [k for k in keys if names[k] is not None]
+        names = {k: name for k in keys if (name := record.name_of(k)) is not None}
+        present = [k for k in keys if k in names]
         for a in present:
             for b in present:
                 if a == b:

@@ -12,6 +12,7 @@ import secrets
 import sysconfig
 from pathlib import Path
 
+
 def _pages() -> Path:
     """Where the templates and static files are: at the top of the repository, beside the
     package (a checkout, an editable install), or where a wheel put them

@@ -12,6 +12,7 @@ page, about 336 px on a phone 360 px wide, so its text is drawn at 12 px or more
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import accumulate
 
@@ -73,7 +74,7 @@ def _nice_step(span: float) -> int:
     return 10 * magnitude
 
 
-def running_totals(players: list[str], round_scores: list[dict[str, int]]) -> dict[str, list[int]]:
+def running_totals(players: list[str], round_scores: Sequence[Mapping[str, int]]) -> dict[str, list[int]]:
     return {p: list(accumulate((scores.get(p, 0) for scores in round_scores), initial=0)) for p in players}
 
 
@@ -98,7 +99,7 @@ def _crosses(segment: tuple[float, float, float, float], box: tuple[float, float
 
 
 def place_label(width: float, y: float, plot: tuple[float, float, float, float],
-                paths: list[list[tuple[float, float]]]) -> tuple[float, float, str]:
+                paths: Sequence[Sequence[tuple[float, float]]]) -> tuple[float, float, str]:
     """Where the dashed line's label goes (x, baseline, text-anchor): above or below the
     line at y, at the plot's right or left end or in its middle, wherever no path (a
     player's line, its points) runs through it; else where the fewest segments do."""
@@ -144,7 +145,7 @@ def _apart(ys: list[float], low: float, high: float, gap: float = FONT + 1) -> l
     return moved
 
 
-def chart(players: list[str], round_scores: list[dict[str, int]], target: int,
+def chart(players: list[str], round_scores: Sequence[Mapping[str, int]], target: int,
           limit: str = "target") -> Chart:
     """The chart for these finished rounds' scores (a game with none draws empty axes);
     ``limit``: what ``target`` is (LIMITS)."""
@@ -204,7 +205,7 @@ class Mark:
     x: float
     y: float
     won: bool
-    label: str  # what the mark's tooltip and the table say
+    label: Say | str  # what the mark's tooltip and the table say
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,7 @@ class Timeline:
     plot: tuple[float, float, float, float]
 
 
-def timeline(results: list[tuple[str, bool, int, str]]) -> Timeline:
+def timeline(results: Sequence[tuple[str, bool, int, Say | str]]) -> Timeline:
     """``results``: (date, won, win rate so far in per cent, label) per game, oldest first."""
     left, top, right, bottom = LEFT, TOP, WIDTH - RIGHT / 2, HEIGHT - BOTTOM
     n = len(results)

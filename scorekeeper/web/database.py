@@ -22,7 +22,6 @@ from sqlite_utils import Database
 from ..storage import drawn
 from ..storage.db import connect, migrate
 
-
 KEPT_OPEN = 8  # connections a server process keeps between requests (a worker's busiest moments)
 
 
@@ -50,7 +49,7 @@ def close_db(_error: BaseException | None = None) -> None:
     db = g.pop("db", None)
     if db is None:
         return
-    kept = _kept()
+    kept: list[Database] | None = _kept()
     try:
         if db.conn.in_transaction:  # a request that failed half-way: nothing of it is kept
             db.conn.rollback()

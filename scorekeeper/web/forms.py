@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import unicodedata
+from collections.abc import Callable
 
 from flask import g, request
 from flask_babel import lazy_gettext
@@ -29,7 +30,7 @@ from ..games import registry
 from ..games.errors import RuleError
 from ..games.options import Option
 from ..games.variant import Variant
-from ..games.words import Say, SayN, joined
+from ..games.words import Joined, Say, SayN, joined
 from ..storage import kernel
 from .links import LARGEST_ID, phone
 from .words import FirstLetter, page_text, said
@@ -176,7 +177,7 @@ def default_words(option: Option) -> Say | str:
     return choice_words(option, option.default)
 
 
-def allowed_words(option: Option) -> Say | str:
+def allowed_words(option: Option) -> Say | Joined | str:
     """What a rule takes, in words (its choices' words, yes or no, a range of numbers)."""
     if option.kind == "bool":
         return Say("yes or no")
@@ -303,7 +304,7 @@ class NewGameBase(PageForm):
         low, high = self.variant.min_players, self.variant.max_players
         if not low <= len(names) <= high:
             raise ValidationError(said(_needs(len(names), self.variant)))
-        seen = {}
+        seen: dict[str, str] = {}  # a name's key → the name it was first given as
         for seat, name in self.seated():
             try:
                 kernel.clean_name(name)
@@ -415,6 +416,8 @@ PARTNERSHIPS = {
 
 class PartnershipsMixin:
     """Partnerships on the new-game form of a game that has them: 4 players, two teams."""
+
+    seated: Callable[[], list[tuple[int, str]]]  # NewGameBase's, which it is always mixed into
 
     partnerships = RadioField(
         lazy_gettext("Partnerships (4 players only)"),

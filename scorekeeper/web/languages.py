@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from babel import Locale
 from flask import Blueprint, Flask, current_app, redirect, render_template, request, session
-from werkzeug.exceptions import HTTPException
 from flask_babel import Babel, get_locale
+from werkzeug.exceptions import HTTPException
 
 from .words import page_text
 
@@ -45,6 +45,7 @@ def languages() -> list[dict]:
 
 def _own_name(code: str) -> str:
     name = Locale.parse(code).get_display_name(code)
+    assert name is not None  # Babel's data names each of LANGUAGES in its own language
     return name[:1].upper() + name[1:]
 
 

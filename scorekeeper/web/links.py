@@ -227,7 +227,7 @@ def key_for(game_id: int) -> str:
         return known[0]
     secrets = kernel.secrets_by_id(get_db(), [game_id]).get(game_id)
     through = held_groups().get(kernel.group_of(get_db(), game_id)) if secrets else None
-    if through is not None:
+    if through is not None and secrets:
         return make_key(game_id, secrets[0] if through == EDIT else secrets[1])
     if known is None:
         raise LookupError(f"no link to game {game_id} on this phone")

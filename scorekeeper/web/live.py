@@ -54,7 +54,8 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, g, request, stream_with_context
 from flask_babel import get_locale
@@ -119,15 +120,25 @@ class Payload:
     version whose pieces it leaves out (0: none left out, the whole payload)."""
 
     __slots__ = ("_parts", "version", "_json", "_event", "_pieces")
+    _parts: dict[str, Any] | None
+    version: int
+    _json: str | None
+    _event: bytes | None
+    _pieces: frozenset[str] | None
 
-    def __init__(self, parts: dict | None = None, *, version: int | None = None, text: str | None = None,
-                 pieces: frozenset[str] | None = None) -> None:
+    def __init__(self, parts: dict[str, Any] | None = None, *, version: int | None = None,
+                 text: str | None = None, pieces: frozenset[str] | None = None) -> None:
         self._parts, self._json, self._event, self._pieces = parts, text, None, pieces
-        self.version = parts["version"] if parts is not None else version
+        if parts is not None:
+            self.version = parts["version"]
+        else:  # drawn by the other process: its version and text are given
+            assert version is not None
+            self.version = version
 
     @property
-    def parts(self) -> dict:
+    def parts(self) -> dict[str, Any]:
         if self._parts is None:
+            assert self._json is not None  # no parts: made from the other process's text
             self._parts = json.loads(self._json)
         return self._parts
 
@@ -169,7 +180,7 @@ class _Kind:
         self.whole: Payload | None = None
 
 
-def _kind(hub: "Hub", screens: str) -> _Kind:
+def _kind(hub: Hub, screens: str) -> _Kind:
     # The key in the URL says the game and the link (edit or read-only: URLs in the
     # regions carry it); the language, the words.
     key = (screens, g.game_id, g.game_key, str(get_locale() or ""))
@@ -244,7 +255,7 @@ def _drawn_elsewhere(db, kind: _Kind, game_id: int, name: str, version: int) -> 
     return None
 
 
-def _taken(hub: "Hub", game_id: int, version: int) -> None:
+def _taken(hub: Hub, game_id: int, version: int) -> None:
     """This process answered the play that made ``version``: no other draws it."""
     with hub.lock:
         hub.taken[game_id] = version
@@ -384,7 +395,7 @@ def events(game_id: int):
                     headers={"X-Accel-Buffering": "no"})  # a proxy in front: no buffering
 
 
-def _stream(hub: "Hub", game_id: int, screens: str, known: int, first: Payload | None, config):
+def _stream(hub: Hub, game_id: int, screens: str, known: int, first: Payload | None, config):
     beat_every, lasts = config["LIVE_HEARTBEAT_SECONDS"], config["LIVE_STREAM_SECONDS"]
     waiter = hub.watch(game_id)
     try:
@@ -443,7 +454,7 @@ def wake_the_watcher(response: Response) -> Response:
 # The watcher.
 
 
-def hub() -> "Hub":
+def hub() -> Hub:
     """This app's hub (its streams, its watcher, its payloads), made by the first request
     that needs one: after gunicorn forks and gevent patches ``threading``."""
     found = current_app.extensions.get("scorekeeper.live")

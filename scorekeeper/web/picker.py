@@ -6,8 +6,8 @@ whose two copies are both still available can be picked twice.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from ..games.cards import ACE, COLOURS, RANK_LABELS, SUITS, SYMBOLS, Card
 from ..games.words import SUIT_PLURALS, Say, SayN

@@ -1,14 +1,15 @@
 """The headers every response carries, and the limits on what a request may send.
 
-A game's links carry its secrets (links.py), so the pages must not leak them: no
-Referer leaves the site (``Referrer-Policy: no-referrer``), and no page is kept in a
-cache (``Cache-Control: no-store``) where the next person on a shared phone or a proxy
-could read it back. (The phone's own service worker, static/sw.js, keeps a copy of the
-table pages it opened, for offline: as the phone's history does, in its own storage.) The Content-Security-Policy allows only this server's own script,
-style sheet and images, and no inline script or style: the pages are built to work
-under it (no ``style=`` or ``on…=`` attributes; the chart and QR codes are SVG drawn
-with presentation attributes and classes), and the browser tests check that Chromium
-reports no violation on any screen.
+A game's links carry its secrets (links.py), so the pages must not leak them: no Referer
+leaves the site (``Referrer-Policy: no-referrer``), and no page is kept in a cache
+(``Cache-Control: no-store``) where the next person on a shared phone or a proxy could
+read it back. (The phone's own service worker, static/sw.js, keeps a copy of the table
+pages it opened, for offline: as the phone's history does, in its own storage.) The
+Content-Security-Policy allows only this server's own script, style sheet and images,
+and no inline script or style: the pages are built to work under it (no ``style=`` or
+``on…=`` attributes; the chart and QR codes are SVG drawn with presentation attributes
+and classes), and the browser tests check that Chromium reports no violation on any
+screen.
 """
 from __future__ import annotations
 

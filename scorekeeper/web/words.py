@@ -13,13 +13,14 @@ as HTML by :class:`HTMLReader`, every word in it escaped (views/helpers.py, ``dr
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from babel import Locale
 from flask import g, has_request_context
-from jinja2 import Environment, Undefined, pass_context
 from flask_babel import get_locale, get_translations, lazy_gettext
+from jinja2 import Environment, Undefined, pass_context
 from markupsafe import Markup, escape
 
 from ..games.cards import SYMBOLS, Card
@@ -143,10 +144,15 @@ def install(env: Environment) -> None:
     """The templates' gettext and ngettext (and ``_``) show the values they are given as
     the pages show them (after Flask-Babel has set up Jinja's i18n extension), read from
     the request's catalog (:func:`translations`)."""
-    env.install_gettext_callables(lambda string: translations().ugettext(string),
-                                  lambda singular, plural, n: translations().ungettext(singular, plural, n),
-                                  newstyle=True)
-    jinja_gettext, jinja_ngettext = env.globals["gettext"], env.globals["ngettext"]
+    # Jinja's i18n extension adds install_gettext_callables to the environment (extend()),
+    # which Environment's type does not declare.
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda string: translations().ugettext(string),
+        lambda singular, plural, n: translations().ungettext(singular, plural, n),
+        newstyle=True)
+    # The functions the extension has just installed: Jinja types its globals as objects.
+    jinja_gettext = cast(Callable[..., str], env.globals["gettext"])
+    jinja_ngettext = cast(Callable[..., str], env.globals["ngettext"])
 
     @pass_context
     def gettext(__context, __string: str, **values: Any) -> str:

@@ -27,7 +27,9 @@ CANNOT_BRING_BACK = Say("That cannot be brought back from here: the notice it ca
 
 
 def _signer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.secret_key, salt=BRING_BACK)
+    key = current_app.secret_key
+    assert key is not None  # create_app gives the app one
+    return URLSafeSerializer(key, salt=BRING_BACK)
 
 
 def deleted_token(game_id: int, endpoint: str, what: dict, words: str, nonce: str | None) -> str:
@@ -109,7 +111,7 @@ def restore_deleted(game_id: int, endpoint: str) -> tuple[PlayRow, bool]:
     longer takes (why, and the status to answer with)."""
     back = bring_back_form(game_id, endpoint)
     row = row_deleted(back[0], seated(game_id)) if back else None
-    if row is None:
+    if back is None or row is None:
         raise NotBroughtBack(CANNOT_BRING_BACK, 422)
     try:
         log_changes.restore_play(get_db(), game_id, back[1], row)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 
 from flask import Blueprint, Response, abort, flash, get_template_attribute, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
@@ -26,7 +27,8 @@ from ...games.cards import parse_card
 from ...games.errors import ScorekeeperError
 from ...games.handcount import RUMMY
 from ...games.words import Say, Sentence, joined
-from ...storage import kernel, rounds as counted, transfer
+from ...storage import kernel, transfer
+from ...storage import rounds as counted
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from .. import live as updates
@@ -243,6 +245,7 @@ def new_round(game_id: int):
 def _check_or_save(scored: counted.Scored, form: RoundForm, round_no: int, editing):
     """Check (score, save nothing) or save a round entered on the round-end screen."""
     game_id = scored.game.id
+    assert game_id is not None  # a game read from the database
     in_play = scored.in_play(round_no)
     picked = _hands(scored.players, in_play)
     again = dict(form=form, picked=picked, ended=form.ended.data, rummy=bool(form.rummy.data),
@@ -313,10 +316,11 @@ def round_detail(game_id: int, round_no: int):
 
 def _detail_page(scored: counted.Scored, round_no: int, error: str | None = None, status: int = 200):
     """A recorded round's page: the round as recorded, replayed from the game before it."""
-    db = get_db()
+    db, game_id = get_db(), scored.game.id
+    assert game_id is not None  # a game read from the database
     return render_template(
-        "counted_round_detail.html", scored=scored, game_id=scored.game.id, round_no=round_no,
-        variant=scored.variant, rnd=counted.recorded_round(db, scored.game.id, round_no),
+        "counted_round_detail.html", scored=scored, game_id=game_id, round_no=round_no,
+        variant=scored.variant, rnd=counted.recorded_round(db, game_id, round_no),
         result=counted.detail(db, scored, round_no), error=error,
     ), status
 
@@ -380,6 +384,9 @@ def delete_round(game_id: int, round_no: int):
 def restore_round(game_id: int):
     """Bring back a deleted round where it was (from the notice that said it was deleted)."""
     back = bring_back.bring_back_form(game_id, "counted.restore_round")
+    if back is None:  # not a notice of this game's
+        flash(said(bring_back.CANNOT_BRING_BACK))
+        return redirect(url_for("counted.game", game_id=game_id), 303)
     try:
         data = back[0]
         round_no = int(data["round"])
@@ -414,7 +421,8 @@ def export(game_id: int) -> Response:
 def export_csv(game_id: int) -> Response:
     """The score sheet: a row per round, a column per player, bonuses (Gin), the totals."""
     scored = _scored(game_id)
-    rows = [(n, r.words, r.scores) for n, r in enumerate(scored.rounds, 1)]
+    rows: list[tuple[int | str, str, Mapping[str, int]]] = [
+        (n, r.words, r.scores) for n, r in enumerate(scored.rounds, 1)]
     bonuses = scored.bonuses()
     if any(bonuses.values()):
         rows.append(("Bonuses", "", bonuses))
@@ -433,6 +441,8 @@ def knock(variant_key: str):
         abort(404)
     names = [v for v in request.args.getlist("cards") if v]
     limit_text = request.args.get("knock_limit", "").strip()
+    limit: int | str  # a limit that is not a number is said back as it was given
+    error: Say | Sentence | None
     answer, error = None, None
     if not limit_text:  # not given: the published rule's 10
         limit = 10
@@ -442,13 +452,13 @@ def knock(variant_key: str):
         limit = limit_text
         error = Say("The knock limit must be a whole number of points, 0 or more (10 in the "
                     "published rule): “%(limit)s” is not one. Nothing was judged.", limit=limit_text[:20])
-    if names and not error:
+    if names and isinstance(limit, int):  # not a number: said (error), nothing judged
         try:
             answer = variant.knock_advice([parse_card(n) for n in names], limit)
         except ScorekeeperError as e:
             error = Sentence(e.message)
-    back = request.args.get("game", "")  # the game page it was opened from: only that
-    back = back if re.fullmatch(r"/g/[A-Za-z0-9_-]+/counted", back) else None
+    asked = request.args.get("game", "")  # the game page it was opened from: only that
+    back = asked if re.fullmatch(r"/g/[A-Za-z0-9_-]+/counted", asked) else None
     deck, _limit, _jokers = _deck(variant)
     return render_template("counted_knock.html", variant=variant, rows=grid(deck, names, aces=True, limit=1),
                            answer=answer, error=error, limit=limit, limit_bad=not isinstance(limit, int),

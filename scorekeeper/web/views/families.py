@@ -12,8 +12,9 @@ shows (an old link, a history entry) leads to that family's page for the same pa
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from flask import Blueprint, url_for
 

@@ -9,10 +9,13 @@ its links to share, and under it the new-game form and the import of the group.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 
 from ...gamefile import RoundRecord
-from ...games import registry
+from ...games import iceberg, registry
 from ...storage import games, kernel, logs, results, transfer
 from ...storage.kernel import AlreadyHere, NotFound, Refused
 from ...storage.players import filter_history
@@ -31,6 +34,15 @@ SCREENS = "table"  # the family of pages this module (with table.py, round_end.p
 def load_state(game_id: int, round_no: int | None = None):
     """The game as these pages read it: the round being played, or round ``round_no``."""
     return helpers.load_state(game_id, SCREENS, round_no)
+
+
+def table_round(state: logs.LogState) -> iceberg.MeldRound[Any]:
+    """The round's table as Iceberg's rules keep it (Rummy 500's, with its own melds, is
+    one): what each player has earned, who put the last ace face up (the game contract's
+    round says none of it: these pages ask the game's own classes)."""
+    round_ = state.round
+    assert isinstance(round_, iceberg.MeldRound)  # these pages show Iceberg's and Rummy 500's rounds
+    return round_
 
 
 def screen(state: logs.LogState) -> str:
@@ -175,7 +187,7 @@ def player_breakdown(state) -> list[dict]:
     return rows
 
 
-def rounds_listed(state, finished: list[dict[str, int]]) -> list[tuple[int, object]]:
+def rounds_listed(state, finished: list[dict[str, int]]) -> Sequence[tuple[int, object]]:
     """The rounds a game page lists (helpers.rounds_shown: the latest, or all): (number,
     the finished round's kept scores, as a record), then the round being played, its
     result so far, if it has begun. ``finished``: every finished round's scores."""
@@ -278,7 +290,8 @@ def game_rules(game_id: int):
     rules = variant.rules.resolve(header["rules"], len(header["players"]))
     return render_template("rules.html", rows=rule_rows(variant, rules), variant=variant,
                            variants=variants(), game_id=game_id, players=header["players"],
-                           first_dealer=header["players"][header["first_dealer"]], over=header["over"], table=families.page_url(variant, "table", game_id),
+                           first_dealer=header["players"][header["first_dealer"]], over=header["over"],
+                           table=families.page_url(variant, "table", game_id),
                            game_page=families.page_url(variant, "game", game_id))
 
 

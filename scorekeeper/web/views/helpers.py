@@ -10,17 +10,30 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable, Mapping
 from datetime import date
-from functools import lru_cache
+from functools import cache, lru_cache
 from types import MappingProxyType
-from typing import Iterable, Mapping
 
-from flask import (Blueprint, Response, abort, current_app, g, get_template_attribute, jsonify, redirect,
-                   before_render_template, has_request_context, render_template, request, template_rendered,
-                   url_for)
+import pyphen
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    before_render_template,
+    current_app,
+    g,
+    get_template_attribute,
+    has_request_context,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    template_rendered,
+    url_for,
+)
 from flask_babel import format_date, get_locale
 from flask_wtf.csrf import CSRFError
-import pyphen
 from markupsafe import Markup, escape
 
 from ...games import registry
@@ -179,7 +192,9 @@ def regions(parts: Mapping[str, str], context: dict) -> dict[str, str]:
     context: what ``render_template`` does for each (the context processors, then the
     template, then ``template_rendered``), with the processors run once for all of them
     (a sixth of the payload's cost when each region made its own context)."""
-    app = current_app._get_current_object()
+    # The app behind the proxy: Flask types current_app as the app itself (its own render_template
+    # ignores this the same way).
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
     context = dict(context)
     app.update_template_context(context)
     drawn = {}
@@ -242,7 +257,9 @@ def _piece(_language: str, _link: str | None, template: str, macro: str, args: t
     instead of sending it again (web/live.py, :func:`updates.piece`)."""
     html = get_template_attribute(template, macro)(*args)  # Markup: the templates autoescape
     key = hashlib.blake2b(html.encode(), digest_size=6).hexdigest()
-    tag = _FIRST_TAG.search(html).end()
+    first = _FIRST_TAG.search(html)
+    assert first is not None  # a piece is one element
+    tag = first.end()
     return key, html[:tag] + KEYED.format(key) + html[tag:]
 
 
@@ -251,7 +268,7 @@ def _piece(_language: str, _link: str | None, template: str, macro: str, args: t
 HYPHENATION = ("en", "es")
 
 
-@lru_cache(maxsize=None)
+@cache
 def hyphenations() -> tuple[pyphen.Pyphen, ...]:
     """The patterns, read once per process: the served app reads them before its workers
     are forked (scorekeeper/serving.py), so that no phone's first page waits for them."""

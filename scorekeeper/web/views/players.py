@@ -84,7 +84,9 @@ def _player_page(player_id: int, rename_form=None, merge_form=None, error=None, 
     may_change = not players.outside(db, player_id, links.editable_games())
     rename_form = rename_form or RenameForm(formdata=None, name=player.name, expected=player.name)
     merge_form = merge_form or MergeForm(formdata=None, into=None)
-    group_seen = seen & set(kernel.group_games(db, [players.group_of(db, player_id)]))
+    group = players.group_of(db, player_id)
+    assert group is not None  # _player found them
+    group_seen = seen & set(kernel.group_games(db, [group]))
     merge_form.into.choices = [(p.id, p.name) for p in players.everyone(db, group_seen)
                                if p.id != player_id]  # a merge joins two players of one group
     return render_template(
@@ -246,7 +248,7 @@ def sheet(game_id: int):
     return render_template(
         "sheet.html", game_id=game_id, header=header, record=record,
         notes=notes, played=len(counted),
-        ended=[r.said for r in game.rounds],
+        ended=[r.said_words for r in game.rounds],  # the kept records' said, as every kind of round names it
         chart=chart(record.players, [r.scores for r in counted], total, limit=limit),
         view_url=view_url, qr=links.qr_svg(view_url, page_text("Read-only link to this score sheet")),
         switch_back=url_for("players.sheet", game_key=links.make_key(game_id, header["view_token"])),

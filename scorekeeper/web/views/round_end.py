@@ -17,7 +17,7 @@ from ..database import get_db
 from ..forms import ConfirmRoundForm, HandForm
 from ..words import page_text, said
 from . import helpers
-from .games import SCREENS, load_state, screen, screen_url
+from .games import SCREENS, load_state, screen, screen_url, table_round
 from .hands import cards_left, hand_entry
 from .helpers import ALREADY_SAVED
 
@@ -48,7 +48,7 @@ def end_page(state: logs.LogState, *, player=None, picked=None, error=None, stat
         state=state, game_id=game_id, round_no=round_no, drafts=drafts, missing=missing,
         out=out, entering=entering, player=player, picker=picker, error=error or draft_error,
         result=result if not draft_error else None, scored=scored, version=state.log.version,
-        screen=screen(state), earned={p: state.round.earned(p) for p in state.players},
+        screen=screen(state), earned={p: table_round(state).earned(p) for p in state.players},
     ), status
 
 

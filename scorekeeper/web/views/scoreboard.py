@@ -15,8 +15,9 @@ reloads itself every few seconds.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Blueprint, render_template, request
 from markupsafe import Markup

@@ -32,9 +32,9 @@ from ..words import page_text, said
 from . import bring_back, families, helpers, scoreboard
 from .answers import CONFIRM, WENT_OUT, answer, picked_first, wants_json
 from .files import export_file, log_sheet
-from .helpers import ALREADY_SAVED, refusal_status
 from .hands import cards_left, hand_entry
-from .steals_state import Steals
+from .helpers import ALREADY_SAVED, refusal_status
+from .steals_state import Steals, robber_round
 
 SCREENS = "steals"
 bp = Blueprint(SCREENS, __name__, url_prefix="/g/<game_key>/robber")
@@ -167,7 +167,7 @@ def board(state: Steals) -> scoreboard.Board:
     """The scoreboard of a game of Robber (views/scoreboard.py): what each player would
     score if the hand ended now, whose turn, the last line of the hand's log, a discard
     pile taken and not melded yet, how the hand ended."""
-    status = []
+    status: list[Say | Sentence] = []
     if not state.over:
         if state.tied:
             status.append(Say("Tie at the top at %(target)s or more: this hand decides.",
@@ -222,8 +222,10 @@ def robber_preview(state: Steals, player: str, cards, target: int | None) -> dic
         _row, after = logs.check_play(state.state, kind, player, cards, target)
     except Refused as e:
         return {"ok": False, "error": e.said, "cards": list(cards), "twice": twice}
-    play = after.round.plays[-1]
-    meld = after.round.melds[play.meld_number - 1]
+    hand = robber_round(after)
+    play = hand.plays[-1]
+    assert play.meld_number is not None  # a meld or a lay-off: the meld it made or went on
+    meld = hand.melds[play.meld_number - 1]
     value = meld.meld.value(after.rules)
     before = state.round.melds[play.meld_number - 1].meld.value(state.rules) if kind == "layoff" else 0
     return {"ok": True, "kind": kind, "number": play.meld_number, "meld": meld.meld,
@@ -301,6 +303,7 @@ def pass_turn(game_id: int):
 def undo(game_id: int):
     form = UndoForm()
     form.validate()
+    words: Sentence | Say
     try:
         words = Sentence(log_changes.undo_said(get_db(), game_id, form.request_id.key(), form.last.data))
     except Repeated:

@@ -18,7 +18,7 @@ from ...storage import logs, plays
 class TableMeld:
     """A meld on the table as the page shows it."""
 
-    pid: int  # the play id of the row that made it
+    pid: int | None  # the play id of the row that made it (None: a play not saved yet, a preview)
     number: int
     tm: Any  # the rules' table meld: its meld, owner and history
     side: str  # its owner's side: the player, or the team
@@ -33,6 +33,15 @@ class LogLine:
     text: Say  # the play in words, a sentence read in the phone's language
     steal: bool = False
     editable: bool = False  # a meld, a lay-off or going out can be changed, the rest deleted
+
+
+def robber_round(state: logs.LogState) -> robber.Round:
+    """The hand's table as Robber's rules keep it: its melds with their owners and locks,
+    its plays with the meld each went on and whom it stole from (the game contract's round
+    says none of it: these pages ask the game's own classes)."""
+    round_ = state.round
+    assert isinstance(round_, robber.Round)  # the Robber pages show Robber's hands only
+    return round_
 
 
 @dataclass
@@ -88,10 +97,13 @@ class Steals:
         return current.scores if current is not None else {p: 0 for p in self.state.players}
 
     def melds(self) -> list[TableMeld]:
-        round_ = self.state.round
-        return [TableMeld(pid, tm.number, tm, self.side(tm.owner), self.colour(tm.owner),
-                          round_.locked(tm.number), tm.meld.value(self.state.rules))
-                for pid, tm in self.state.melds()]
+        round_ = robber_round(self.state)
+        shown = []
+        for pid, tm in self.state.melds():
+            assert isinstance(tm, robber.TableMeld)  # the round's own melds
+            shown.append(TableMeld(pid, tm.number, tm, self.side(tm.owner), self.colour(tm.owner),
+                                   round_.locked(tm.number), tm.meld.value(self.state.rules)))
+        return shown
 
     def _arranged(self, play) -> Cards:
         """A play's cards in the order they lie in their meld on the table now (a card's
@@ -104,16 +116,22 @@ class Steals:
         lines = []
         for tp in self.state.plays():
             row, play = tp.row, tp.play
+            # The rules' own play of an event (a meld, a lay-off, going out); None for a row
+            # the game file does not record (a pass, the discard pile taken, …).
+            assert play is None or isinstance(play, robber.Play)
             if row.type == "meld":
+                assert play is not None
                 text = Say("%(player)s melds %(cards)s (meld %(number)s)", player=row.player,
                            cards=self._arranged(play), number=play.meld_number)
-            elif row.type == "layoff" and play.stolen_from:
-                text = Say("%(player)s steals meld %(number)s from %(owner)s with %(cards)s",
-                           player=row.player, number=play.meld_number, owner=play.stolen_from,
-                           cards=self._arranged(play))
             elif row.type == "layoff":
-                text = Say("%(player)s adds %(cards)s to meld %(number)s", player=row.player,
-                           cards=self._arranged(play), number=play.meld_number)
+                assert play is not None
+                if play.stolen_from:
+                    text = Say("%(player)s steals meld %(number)s from %(owner)s with %(cards)s",
+                               player=row.player, number=play.meld_number, owner=play.stolen_from,
+                               cards=self._arranged(play))
+                else:
+                    text = Say("%(player)s adds %(cards)s to meld %(number)s", player=row.player,
+                               cards=self._arranged(play), number=play.meld_number)
             elif row.type == "out":
                 text = Say("%(player)s went out", player=row.player)
             elif row.type == "pass":

@@ -6,9 +6,10 @@ one tap each, the turn passed on with one tap. Every play is checked by replayin
 log with it added (storage/logs.py); a refused play says why and nothing is saved.
 Earlier plays can be edited or deleted, and everything after them is recomputed.
 
-Many phones, one table: every phone on a game hears its changes (web/live.py: a
-stream, or ``/live`` polled where none is held; static/app.js) and replaces the parts
-of the page that other phones' plays change, keeping what it has picked. Every form carries a fresh ``request_id``: sent twice, it is acted on once.
+Many phones, one table: every phone on a game hears its changes (web/live.py: a stream,
+or ``/live`` polled where none is held; static/app.js) and replaces the parts of the
+page that other phones' plays change, keeping what it has picked. Every form carries a
+fresh ``request_id``: sent twice, it is acted on once.
 
 With the page's script a play, an ace, a pass, going out and an undo are sent in the
 background asking for JSON (``Accept: application/json``): the answer is what ``/live``
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, get_template_attribute, redirect, render_template, request, url_for
 
+from ...games import iceberg
 from ...games.words import Say, SayN, Sentence
 from ...storage import log_changes, logs, plays
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
@@ -31,7 +33,7 @@ from ..picker import count_line, grid
 from ..words import page_text, said
 from . import bring_back, families, helpers, round_end, scoreboard
 from .answers import answer, picked_first, wants_json
-from .games import SCREENS, load_state, screen, screen_url
+from .games import SCREENS, load_state, screen, screen_url, table_round
 from .helpers import ALREADY_SAVED, card_parts, refusal_status
 
 bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
@@ -93,6 +95,7 @@ def saved_words(state: logs.LogState, play_id: int | None) -> list[Say]:
                              player=row.player))
         return words
     if tp.play is not None and row.type in ("meld", "layoff"):
+        assert isinstance(tp.play, iceberg.Play)  # the rules' own play (Rummy 500's are Iceberg's)
         return [SayN("%(player)s: %(play)s, %(num)s point.", "%(player)s: %(play)s, %(num)s points.",
                      tp.play.points, player=row.player, play=tp.play.describe(points=False))]
     return []
@@ -102,12 +105,14 @@ def table_context(state: logs.LogState, *, picked=(), target=None, player=None,
                   preview=None, error=None, picker=True, notices=()) -> dict:
     """What the table screen and its live regions are drawn from (``picker``: False for
     the live regions, which have no card picker: only how many of each card are left)."""
-    me = helpers.phone_of(state.log.id, state.players)
+    game_id, table = state.log.id, table_round(state)
+    assert game_id is not None  # a game read from the database
+    me = helpers.phone_of(game_id, state.players)
     return dict(
         state=state,
-        game_id=state.log.id,
+        game_id=game_id,
         me=me,
-        whose=links.whose(state.log.id),
+        whose=links.whose(game_id),
         picker=grid(plays.availability(state.round), picked, aces=not state.variant.aces_face_up)
         if picker else None,
         melds=state.melds(),
@@ -117,7 +122,7 @@ def table_context(state: logs.LogState, *, picked=(), target=None, player=None,
         error=error,
         notices=list(notices),
         plays=state.plays(state.round_no) if not state.over else [],
-        earned={p: state.round.earned(p) for p in state.players},
+        earned={p: table.earned(p) for p in state.players},
         last=state.last_row() if not state.over else None,
         version=state.log.version,
         screen=screen(state),
@@ -171,14 +176,15 @@ def live_parts(state: logs.LogState) -> dict:
 def board(state: logs.LogState) -> scoreboard.Board:
     """The scoreboard of a game at the table (views/scoreboard.py): the round's running
     scores, whose turn, the last line of the log, and how the round is ending or ended."""
-    status = []
+    status: list[Say | Sentence] = []
+    table = table_round(state)
     if not state.over:
         if state.result.tied_at_target:
             status.append(Say("Tie at the top at %(target)s or more: this round decides.",
                               target=state.rules["target"]))
         if state.ending:
             status.append(Say("%(player)s exposed the last ace: the round ends after %(player)s’s turn.",
-                              player=state.round.last_ace_by))
+                              player=table.last_ace_by))
         elif state.ended:
             status.append(Sentence(state.said_status()))
     round_plays = state.plays(state.round_no) if not state.over else []
@@ -186,7 +192,7 @@ def board(state: logs.LogState) -> scoreboard.Board:
     return scoreboard.Board(
         variant=state.variant, game=state.result, version=state.log.version, round_no=state.round_no,
         round_label=None if state.over else helpers.round_title(state.variant, state.round_no),
-        round_scores=None if state.over else {p: state.round.earned(p) for p in state.players},
+        round_scores=None if state.over else {p: table.earned(p) for p in state.players},
         turn=None if state.over or state.ended else state.turn, dealer=state.dealer(),
         last=last(round_plays, state.log.id) if round_plays else None, status=status)
 
@@ -334,7 +340,9 @@ def edit_page(state: logs.LogState, play_id: int, *, player=None, picked=None, t
     before = logs.before_play(state, row)
     melds = before.melds(row.round_no) if row.type == "layoff" else []
     # The cards of the play being changed go back to the pool while it is edited.
-    available = plays.availability(state.round_result(row.round_no).round, give_back=row.cards)
+    result = state.round_result(row.round_no)
+    assert result is not None  # play_state read the play's round
+    available = plays.availability(result.round, give_back=row.cards)
     return render_template(
         "edit_play.html",
         state=state, game_id=state.log.id, row=row, melds=melds,

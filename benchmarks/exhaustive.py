@@ -32,8 +32,8 @@ Aces are never playable (they go face up at once), so they are left out of the s
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
-from typing import Iterator, Mapping, Sequence
 
 from scorekeeper.games.cards import Card
 from scorekeeper.games.errors import IllegalPlay

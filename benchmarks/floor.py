@@ -131,7 +131,8 @@ BASE = """<!doctype html>
 </head>
 <body{% block body %}{% endblock %}>
 <header class="top">
-<nav aria-label="Main"><a href="/games">Games</a> <a href="/games/new">New game</a> <a href="/players">Players</a> <a href="/rules/iceberg">Rules</a></nav>
+<nav aria-label="Main"><a href="/games">Games</a> <a href="/games/new">New game</a> \
+<a href="/players">Players</a> <a href="/rules/iceberg">Rules</a></nav>
 </header>
 <main id="main">
 {% if notice %}<div class="flash" role="status" data-flash><p>{{ notice }}</p></div>{% endif %}
@@ -142,13 +143,17 @@ BASE = """<!doctype html>
 """
 
 MACROS = """
-{% macro keys() %}<input type="hidden" name="csrf_token" value="{{ token }}"><input type="hidden" name="request_id" value="{{ request_id() }}">{% endmacro %}
-{% macro cards(names) %}{% for c in names %}{% set k = card(c) %}<span class="k {{ k.colour }}">{{ k.text }}</span>{% if not loop.last %} {% endif %}{% endfor %}{% endmacro %}
+{% macro keys() %}<input type="hidden" name="csrf_token" value="{{ token }}">\
+<input type="hidden" name="request_id" value="{{ request_id() }}">{% endmacro %}
+{% macro cards(names) %}{% for c in names %}{% set k = card(c) %}<span class="k {{ k.colour }}">{{ k.text }}</span>\
+{% if not loop.last %} {% endif %}{% endfor %}{% endmacro %}
 {% macro scores(players, round_no) %}
 <table class="scores" data-scores data-region="scores">
-<caption class="vh">Scores: this round so far and the game total</caption><thead><tr><td></td>{% for p in players %}<th scope="col" data-player="{{ p }}">{{ p }}</th>{% endfor %}</tr></thead>
+<caption class="vh">Scores: this round so far and the game total</caption><thead><tr><td></td>{% for p in players %}\
+<th scope="col" data-player="{{ p }}">{{ p }}</th>{% endfor %}</tr></thead>
 <tbody>
-<tr><th scope="row">Round {{ round_no }}</th>{% for p in players %}<td data-round-score="{{ p }}">0</td>{% endfor %}</tr>
+<tr><th scope="row">Round {{ round_no }}</th>\
+{% for p in players %}<td data-round-score="{{ p }}">0</td>{% endfor %}</tr>
 <tr><th scope="row">Total</th>{% for p in players %}<td data-total="{{ p }}">0</td>{% endfor %}</tr>
 </tbody>
 </table>
@@ -159,8 +164,10 @@ MACROS = """
 {% for suit, ranks in PICKER %}
 <div class="suit {{ card(suit ~ '2').colour }}" role="group" aria-label="{{ suit }}">
 {% for rank, name in ranks %}{% set k = card(name) %}
-<label><input type="checkbox" name="cards" value="{{ name }}" data-card="{{ name }}"><b aria-hidden="true">{{ k.text }}</b><i>{{ k.words }}</i></label>
-<label class="two"><input type="checkbox" name="cards" value="{{ name }}" data-card="{{ name }}" data-copy><b aria-hidden="true">{{ k.text }}</b><i>{{ k.words }}</i></label>
+<label><input type="checkbox" name="cards" value="{{ name }}" data-card="{{ name }}">\
+<b aria-hidden="true">{{ k.text }}</b><i>{{ k.words }}</i></label>
+<label class="two"><input type="checkbox" name="cards" value="{{ name }}" data-card="{{ name }}" data-copy>\
+<b aria-hidden="true">{{ k.text }}</b><i>{{ k.words }}</i></label>
 {% endfor %}
 </div>
 {% endfor %}
@@ -169,12 +176,14 @@ MACROS = """
 {% macro row(r, key) %}<li data-play="{{ r.id }}" data-type="{{ r.type }}" data-player="{{ r.player }}">
 <span class="pl">{{ r.player }}</span>
 {{ r.type }} {{ cards(r.cards) }}{% if r.number %} <small>(meld {{ r.number }})</small>{% endif %}
- <a class="edit" href="/g/{{ key }}/plays/{{ r.id }}/edit" aria-label="Edit or delete {{ r.player }}&#39;s {{ r.type }} ({{ r.cards|join(' ') }})">Edit</a></li>
+ <a class="edit" href="/g/{{ key }}/plays/{{ r.id }}/edit" \
+aria-label="Edit or delete {{ r.player }}&#39;s {{ r.type }} ({{ r.cards|join(' ') }})">Edit</a></li>
 {% endmacro %}
 """
 
 TABLE = """{% extends "base.html" %}{% from "macros.html" import keys, cards, scores, picker, row %}
-{% block body %} class="table-screen" data-live="/g/{{ key }}/live" data-version="{{ version }}" data-screen="play" data-round="{{ round_no }}"{% endblock %}
+{% block body %} class="table-screen" data-live="/g/{{ key }}/live" data-version="{{ version }}" data-screen="play" \
+data-round="{{ round_no }}"{% endblock %}
 {% block main %}
 {{ scores(players, round_no) }}
 <section class="turn" data-region="turn" data-turn="{{ turn }}" data-round="{{ round_no }}" aria-labelledby="turn-h">
@@ -187,17 +196,22 @@ TABLE = """{% extends "base.html" %}{% from "macros.html" import keys, cards, sc
 <form id="play" method="post" action="/g/{{ key }}/plays" data-preview-url="/g/{{ key }}/preview">
 {{ keys() }}
 <fieldset class="who"><legend>Who plays</legend>
-{% for p in players %}<label><input type="radio" name="player" value="{{ p }}" data-player="{{ p }}"{% if p == turn %} checked{% endif %}><span>{{ p }}</span></label>{% endfor %}</fieldset>
+{% for p in players %}<label><input type="radio" name="player" value="{{ p }}" data-player="{{ p }}"\
+{% if p == turn %} checked{% endif %}><span>{{ p }}</span></label>{% endfor %}</fieldset>
 <div data-region="aces">
 <fieldset class="aces"><legend>Aces face up (one tap each)</legend>
-{% for a in ACES %}{% set k = card(a) %}<button class="k {{ k.colour }}" formaction="/g/{{ key }}/aces" name="card" value="{{ a }}" data-ace="{{ a }}" aria-label="Ace of {{ k.words[5:] }}">{{ k.text }}</button>{% endfor %}</fieldset>
+{% for a in ACES %}{% set k = card(a) %}<button class="k {{ k.colour }}" formaction="/g/{{ key }}/aces" name="card" \
+value="{{ a }}" data-ace="{{ a }}" aria-label="Ace of {{ k.words[5:] }}">{{ k.text }}</button>{% endfor %}</fieldset>
 </div>
 <fieldset class="melds" data-melds data-region="melds"><legend>Meld, or lay off on a meld on the table</legend>
 <label><input type="radio" name="meld" value="" data-meld="" checked><span>New meld</span></label>
-{% for m in melds %}<label><input type="radio" name="meld" value="{{ m.id }}" data-meld="{{ m.id }}" data-meld-number="{{ m.number }}"><span><span class="mn">Meld {{ m.number }}</span> {{ cards(m.cards) }} <small>{{ m.player }}</small></span></label>{% endfor %}
+{% for m in melds %}<label><input type="radio" name="meld" value="{{ m.id }}" data-meld="{{ m.id }}" \
+data-meld-number="{{ m.number }}"><span><span class="mn">Meld {{ m.number }}</span> {{ cards(m.cards) }} \
+<small>{{ m.player }}</small></span></label>{% endfor %}
 </fieldset>
 {{ picker() }}
-<p class="actions"><button name="check" value="1">Check</button> <button name="confirm" value="1" data-confirm>Confirm</button></p>
+<p class="actions"><button name="check" value="1">Check</button> \
+<button name="confirm" value="1" data-confirm>Confirm</button></p>
 </form>
 <form method="post" action="/g/{{ key }}/out">
 {{ keys() }}<input type="hidden" name="player" value="{{ turn }}">
@@ -212,15 +226,18 @@ TABLE = """{% extends "base.html" %}{% from "macros.html" import keys, cards, sc
 """
 
 END = """{% extends "base.html" %}{% from "macros.html" import keys, cards, scores, picker %}
-{% block body %} data-live="/g/{{ key }}/live" data-version="{{ version }}" data-screen="end" data-round="{{ round_no }}"{% endblock %}
+{% block body %} data-live="/g/{{ key }}/live" data-version="{{ version }}" data-screen="end" \
+data-round="{{ round_no }}"{% endblock %}
 {% block main %}
 <h1>Round {{ round_no }}: the cards left in each hand</h1>
 {{ scores(players, round_no) }}
-<ul class="hands">{% for r in hands %}<li data-hand="{{ r.player }}"><strong>{{ r.player }}</strong> {{ cards(r.cards) }}</li>{% endfor %}</ul>
+<ul class="hands">{% for r in hands %}<li data-hand="{{ r.player }}"><strong>{{ r.player }}</strong> \
+{{ cards(r.cards) }}</li>{% endfor %}</ul>
 <form method="post" action="/g/{{ key }}/hands" id="hand">
 {{ keys() }}
 <fieldset class="who"><legend>Whose hand</legend>
-{% for p in players %}<label><input type="radio" name="player" value="{{ p }}"><span>{{ p }}</span></label>{% endfor %}</fieldset>
+{% for p in players %}<label><input type="radio" name="player" value="{{ p }}"><span>{{ p }}</span></label>{% endfor %}\
+</fieldset>
 <input type="hidden" name="round_no" value="{{ round_no }}">
 {{ picker() }}
 <p><button>Save this hand</button></p>
@@ -236,7 +253,8 @@ GAME_PAGE = """{% extends "base.html" %}{% from "macros.html" import scores %}
 {% block main %}
 <h1>Game over after {{ rounds }} rounds</h1>
 {{ scores(players, rounds) }}
-<ol class="rounds">{% for n in range(1, rounds + 1) %}<li><a href="/g/{{ key }}/rounds/{{ n }}">Round {{ n }}</a>{% for p in players %} <span data-player="{{ p }}">{{ p }} 0</span>{% endfor %}</li>{% endfor %}</ol>
+<ol class="rounds">{% for n in range(1, rounds + 1) %}<li><a href="/g/{{ key }}/rounds/{{ n }}">Round {{ n }}</a>\
+{% for p in players %} <span data-player="{{ p }}">{{ p }} 0</span>{% endfor %}</li>{% endfor %}</ol>
 {% for n in range(120) %}<p class="line">Round {{ n }}: {% for p in players %}<span>{{ p }}</span> {% endfor %}</p>
 {% endfor %}
 <p class="links"><a href="/games/new">New game</a></p>
@@ -249,19 +267,25 @@ NEW = """{% extends "base.html" %}{% from "macros.html" import keys %}
 <form method="post" action="/games">
 {{ keys() }}
 {% for seat in range(PLAYERS_MAX) %}
-<p><label for="seat_{{ seat }}">Seat {{ seat + 1 }}</label> <input id="seat_{{ seat }}" name="seat_{{ seat }}" list="known" autocomplete="off"></p>
+<p><label for="seat_{{ seat }}">Seat {{ seat + 1 }}</label> \
+<input id="seat_{{ seat }}" name="seat_{{ seat }}" list="known" autocomplete="off"></p>
 {% endfor %}
 <datalist id="known">{% for n in range(60) %}<option value="Player {{ n }}">{% endfor %}</datalist>
-<fieldset><legend>First dealer</legend>{% for seat in range(PLAYERS_MAX) %}<label><input type="radio" name="first_dealer" value="{{ seat }}"{% if not seat %} checked{% endif %}> Seat {{ seat + 1 }}</label>{% endfor %}</fieldset>
-{% for n in range(70) %}<p class="rule"><label><input type="checkbox" name="option_{{ n }}"> Rule option {{ n }}: as the rules say</label></p>
+<fieldset><legend>First dealer</legend>\
+{% for seat in range(PLAYERS_MAX) %}<label><input type="radio" name="first_dealer" value="{{ seat }}"\
+{% if not seat %} checked{% endif %}> Seat {{ seat + 1 }}</label>{% endfor %}</fieldset>
+{% for n in range(70) %}\
+<p class="rule"><label><input type="checkbox" name="option_{{ n }}"> Rule option {{ n }}: as the rules say</label></p>
 {% endfor %}
 <p><button class="big">Start</button></p>
 </form>
 {% endblock %}
 """
 
-TURN = """<section class="turn" data-region="turn" data-turn="{{ turn }}" data-round="{{ round_no }}"><h1>{{ turn }}’s turn</h1></section>"""
-MELD_MARKERS = """{% for id in melds %}<input type="radio" name="meld" value="{{ id }}" data-meld="{{ id }}" data-meld-number="{{ loop.index }}">{% endfor %}"""
+TURN = ("""<section class="turn" data-region="turn" data-turn="{{ turn }}" data-round="{{ round_no }}">"""
+        """<h1>{{ turn }}’s turn</h1></section>""")
+MELD_MARKERS = ("""{% for id in melds %}<input type="radio" name="meld" value="{{ id }}" data-meld="{{ id }}" """
+                """data-meld-number="{{ loop.index }}">{% endfor %}""")
 LOG_ROW = """{% from "macros.html" import row %}{{ row(r, key) }}"""
 
 HEADERS = {  # the app's (scorekeeper/security.py), on every answer

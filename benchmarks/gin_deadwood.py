@@ -22,7 +22,7 @@ import platform
 import random
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     convert, rl_deadwood = rlcard_solver()
     import rlcard
 
-    print(f"Gin deadwood benchmark — {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC")
+    print(f"Gin deadwood benchmark — {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     print(f"Python {platform.python_version()} on {platform.machine()}, rlcard {rlcard.__version__}, "
           f"seed {SEED}, each set timed as the fastest of {args.repeat} passes\n")
     print(f"{'hands':<22}{'count':>7}{'scorekeeper µs':>16}{'rlcard µs':>11}{'ratio':>8}")

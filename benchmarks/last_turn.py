@@ -26,7 +26,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     rules = resolve_rules({}, 4)
     rng = random.Random(SEED)
     started = time.perf_counter()
-    print(f"Iceberg best last turn benchmark — {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC")
+    print(f"Iceberg best last turn benchmark — {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     print(f"Python {platform.python_version()} on {platform.machine()}, seed {SEED}, "
           f"{per_size} positions per hand size{' (quick)' if args.quick else ''}, "
           f"each timed as the fastest of {args.repeat} call{'s' if args.repeat > 1 else ''}")

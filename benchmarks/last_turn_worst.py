@@ -47,7 +47,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     repeat = args.repeat or (1 if args.quick else 2)
     gappy = args.specials if args.specials is not None else (1 if args.quick else 4)
     started = time.perf_counter()
-    print(f"Iceberg best last turn, worst cases — {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC")
+    print(f"Iceberg best last turn, worst cases — {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     print(f"Python {platform.python_version()} on {platform.machine()}, seed {SEED}, "
           f"{count} random positions per rule set, fastest of {repeat}")
 

@@ -67,7 +67,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,7 +114,7 @@ class Segment:
     changes: list[float] = field(default_factory=list)  # s from a play to each other phone hearing it
     unheard: int = 0  # (play, phone) pairs never heard before the phones stopped
 
-    def __iadd__(self, other: "Segment") -> "Segment":
+    def __iadd__(self, other: Segment) -> Segment:
         for name in ("window", "requests", "cpu_server", "cpu_client", "late", "unheard"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name in ("plays", "reads", "errors", "stalls", "changes"):
@@ -360,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
                             worker_class=args.worker_class)
     # Only gevent's greenlets hold streams (web/live.py): elsewhere the pages poll.
     args.poll = args.poll or chosen["worker_class"] != "gevent"
-    print(f"Load benchmark — {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python "
+    print(f"Load benchmark — {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python "
           f"{platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores")
     setup = (f"gunicorn, {chosen['workers']} {chosen['worker_class']} workers × "
              f"{chosen['threads']} thread{'s' if chosen['threads'] > 1 else ''} "

@@ -79,8 +79,8 @@ def main() -> int:
     args = parser.parse_args()
     sys.path.insert(0, str(args.src))
     sys.path.insert(1, str(HERE.parent))
-    from scorekeeper import create_app
     from benchmarks import table_script
+    from scorekeeper import create_app
 
     app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False,
                       "DATABASE": os.path.join(tempfile.mkdtemp(), "long.db")})
@@ -140,7 +140,8 @@ def main() -> int:
     results = [("table page", pair("/table")), ("/live?since=0", pair("/live?since=0"))]
     for game in (short, long):
         turn = re.search(r'data-turn="([^"]+)"', client.get(game + "/table").get_data(as_text=True)).group(1)
-        out = client.post(f"{game}/out", data={"player": turn, "round_no": str(1 if game == short else args.rounds + 1)})
+        out = client.post(f"{game}/out",
+                          data={"player": turn, "round_no": str(1 if game == short else args.rounds + 1)})
         assert out.status_code == 303, out.get_data(as_text=True)[-500:]
     results += [("round-end page", pair("/end")), ("game page", pair(""))]
 

@@ -32,9 +32,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from benchmarks import table_script  # noqa: E402
-from scorekeeper.games import registry  # noqa: E402
-from scorekeeper.storage import db as database, games, kernel, log_changes, logs, results  # noqa: E402
+from benchmarks import table_script  # noqa: E402 -- after the sys.path.insert
+from scorekeeper.games import registry  # noqa: E402 -- after the sys.path.insert
+from scorekeeper.storage import db as database  # noqa: E402 -- after the sys.path.insert
+from scorekeeper.storage import games, kernel, log_changes, logs, results  # noqa: E402 -- after the sys.path.insert
 
 PLAYERS = 5
 

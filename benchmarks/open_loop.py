@@ -77,7 +77,7 @@ class Connection:
         self.reader, self.writer = reader, writer
 
     @classmethod
-    async def open(cls, host: str, port: int) -> "Connection":
+    async def open(cls, host: str, port: int) -> Connection:
         reader, writer = await asyncio.open_connection(host, port)
         sock = writer.get_extra_info("socket")
         if sock is not None:
@@ -224,7 +224,7 @@ class Table:
         since = started if since is None else since
         try:
             answer = await asyncio.wait_for(phone.request(method, path, fields, accept), self.timeout)
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError) as e:
+        except (TimeoutError, OSError, asyncio.IncompleteReadError) as e:
             self.requests.append(Request(kind, 0, since, time.perf_counter() - since))
             raise Unexpected(f"{kind} {path}: {type(e).__name__}: {e}") from None
         self.requests.append(Request(kind, answer.status, since, time.perf_counter() - since,
@@ -345,8 +345,7 @@ class Table:
                 continue  # ended by the server: the next one at once
             except asyncio.CancelledError:
                 raise
-            except (OSError, ValueError, IndexError, asyncio.TimeoutError, asyncio.IncompleteReadError,
-                    Unexpected) as e:
+            except (TimeoutError, OSError, ValueError, IndexError, asyncio.IncompleteReadError, Unexpected) as e:
                 self.errors.append(f"stream /g/{key}/events: {type(e).__name__}: {e}")
                 await asyncio.sleep(3.0)  # as a browser waits the stream's retry
             finally:

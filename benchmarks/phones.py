@@ -227,7 +227,7 @@ class EventStream:
         self.sock.settimeout(timeout)
         try:
             data = self.sock.recv(262144)
-        except (socket.timeout, BlockingIOError):
+        except (TimeoutError, BlockingIOError):
             return []
         except OSError:
             data = b""

@@ -12,6 +12,7 @@ with gunicorn's settings as that checkout's ``scorekeeper/serving.py`` writes th
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import signal
 import socket
@@ -147,10 +148,8 @@ def wait_ready(port: int, process: subprocess.Popen, timeout: float = 30.0) -> N
 
 
 def _signal_group(process: subprocess.Popen, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, sig)  # its own group: the server and its workers only
-    except ProcessLookupError:
-        pass
 
 
 def kill(process: subprocess.Popen) -> None:

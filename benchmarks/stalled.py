@@ -60,7 +60,7 @@ async def _one(host: str, port: int, kind: str, seconds: float) -> float | None:
         try:
             await asyncio.wait_for(reader.read(1), seconds)
             return time.perf_counter() - started  # an answer, or the connection closed
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return None
         except OSError:  # reset by the server
             return time.perf_counter() - started

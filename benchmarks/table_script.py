@@ -95,17 +95,17 @@ def script_round(rng: random.Random, players: int, starter: int, dealer: int) ->
         if stock:
             hand.append(stock.pop())
         for card in [c for c in hand if c.is_ace]:
-            play(("ace", seat, str(card)), lambda c=card: round_.ace(name, [c]))
+            play(("ace", seat, str(card)), lambda c=card, name=name: round_.ace(name, [c]))
             hand.remove(card)
         for meld in _runs(hand) + _groups(hand):
             if all(c in hand for c in meld) and play(
-                ("meld", seat, [str(c) for c in meld]), lambda m=meld: round_.meld(name, m)
+                ("meld", seat, [str(c) for c in meld]), lambda m=meld, name=name: round_.meld(name, m)
             ):
                 _take(hand, meld)
         for card in sorted(hand, key=sort_key):
             for table in round_.melds:
                 if play(("layoff", seat, table.number, [str(card)]),
-                        lambda n=table.number, c=card: round_.lay_off(name, n, [c])):
+                        lambda n=table.number, c=card, name=name: round_.lay_off(name, n, [c])):
                     hand.remove(card)
                     break
         if not hand or not stock:  # nothing left to hold, or nothing left to draw

@@ -35,10 +35,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from scorekeeper import gamefile  # noqa: E402
-from scorekeeper.games import registry  # noqa: E402
-from scorekeeper.games.cards import full_deck  # noqa: E402
-from scorekeeper.storage import db as database, games, kernel, log_changes, logs, rounds  # noqa: E402
+from scorekeeper import gamefile  # noqa: E402 -- after the sys.path.insert
+from scorekeeper.games import registry  # noqa: E402 -- after the sys.path.insert
+from scorekeeper.games.cards import full_deck  # noqa: E402 -- after the sys.path.insert
+from scorekeeper.storage import db as database  # noqa: E402 -- after the sys.path.insert
+from scorekeeper.storage import games, kernel, log_changes, logs, rounds  # noqa: E402 -- after the sys.path.insert
 
 TARGET_MS = 50.0
 
@@ -79,7 +80,7 @@ def main() -> int:
 
     for module in (database, kernel, log_changes, rounds, games):
         if hasattr(module, "write"):
-            setattr(module, "write", timed)
+            module.write = timed
 
     def measure(what: str, call) -> tuple[str, float, int]:
         held.clear()
@@ -136,8 +137,8 @@ def main() -> int:
                         lambda: log_changes.confirm_round(db, big, "c1", 1)))
 
     rng = random.Random(3)
-    gin = {"format": "scorekeeper/1", "variant": "gin", "rules": {"target": 10**9, "knock_limit": 100}, "players": ["Ann", "Bob"],
-           "teams": None, "rounds": []}
+    gin = {"format": "scorekeeper/1", "variant": "gin", "rules": {"target": 10**9, "knock_limit": 100},
+           "players": ["Ann", "Bob"], "teams": None, "rounds": []}
     gin["rounds"] = [gin_hand(rng) for _ in range(gamefile.MAX_ROUNDS)]
     rows.append(measure("import 100 Gin hands", lambda: game_ids.append(games.import_document(db, gin))))
     gin_id = game_ids[-1]

@@ -11,8 +11,8 @@ import threading
 
 from scorekeeper import create_app, gamefile
 from scorekeeper.storage import kernel
-from scorekeeper.storage.games import export_document, import_document
 from scorekeeper.storage.db import connect
+from scorekeeper.storage.games import export_document, import_document
 from tests.conftest import EXAMPLES
 
 SEED = json.loads((EXAMPLES / "iceberg-seed-example.json").read_text())

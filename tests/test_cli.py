@@ -15,9 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.games import registry
-from scorekeeper.games import iceberg
-
+from scorekeeper.games import iceberg, registry
 from tests.command import run
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -7,7 +7,6 @@ prints nothing else."""
 import json
 
 import pytest
-
 from command import run
 from test_cli import assert_refused
 

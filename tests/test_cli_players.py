@@ -8,9 +8,8 @@ import sqlite3
 import pytest
 
 from scorekeeper import create_app
-
-from tests.conftest import EXAMPLES
 from tests.command import run
+from tests.conftest import EXAMPLES
 from tests.test_cli_store import SEED
 
 GIN = (EXAMPLES / "gin-knock.json").read_text()

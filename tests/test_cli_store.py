@@ -4,10 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app
-
-from scorekeeper import gamefile
-
+from scorekeeper import create_app, gamefile
 from tests.command import run
 from tests.conftest import EXAMPLES
 

@@ -51,7 +51,6 @@ from benchmarks.table_script import PLAYERS
 from scorekeeper import gamefile
 from scorekeeper.storage import logs
 from scorekeeper.storage.db import connect
-
 from tests.conftest import examples
 
 REPEATS = examples(20)  # crashes: 10 in the suite, 20 under HYPOTHESIS_PROFILE=thorough

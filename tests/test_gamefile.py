@@ -9,7 +9,6 @@ import pytest
 
 from scorekeeper import gamefile
 from scorekeeper.games.errors import GameFileError
-
 from tests.command import run
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -105,8 +104,10 @@ ILLEGAL = [
     ("event-not-an-object", game(round_(*OPENING, "Ann goes out")), "error: round 1, event 3:", "event"),
     ("unknown-event-type", game(round_(*OPENING, {"type": "discard", "player": "Ann", "cards": ["H2"]})),
      "error: round 1, event 3:", "discard"),
-    ("event-type-missing", game(round_({"player": "Ann", "cards": ["S7", "S8", "S9"]})), "error: round 1, event 1:", "type"),
-    ("unknown-event-field", game(round_(meld("Ann", "S7", "S8", "S9") | {"points": 30})), "error: round 1, event 1:", "points"),
+    ("event-type-missing", game(round_({"player": "Ann", "cards": ["S7", "S8", "S9"]})),
+     "error: round 1, event 1:", "type"),
+    ("unknown-event-field", game(round_(meld("Ann", "S7", "S8", "S9") | {"points": 30})),
+     "error: round 1, event 1:", "points"),
     ("unknown-player", game(round_(*OPENING, meld("Dee", "H2", "D2"))), "error: round 1, event 3:", "Dee"),
     ("player-missing", game(round_({"type": "meld", "cards": ["H2", "D2"]})), "error: round 1, event 1:", "player"),
     ("unknown-player-goes-out", game(round_(*OPENING, out("Dee"))), "error: round 1, event 3:", "Dee"),
@@ -129,8 +130,10 @@ ILLEGAL = [
     ("unknown-player-in-hands", game(round_(*OPENING, out("Ann"), hands={"Dee": ["H2"]})), "error: round 1", "Dee"),
     ("hands-not-an-object", game(round_(*OPENING, out("Ann"), hands=[["H2"]])), "error: round 1", "hands"),
     ("hand-not-a-list", game(round_(*OPENING, out("Ann"), hands={"Bob": "H2"})), "error: round 1", "Bob"),
-    ("illegal-meld-mixed", game(round_(*OPENING, meld("Cy", "H2", "D3", "C4"))), "error: round 1, event 3:", "not a meld"),
-    ("illegal-meld-gap", game(round_(*OPENING, meld("Cy", "H2", "H3", "H5"))), "error: round 1, event 3:", "not a meld"),
+    ("illegal-meld-mixed", game(round_(*OPENING, meld("Cy", "H2", "D3", "C4"))),
+     "error: round 1, event 3:", "not a meld"),
+    ("illegal-meld-gap", game(round_(*OPENING, meld("Cy", "H2", "H3", "H5"))),
+     "error: round 1, event 3:", "not a meld"),
     ("illegal-meld-one-card", game(round_(*OPENING, meld("Cy", "H2"))), "error: round 1, event 3:", "H2"),
     ("illegal-meld-two-ranks", game(round_(*OPENING, meld("Cy", "H2", "H3"))), "error: round 1, event 3:", "H2"),
     ("illegal-meld-with-ace", game(round_(*OPENING, meld("Cy", "HA", "H2", "H3"))), "error: round 1, event 3:", "HA"),
@@ -158,7 +161,8 @@ ILLEGAL = [
     ("going-out-twice", game(round_(*OPENING, out("Ann"), out("Bob"))), "error: round 1, event 4:", "Ann"),
     ("play-after-out-same-player", game(round_(*OPENING, out("Ann"), meld("Ann", "H2", "D2"))),
      "error: round 1, event 4:", "Ann"),
-    ("other-player-after-last-ace", game(round_(*LAST_ACE, meld("Ann", "H2", "D2"))), "error: round 1, event 4:", "ace"),
+    ("other-player-after-last-ace", game(round_(*LAST_ACE, meld("Ann", "H2", "D2"))),
+     "error: round 1, event 4:", "ace"),
     ("other-player-goes-out-after-last-ace", game(round_(*LAST_ACE, meld("Cy", "H2", "D2"), out("Bob"))),
      "error: round 1, event 5:", "ace"),
     ("fifth-ace-in-one-deck", game(round_(*LAST_ACE, ace("Cy", "SA"))), "error: round 1, event 4:", "SA"),
@@ -355,7 +359,8 @@ CHAIN_ROUND = round_(meld("Ann", "S7", "S8", "S9"), out("Ann"), hands={"Bob": ["
         ({"card_penalty": 0, "playable_penalty": "single_card"}, -40),
         ({"special_odds_suit": 0}, -140),
     ],
-    ids=["defaults", "explicit-defaults", "unplayable", "single-card", "card-penalty-5", "no-card-penalty", "other-rule"],
+    ids=["defaults", "explicit-defaults", "unplayable", "single-card", "card-penalty-5", "no-card-penalty",
+         "other-rule"],
 )
 def test_penalty_options(rules, bob):
     result = gamefile.score_document(game(CHAIN_ROUND, players=["Ann", "Bob"], rules=rules))

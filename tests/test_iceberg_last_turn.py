@@ -3,6 +3,7 @@
 docs/rules/iceberg.md, "Cards left in hand", ``playable_penalty``. Every expected total
 below is worked out by hand in the row's comment.
 """
+import functools
 from collections import Counter
 
 import pytest
@@ -259,12 +260,11 @@ def test_single_card_turn(hand, melds, overrides, points, left):
 
 def slow_best(hand, table, table_rules):
     """(points, cards used) of the best turn, by trying every sequence of legal plays."""
-    from functools import lru_cache
     from itertools import combinations
 
     from scorekeeper.games.errors import IllegalPlay
 
-    @lru_cache(maxsize=None)
+    @functools.cache
     def search(melds, held):
         found = (0, 0)
         for i, card in enumerate(held):

@@ -15,13 +15,12 @@ from collections import Counter
 import pytest
 
 from benchmarks.exhaustive import exhaustive_best
+from scorekeeper.games import iceberg_last_turn
 from scorekeeper.games.cards import SUITS, Card, parse_card
 from scorekeeper.games.errors import IllegalPlay
 from scorekeeper.games.iceberg import resolve_rules
-from scorekeeper.games import iceberg_last_turn
 from scorekeeper.games.iceberg_last_turn import best_last_turn
 from scorekeeper.games.iceberg_melds import EVENS, ODDS, fits, lay_off, lay_off_points, make_meld
-
 from tests.conftest import examples
 
 RULE_SETS = {

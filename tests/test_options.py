@@ -294,6 +294,6 @@ def test_rules_is_a_mapping_with_attributes():
     assert rules["size"] == 3
     assert rules.overrides == {"mode": "b"}
     with pytest.raises(AttributeError):
-        rules.nonexistent
+        _ = rules.nonexistent
     with pytest.raises(KeyError):
         rules["nonexistent"]

@@ -11,7 +11,7 @@
 import json
 import re
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 from hypothesis import HealthCheck, example, given, settings
@@ -382,7 +382,7 @@ def exhaustive_best(hand, table, rules) -> int:
     def canonical(melds):
         return tuple(sorted(melds, key=lambda m: (m.kind, m.cards)))
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(hand, table):
         top = 0
         for card in set(hand):

@@ -4,13 +4,13 @@ import json
 from types import SimpleNamespace
 
 import pytest
+from games_data import layoff, meld, out
 
 from scorekeeper import gamefile
 from scorekeeper.games import robber
 from scorekeeper.games.cards import CardError, parse_cards
 from scorekeeper.games.errors import GameFileError, IllegalPlay
 from tests.conftest import EXAMPLES
-from games_data import layoff, meld, out
 
 TEAMS = {"A": "A & C", "C": "A & C", "B": "B & D", "D": "B & D"}
 FULL_SPADES = "SA S2 S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK SA"

@@ -250,7 +250,8 @@ def test_a_change_to_a_counted_round_can_end_the_game_or_let_it_go_on(tmp_path):
     try:
         log_changes.edit_play(db, game_id, None, meld.id, "Ann", ["S2", "S3", "S4", "S5"])
     except Refused as refusal:
-        assert str(refusal) == "that would end the game before round 2, which was played after it: delete the later rounds first"
+        assert str(refusal) == ("that would end the game before round 2, which was played after it:"
+                                " delete the later rounds first")
     else:
         raise AssertionError("a change that ends the game before a round played after it")
     check_kept(db, game_id)

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from games_data import layoff, meld, out
 
 from scorekeeper import gamefile
 from scorekeeper.games import registry, rummy500
 from scorekeeper.games.cards import parse_card, parse_cards
 from scorekeeper.games.errors import GameFileError, IllegalPlay, RuleError
-from games_data import layoff, meld, out
 from tests.command import run
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

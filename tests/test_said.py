@@ -506,7 +506,8 @@ def test_the_stores_say_in_whole_sentences_what_chance_seldom_reaches(tmp_path):
         log_changes.save_hand(db, game_id, rid(), 1, "ANN", ["D9"])
         assert refused(log_changes.confirm_round, db, game_id, rid(), 1) == (
             "enter the cards left in BOB's hand first")
-        log_changes.save_hand(db, game_id, rid(), 1, "BOB", ["S2"] * (2 if key == "robber" else 1))  # every S2 the decks hold
+        # Every S2 the decks hold.
+        log_changes.save_hand(db, game_id, rid(), 1, "BOB", ["S2"] * (2 if key == "robber" else 1))
         log_changes.confirm_round(db, game_id, rid(), 1)
         assert refused(log_changes.confirm_round, db, game_id, rid(), 1) == f"{word} 1 was counted already"
         if v.edits:

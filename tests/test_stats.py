@@ -6,12 +6,11 @@ game it comes from; the games are replayed by gamefile.replay, as the app does.
 from __future__ import annotations
 
 import pytest
+from games_data import GIN_ANN_WINS
 
 from scorekeeper import gamefile, stats
 from scorekeeper.games import registry
 from scorekeeper.web.chart import timeline
-
-from games_data import GIN_ANN_WINS
 
 
 def record(game_id, date, doc, who=None):
@@ -120,7 +119,7 @@ def test_the_games_score_as_worked_out(records):
 ])
 def test_games_played_and_won_per_game_type(records, player, variant, played, won, unfinished,
                                             rate, average, best):
-    line = next(l for l in stats.player_stats(player, records).lines if l.variant == variant)
+    line = next(each for each in stats.player_stats(player, records).lines if each.variant == variant)
     assert (line.played, line.won, line.unfinished) == (played, won, unfinished)
     assert (line.win_rate, line.average_round, line.best_round) == (rate, average, best)
 
@@ -133,7 +132,7 @@ def test_games_played_and_won_per_game_type(records, player, variant, played, wo
 ])
 def test_all_games_together(records, player, variants, played, won, rate):
     figures = stats.player_stats(player, records)
-    assert [l.variant for l in figures.lines] == variants  # in the new-game page's order
+    assert [line.variant for line in figures.lines] == variants  # in the new-game page's order
     assert (figures.overall.played, figures.overall.won, figures.overall.win_rate) == (played, won, rate)
 
 

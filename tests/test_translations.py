@@ -50,7 +50,8 @@ def test_the_template_in_the_repository_is_the_codes(found):
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_a_catalog_holds_every_word_of_the_code_and_no_other(code, found):
     catalog = ids(read(CATALOGS / code / "LC_MESSAGES" / "messages.po"))
-    assert not found - catalog, f"{code}: not in the catalog (make translations): {sorted(map(str, found - catalog))[:10]}"
+    assert not found - catalog, (f"{code}: not in the catalog (make translations):"
+                                 f" {sorted(map(str, found - catalog))[:10]}")
     assert not catalog - found, f"{code}: no longer in the code: {sorted(map(str, catalog - found))[:10]}"
 
 

@@ -1,8 +1,7 @@
 """Sentences kept as data and read back (games/words.py to_data / from_data): the history
 list keeps each game's status so, to show it in each phone's language."""
 from scorekeeper.games.cards import parse_card
-from scorekeeper.games.words import (Cards, Ordinal, Say, SayN, Sentence, Signed, from_data, joined,
-                                     to_data)
+from scorekeeper.games.words import Cards, Ordinal, Say, SayN, Sentence, Signed, from_data, joined, to_data
 
 
 def test_a_sentence_kept_as_data_reads_back_the_same():
@@ -26,4 +25,5 @@ def test_a_status_saved_before_sentences_were_kept_is_its_english():
     from scorekeeper.storage.kernel import said_status
 
     assert said_status({"status": "Ann wins", "said_status": None}) == "Ann wins"
-    assert str(said_status({"status": "x", "said_status": '{"say": "%(p)s wins", "values": {"p": "Ann"}}'})) == "Ann wins"
+    assert str(said_status({"status": "x",
+                            "said_status": '{"say": "%(p)s wins", "values": {"p": "Ann"}}'})) == "Ann wins"

@@ -39,7 +39,7 @@ STREAMS = """(() => {
 
 
 @contextmanager
-def another_phone(browser, server: str, first: "Phone"):
+def another_phone(browser, server: str, first: Phone):
     """A second phone (a context of its own: its own cookies) on the first one's game by
     its edit link, at the table; closed after."""
     context = browser.new_context(base_url=server, **PHONE)

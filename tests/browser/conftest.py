@@ -23,7 +23,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from browser_table import PHONE, STREAMS, Routes, seed_round_by_routes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +62,8 @@ def server(tmp_path_factory):
     if not Path(CHROMIUM).exists():
         # `make test` installs it (as root, with apt-get): under CI its absence is a failure;
         # elsewhere the browser tests are skipped with one line that says what to install.
-        message = f"no Chromium at {CHROMIUM}: the browser tests need Debian's chromium-headless-shell (`make chromium` as root)"
+        message = (f"no Chromium at {CHROMIUM}: the browser tests need Debian's chromium-headless-shell"
+                   " (`make chromium` as root)")
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)

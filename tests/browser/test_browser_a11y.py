@@ -8,9 +8,8 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.base import AxeResults
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import expect
-
 from browser_table import Phone
+from playwright.sync_api import expect
 
 AXE = Axe()
 # axe's default rules, plus experimental ones that test WCAG criteria a phone user meets:

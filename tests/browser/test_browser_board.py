@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_table import STREAMS, Routes
+from playwright.sync_api import expect
 from test_browser_a11y import axe_reports
 
 LIVE = 2_000  # ms: how soon the board shows a play

@@ -8,9 +8,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_table import PHONE, Routes, number
+from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
 from test_browser_tap_targets import MEASURE, MINIMUM, TARGETS
 
@@ -184,7 +183,8 @@ CHART_TEXT = """svg => {
   const texts = [...svg.querySelectorAll("text")].map((t) => {
     const r = t.getBoundingClientRect();
     return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
-            r.left >= frame.left - 0.5 && r.right <= frame.right + 0.5 && r.top >= frame.top - 0.5 && r.bottom <= frame.bottom + 0.5];
+            r.left >= frame.left - 0.5 && r.right <= frame.right + 0.5 && \
+r.top >= frame.top - 0.5 && r.bottom <= frame.bottom + 0.5];
   });
   const b = label.getBBox(), m = 1.25;
   const through = [...svg.querySelectorAll("polyline")].filter((line) => {

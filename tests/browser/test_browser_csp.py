@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import expect
-
 from browser_table import Phone
+from playwright.sync_api import expect
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -93,7 +92,8 @@ def imported_game(phone: Phone) -> None:
                 "buffer": (EXAMPLES / "iceberg-seed-example.json").read_bytes()}])
     phone.tap_and_wait(page.locator("form[data-import] [data-action=import]"))
     expect(page.locator("[data-flash]")).to_contain_text("Imported: A, B, C")
-    expect(page.locator("svg.qr")).to_have_count(3)  # this phone holds the edit link: its code, the read-only one, the scoreboard
+    # This phone holds the edit link: its code, the read-only one, the scoreboard.
+    expect(page.locator("svg.qr")).to_have_count(3)
 
 
 SCREENS = {

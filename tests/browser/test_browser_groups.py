@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 import uuid
 
-from playwright.sync_api import expect
-
 from browser_table import PHONE
+from playwright.sync_api import expect
 
 
 def tap_and_wait(page, locator):

@@ -24,9 +24,8 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 from babel.support import Translations
-from playwright.sync_api import expect
-
 from browser_table import MINUS, PHONE, Phone, number
+from playwright.sync_api import expect
 from test_browser_counted import shown_scores, tap_hand
 
 CATALOGS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"

@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_table import Routes
+from playwright.sync_api import expect
 
 NARROW = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2,
           "is_mobile": True, "has_touch": True}

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import random
 
+from browser_table import Phone, Routes, seed_round_by_routes
 from playwright.sync_api import expect
+from test_browser_picker import COUNT_TAPS, taps
 
 from benchmarks.table_script import PLAYERS, script_round
-from browser_table import Phone, Routes, seed_round_by_routes
-from test_browser_picker import COUNT_TAPS, taps
 
 SEED, SEATS = 3, 3  # a round of 32 plays with a meld, lay-offs, aces, passes and going out
 

@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_table import Phone
+from playwright.sync_api import expect
 
 
 @pytest.fixture

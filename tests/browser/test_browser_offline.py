@@ -5,9 +5,8 @@ the network is back they land, once each, in order, credited to whom they were t
 """
 from __future__ import annotations
 
-from playwright.sync_api import expect
-
 from browser_table import PHONE, Phone, Routes
+from playwright.sync_api import expect
 
 
 def under_the_worker(page) -> None:

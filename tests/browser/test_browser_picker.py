@@ -1,9 +1,8 @@
 """The card picker: few taps, cards on the table disabled, two copies with two decks."""
 from __future__ import annotations
 
-from playwright.sync_api import expect
-
 from browser_table import Phone
+from playwright.sync_api import expect
 
 # Every touch the page receives is counted (kept across page loads in sessionStorage).
 # A touch counted as it bubbles up to the window, once it has reached what it touched:
@@ -66,7 +65,8 @@ def test_two_decks_a_card_tapped_again_is_unpicked_and_its_second_copy_has_a_cel
     # Shown, the second copy takes a cell of the suit's grid: no card is left alone on a row.
     rows = page.locator("[data-picker] .suit.b").first.evaluate(
         "s => Object.values([...s.querySelectorAll('label > b')].filter(b => b.offsetParent)"
-        ".reduce((n, b) => (n[Math.round(b.getBoundingClientRect().top)] = (n[Math.round(b.getBoundingClientRect().top)] || 0) + 1, n), {}))")
+        ".reduce((n, b) => (n[Math.round(b.getBoundingClientRect().top)] = "
+        "(n[Math.round(b.getBoundingClientRect().top)] || 0) + 1, n), {}))")
     assert sorted(rows) == [6, 7], rows
     cell.tap()
     expect(one).not_to_be_checked()

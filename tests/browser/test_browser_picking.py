@@ -6,14 +6,13 @@ evenly (6 + 6, or 7 + 6 with the aces), none alone on a row, every cell at least
 from __future__ import annotations
 
 import pytest
+from browser_table import PHONE, Phone, Routes, seed_round_by_routes
 from playwright.sync_api import expect
+from test_browser_counted import new_game
+from test_browser_tap_targets import MINIMUM
 
 from scorekeeper.games import registry
 from scorekeeper.web.views import counted
-
-from browser_table import PHONE, Phone, Routes, seed_round_by_routes
-from test_browser_counted import new_game
-from test_browser_tap_targets import MINIMUM
 
 
 @pytest.fixture
@@ -34,7 +33,7 @@ def test_the_bar_keeps_the_picks_the_preview_and_confirm_in_view(phone):
     for where in ("0", "document.querySelector('[data-picker] legend').offsetTop"):
         page.evaluate(f"window.scrollTo(0, {where})")
         box = confirm.bounding_box()
-        assert 0 <= box["y"] and box["y"] + box["height"] <= height, box
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
         preview = page.locator("[data-preview] [data-ok='1']").bounding_box()
         assert preview["y"] >= 0 and preview["y"] + preview["height"] <= height
     # Scrolled to the end the bar sits under the picker: it covers no card.

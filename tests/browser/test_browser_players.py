@@ -14,9 +14,8 @@ import re
 import uuid
 from datetime import date, timedelta
 
-from playwright.sync_api import expect
-
 from games_data import GIN_ANN_WINS
+from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
 from test_browser_tap_targets import MEASURE, MINIMUM, TARGETS
 

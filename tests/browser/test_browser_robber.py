@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from browser_table import PHONE, number, send
+from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
 from test_browser_tap_targets import MEASURE, MINIMUM, TARGETS
 

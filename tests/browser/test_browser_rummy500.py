@@ -3,9 +3,8 @@ picker, each card scored as it is laid, and the public example's first round: An
 Ben 9, Cy 15 (docs/rules/rummy500.md)."""
 from __future__ import annotations
 
-from playwright.sync_api import expect
-
 from browser_table import Phone
+from playwright.sync_api import expect
 
 
 def test_the_example_round_tapped_through_the_screens(page, screenshot):

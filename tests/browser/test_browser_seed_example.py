@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from playwright.sync_api import expect
-
 from browser_table import MINUS, Phone, number, play_seed_round
+from playwright.sync_api import expect
 
 
 def test_seed_example_round_tapped_through_the_screens(page, screenshot):

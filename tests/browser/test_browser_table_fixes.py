@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from browser_table import Phone, Routes, send
+from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
 from test_browser_robber import small_targets, tap_cards, who_plays
 
@@ -27,7 +26,8 @@ def robber_game(page, players, partnerships="none") -> str:
     return url.group(1)
 
 
-LINES = "e => { const r = document.createRange(); r.selectNodeContents(e); return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }"
+LINES = ("e => { const r = document.createRange(); r.selectNodeContents(e); "
+         "return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }")
 
 
 # The character before each line break of an element's text (its first text node's).

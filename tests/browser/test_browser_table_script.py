@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_table import Phone, Routes, deaf
+from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
 
 WAITING = "[data-waiting] li"

@@ -1,9 +1,8 @@
 """Tap targets on the table screen: every button, link and card cell is at least 44×44 px."""
 from __future__ import annotations
 
-from playwright.sync_api import expect
-
 from browser_table import Phone, Routes, seed_round_by_routes
+from playwright.sync_api import expect
 
 MINIMUM = 44  # CSS pixels: WCAG 2.5.5, Apple's and Google's guidance for touch
 

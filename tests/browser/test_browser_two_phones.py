@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_table import PHONE, Phone, another_phone, deaf, send
+from playwright.sync_api import expect
 
 LIVE = 2_000  # ms: how soon every phone sees a play (issue: many phones, one table)
 

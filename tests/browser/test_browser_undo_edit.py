@@ -1,9 +1,8 @@
 """Mistakes at the table, put right in the browser: undo, edit, delete; the scores follow."""
 from __future__ import annotations
 
-from playwright.sync_api import expect
-
 from browser_table import Phone
+from playwright.sync_api import expect
 
 NOT_A_MELD = "9♠ 8♥ is not a meld: two cards make a pair only if they are one rank."
 

@@ -7,9 +7,8 @@ other phone. The Confirm bar says whose play it is.
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_table import Phone, another_phone
+from playwright.sync_api import expect
 
 LIVE = 2_000  # ms
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from browser_table import Phone, Routes
+from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
 from test_browser_layout import NAMES, iceberg_round_one
 

@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
+from web_table import Table
 
 from scorekeeper import create_app
 from scorekeeper.storage.db import connect
-from web_table import Table
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

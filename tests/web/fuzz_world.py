@@ -32,13 +32,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from db_dump import dump
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+from web_table import Table, seed_round
 
-from db_dump import dump
 from scorekeeper import create_app
 from scorekeeper.games import registry
-from web_table import Table, seed_round
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PYTHON_WORDS = ("Traceback", "KeyError", "ValueError", "TypeError", "IndexError", "AttributeError",
@@ -532,7 +532,8 @@ STATIC = ["app.js", "app.css", "icon.svg", "icon-192.png"]
 WEIRD_IDS = ["0", "00001", "9" * 19, "9" * 25, str(2**63), str(2**63 - 1), str(2**64), "-1", "²", "١", "1.0",
              "%FF", "1e3", "%00", "1%0A"]
 WEIRD_PATHS = ["../pyproject.toml", "..%2Fpyproject.toml", "%2e%2e/%2e%2e/pyproject.toml", "app.js%00.png",
-               "%FF%FE", "x" * 300, "", "/etc/passwd", "app.js/", "ICON.SVG", "\u00e9.css", "app.js%3Fx", "%2Fetc%2Fpasswd"]
+               "%FF%FE", "x" * 300, "", "/etc/passwd", "app.js/", "ICON.SVG", "\u00e9.css", "app.js%3Fx",
+               "%2Fetc%2Fpasswd"]
 
 
 def app_routes(app) -> set[tuple[str, str]]:
@@ -821,9 +822,9 @@ def plain_ask(world: World, rule: tuple[str, str]) -> Ask:
         name, params = (route.games[0] if route.games else None), {}
         data = {k: PLAIN.get(k, "1") for k in route.fields if k != "game_file"}
     game = world.games[name] if name else None
-    defaults = {"game_key": game.edit if game else None, "group_key": world.groups["mine"][0], "round_no": 1, "player_id": world.players["A"],
-                "play_id": (game.plays or [1])[-1] if game else 1, "variant": "iceberg", "variant_key": "gin",
-                "filename": "app.js"}
+    defaults = {"game_key": game.edit if game else None, "group_key": world.groups["mine"][0], "round_no": 1,
+                "player_id": world.players["A"], "play_id": (game.plays or [1])[-1] if game else 1,
+                "variant": "iceberg", "variant_key": "gin", "filename": "app.js"}
     url = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(params.get(m.group(1), defaults[m.group(1)])), path)
     pairs = [(k, v) for k, vs in data.items() for v in (vs if isinstance(vs, list) else [vs])]
     if route.file:

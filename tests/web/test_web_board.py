@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from web_table import seed_round
 
 MINUS = "\u2212"

@@ -10,7 +10,6 @@ from collections import Counter
 from urllib.parse import urlsplit
 
 import pytest
-
 from web_table import seed_round
 
 ALREADY = "Already saved: that was sent twice, and counts once."

@@ -9,11 +9,10 @@ import json
 import re
 
 import pytest
+from web_table import csrf_checking_client, form_token
 
 from scorekeeper import gamefile
 from scorekeeper.games import registry
-
-from web_table import csrf_checking_client, form_token
 
 ANN_KNOCKS = "S2 S3 S4 H9 D9 C9 SK HK DK D5"  # melds 2-3-4♠, 9s, Ks; deadwood D5 = 5
 BOB_LAYS_OFF = "S5 S6 H10 HJ HQ C2 C3 D7 CK D4"  # S5 S6 on the run, CK on the kings: 16 left
@@ -162,7 +161,8 @@ EXAMPLES = [
      {"Ann": 11, "Bob": 0}, {"Ann": 11, "Bob": 0}),
     ("gin", ["Ann", "Bob"], {}, [("Ann", {"Ann": GIN_HAND, "Bob": BOB_AGAINST_GIN}, False)],
      {"Ann": 55, "Bob": 0}, {"Ann": 55, "Bob": 0}),  # gin: no lay-offs, 35 + 20
-    ("gin", ["Ann", "Bob"], {"preset": "modern"}, [("Ann", {"Ann": ANN_KNOCKS, "Bob": "S5 S6 S7 H10 HJ HQ C2 C3 C4 D4"}, False)],
+    ("gin", ["Ann", "Bob"], {"preset": "modern"},
+     [("Ann", {"Ann": ANN_KNOCKS, "Bob": "S5 S6 S7 H10 HJ HQ C2 C3 C4 D4"}, False)],
      {"Ann": 0, "Bob": 26}, {"Ann": 0, "Bob": 26}),  # undercut: 5 − 4 + 25
     ("gin", ["Ann", "Bob"], {}, [("stalemate", {}, False)], {"Ann": 0, "Bob": 0}, {"Ann": 0, "Bob": 0}),
     ("kalooki", ["Ann", "Bob", "Cy"], {}, [("Ann", {"Bob": "JK SA HK D5", "Cy": "JK JK"}, False)],
@@ -317,7 +317,8 @@ def test_a_joker_is_drawn_in_the_pages_words(client, language, joker):
     words = {"Accept-Language": language}
     game = Counted(client, "kalooki", ["Ann", "Bob", "Cy"])
     entry = text(client.get(game.url + "/counted/round", headers=words))
-    cells = re.findall(r'<label><input type="checkbox" name="hand_1" aria-label="([^"]*)" value="JK"><b>(.*?)</b></label>', entry)
+    cells = re.findall(r'<label><input type="checkbox" name="hand_1" aria-label="([^"]*)" value="JK">'
+                       r'<b>(.*?)</b></label>', entry)
     chip = f'<span class="k j" role="img" aria-label="{joker}">{joker}</span>'
     assert cells == [(f"{joker} {n}", chip) for n in range(1, 5)]
     checked = text(client.post(game.url + "/counted/round", headers=words,

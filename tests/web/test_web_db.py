@@ -4,8 +4,8 @@ import sqlite3
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.web import _secret_key
 from scorekeeper.storage.db import connect, migrate, migrations, write
+from scorekeeper.web import _secret_key
 
 
 def test_a_fresh_database_is_created_and_migrated(tmp_path):
@@ -13,7 +13,10 @@ def test_a_fresh_database_is_created_and_migrated(tmp_path):
     create_app({"DATABASE": str(path), "SECRET_KEY": "x"})
     db = connect(str(path))
     assert {"games", "plays", "hands", "groups"} <= set(db.table_names())
-    assert [m.name for m in migrations.applied(db)] == ["m001_games_plays_hands", "m002_links_requests_revisions", "m003_game_teams", "m004_players", "m005_game_origins", "m006_games_said_status", "m007_round_results", "m008_drawn_payloads", "m009_groups", "m010_names_that_look_alike"]
+    assert [m.name for m in migrations.applied(db)] == [
+        "m001_games_plays_hands", "m002_links_requests_revisions", "m003_game_teams", "m004_players",
+        "m005_game_origins", "m006_games_said_status", "m007_round_results", "m008_drawn_payloads", "m009_groups",
+        "m010_names_that_look_alike"]
     assert migrate(db) == []  # nothing left to apply
 
 
@@ -23,20 +26,18 @@ def test_connections_use_wal_and_a_busy_timeout(db):
 
 
 def test_write_rolls_back_on_error(db):
-    with pytest.raises(RuntimeError):
-        with write(db):
-            db["games"].insert({"variant": "iceberg", "players": "[]", "rules": "{}", "first_dealer": 0,
-                                "created": "t", "updated": "t"})
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError), write(db):
+        db["games"].insert({"variant": "iceberg", "players": "[]", "rules": "{}", "first_dealer": 0,
+                            "created": "t", "updated": "t"})
+        raise RuntimeError("boom")
     assert db["games"].count == 0
 
 
 def test_write_takes_the_lock_up_front(app, db):
     other = sqlite3.connect(app.config["DATABASE"], timeout=0)
     try:
-        with write(db):
-            with pytest.raises(sqlite3.OperationalError, match="locked"):
-                other.execute("BEGIN IMMEDIATE")
+        with write(db), pytest.raises(sqlite3.OperationalError, match="locked"):
+            other.execute("BEGIN IMMEDIATE")
     finally:
         other.close()
 

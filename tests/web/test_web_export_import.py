@@ -13,10 +13,10 @@ import json
 import re
 
 import pytest
-
 from db_dump import dump
-from scorekeeper import create_app, gamefile
 from web_table import seed_round
+
+from scorekeeper import create_app, gamefile
 
 
 def upload(client, body: bytes | str, filename: str = "game.json", **kwargs):

@@ -28,15 +28,14 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from db_dump import dump
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-
-from db_dump import dump
-from scorekeeper import create_app, gamefile
-from scorekeeper.games import registry
-from scorekeeper.games import iceberg
-from tests.conftest import examples
 from web_table import Table, seed_round
+
+from scorekeeper import create_app, gamefile
+from scorekeeper.games import iceberg, registry
+from tests.conftest import examples
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FUZZ = settings(max_examples=examples(40), deadline=None, derandomize=True, database=None,

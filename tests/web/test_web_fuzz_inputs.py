@@ -23,10 +23,19 @@ import json
 from dataclasses import replace
 
 import pytest
-
 from db_dump import dump
-from fuzz_world import (EXAMPLES, JSON_SHAPES, NUMBER_WORDS, ROUTES, WEIRD_IDS, Ask, World, ask_and_check, check,
-                        plain_ask)
+from fuzz_world import (
+    EXAMPLES,
+    JSON_SHAPES,
+    NUMBER_WORDS,
+    ROUTES,
+    WEIRD_IDS,
+    Ask,
+    World,
+    ask_and_check,
+    check,
+    plain_ask,
+)
 
 POSTS = sorted(rule for rule in ROUTES if rule[1] == "POST")
 NUMBER_FIELDS = {"round_no", "meld", "revision", "last", "into", "first_dealer", "since", "saved", "knock_limit",
@@ -203,7 +212,8 @@ def test_the_import_of_a_file_nested_deep_is_refused_and_saves_nothing(world, de
     json.dumps(json.loads((EXAMPLES / "rummy-basic.json").read_text())).encode("utf-16"),
     (EXAMPLES / "rummy-basic.json").read_bytes().replace(b'"A"', b'"\xc5"'), b"", b"\xef\xbb\xbf", b"\x00" * 100,
     b'{"variant": "rummy", "players": ["\\ud800", "B"]}', b'{"variant": "rummy", "players": ["A\\u0000", "B"]}',
-    (EXAMPLES / "rummy-basic.json").read_bytes().replace(b'"variant": "rummy"', b'"variant": "gin", "variant": "rummy"'),
+    (EXAMPLES / "rummy-basic.json").read_bytes().replace(b'"variant": "rummy"',
+                                                          b'"variant": "gin", "variant": "rummy"'),
     (EXAMPLES / "rummy-basic.json").read_bytes().replace(b'"hands": {', b'"hands": {"B": [], ', 1),
 ], ids=["long-number", "only-a-long-number", "1e999", "NaN", "utf-16", "latin-1", "empty", "bom", "nul", "surrogate",
         "nul-in-name", "variant-twice", "a-hand-twice"])
@@ -221,10 +231,10 @@ def test_no_form_of_any_route_goes_through_without_its_own_csrf_token(world, tmp
     in a form, multipart or JSON body: 400, and nothing changed."""
     import sqlite3
 
+    from web_table import form_token
     from werkzeug.datastructures import MultiDict
 
     from scorekeeper import create_app
-    from web_table import form_token
 
     path = str(tmp_path / "csrf.db")
     source, target = sqlite3.connect(world.template), sqlite3.connect(path)

@@ -7,7 +7,6 @@ import io
 import re
 
 import pytest
-
 from db_dump import dump
 from web_table import seed_round
 

@@ -1,5 +1,6 @@
 """Fuzzing every route of the app (hypothesis): each route is asked ``Route.examples``
-requests (half as many in the suite: tests/conftest.py ``examples``) built by ``fuzz_world.asks``: a request the route accepts, changed a little, or
+requests (half as many in the suite: tests/conftest.py ``examples``) built by \
+``fuzz_world.asks``: a request the route accepts, changed a little, or
 one drawn field by field: wrong cards, numbers of every size and script, any text, very
 long values, bytes that are not UTF-8, fields missing or sent twice, a field no form
 has; sent as a form, multipart, JSON (an object, or anything else), text/plain, Latin-1
@@ -20,9 +21,9 @@ test_web_fuzz_inputs.py (about 3,800 more) the fuzz makes some 5,000 requests pe
 from __future__ import annotations
 
 import pytest
+from fuzz_world import FUZZ, ROUTES, World, app_routes, ask_and_check, asks
 from hypothesis import given, settings
 
-from fuzz_world import FUZZ, ROUTES, World, app_routes, ask_and_check, asks
 from tests.conftest import examples
 
 

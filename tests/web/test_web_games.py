@@ -2,9 +2,9 @@
 import re
 
 import pytest
+from web_table import seed_round
 
 from scorekeeper.games import iceberg
-from web_table import seed_round
 
 
 def test_new_game_form_has_every_rule_option_with_its_default(client):

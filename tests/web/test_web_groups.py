@@ -12,8 +12,8 @@ import re
 from html import unescape
 
 import pytest
-
 from db_dump import dump
+
 from scorekeeper.storage import kernel
 from scorekeeper.storage.kernel import REQUEST_ID_LONGEST
 

@@ -10,11 +10,11 @@ import json
 import re
 
 import pytest
+from db_dump import dump
+from web_table import Table
 
 from scorekeeper.games import registry
 from tests.conftest import EXAMPLES
-from db_dump import dump
-from web_table import Table
 
 HUGE = "9223372036854775808"  # 2**63: one more than SQLite's largest integer
 
@@ -99,7 +99,8 @@ def test_a_rule_value_out_of_range_on_the_form_is_refused_naming_it(client, app,
 
 
 @pytest.mark.parametrize("rules, words", [
-    ({"target": 10**400}, "rule 'target' cannot be a number of 401 digits: it takes a whole number from 1 to 1000000000"),
+    ({"target": 10**400},
+     "rule 'target' cannot be a number of 401 digits: it takes a whole number from 1 to 1000000000"),
     ({"card_penalty": 10**20}, "it takes a whole number from 0 to 1000000000"),
     ({"special_odds_suit": 10**308}, "it takes a whole number from 0 to 1000000000"),
 ])
@@ -166,8 +167,11 @@ def test_a_new_game_sent_twice_makes_one_game(client, app):
 
 def test_the_same_game_file_imported_twice_is_one_game_in_a_group_and_another_in_another(client, app):
     doc = {"format": "scorekeeper/1", "variant": "gin", "players": ["A", "B"], "rounds": [{"stalemate": True}]}
-    upload = lambda body: client.post("/games/import", data={"game_file": (io.BytesIO(body), "g.json")},
-                                      content_type="multipart/form-data")
+
+    def upload(body):
+        return client.post("/games/import", data={"game_file": (io.BytesIO(body), "g.json")},
+                           content_type="multipart/form-data")
+
     first = upload(json.dumps(doc).encode())
     before = dump(app.config["DATABASE"])
     # The same game, its keys in another order and spaced otherwise.
@@ -182,7 +186,10 @@ def test_the_same_game_file_imported_twice_is_one_game_in_a_group_and_another_in
     assert own.status_code == 303 and own.headers["Location"] != first.headers["Location"]
     page = text(stranger.get(own.headers["Location"], follow_redirects=True))
     assert "This phone has the game&#39;s edit link" in page
-    game_id = lambda location: location.split("/g/")[1].split("-")[0]
+
+    def game_id(location):
+        return location.split("/g/")[1].split("-")[0]
+
     assert game_id(own.headers["Location"]) != game_id(first.headers["Location"])
 
 

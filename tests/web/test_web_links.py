@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from web_table import seed_round
 
 POSTS = ("/pass", "/plays", "/aces", "/out", "/undo", "/hands", "/end", "/plays/1", "/plays/1/delete")

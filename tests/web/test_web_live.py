@@ -9,10 +9,9 @@ import json
 import re
 
 import pytest
+from web_table import seed_round
 
 from scorekeeper import create_app
-
-from web_table import seed_round
 
 REGIONS_WITH_A_FORM = {"scores", "turn", "log", "aces", "melds"}
 
@@ -180,7 +179,8 @@ def test_what_live_sends_is_drawn_once_for_every_phone_of_a_kind(phones, client)
     view = view_link(client, table)
     spanish = client.application.test_client()
     assert live(client.application.test_client(), view, 0).get_json()["regions"]["log"] != answer["regions"]["log"]
-    assert "Ronda 1" in spanish.get(f"{table.url}/live?since=0", headers={"Accept-Language": "es"}).get_json()["regions"]["turn"]
+    assert "Ronda 1" in spanish.get(f"{table.url}/live?since=0",
+                                    headers={"Accept-Language": "es"}).get_json()["regions"]["turn"]
     assert drawn.count("_log.html") == 3
 
 

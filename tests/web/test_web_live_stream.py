@@ -22,12 +22,12 @@ import time
 
 import pytest
 from flask import template_rendered
+from test_web_counted import Counted
+from test_web_robber import Robber
+from web_table import Table
 
 from scorekeeper import create_app
 from scorekeeper.web import live
-from test_web_robber import Robber
-from test_web_counted import Counted
-from web_table import Table
 
 SHORT = {"LIVE_STREAMS": True, "LIVE_HEARTBEAT_SECONDS": 0.2, "LIVE_STREAM_SECONDS": 1.5, "LIVE_RETRY_MS": 500}
 SOON = 1.0  # seconds: a change reaches the streams within this (the issue's p99 bound)
@@ -269,7 +269,8 @@ def test_forms_drawn_for_every_phone_carry_no_phone_s_keys(table, app):
     game(table).meld("A", "S7", "S8", "S9")
     regions = Stream(app, f"{table.url}/events?since=0").next_event()["payload"]["regions"]
     for name in ("turn", "log"):
-        assert '<input type="hidden" name="csrf_token" value=""><input type="hidden" name="request_id" value="">' in regions[name]
+        assert ('<input type="hidden" name="csrf_token" value="">'
+                '<input type="hidden" name="request_id" value="">') in regions[name]
     assert not re.search(r'name="(csrf_token|request_id)" value="[^"]', "".join(regions.values()))
     page = table.page()
     assert re.search(r'<meta name="csrf-token" content="[^"]+">', page)

@@ -25,7 +25,8 @@ def upgraded(tmp_path):
     shutil.copy(OLD, path)
     before = connect(str(path))
     assert [m.name for m in migrations.applied(before)] == ["m001_games_plays_hands"]
-    plays_before = [dict(r) for r in before.query("SELECT id, game, round_no, seq, type, player, cards, target FROM plays")]
+    plays_before = [dict(r) for r in before.query(
+        "SELECT id, game, round_no, seq, type, player, cards, target FROM plays")]
     before.close()
     app = create_app({"DATABASE": str(path), "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False, "TESTING": True})
     return app, connect(str(path)), plays_before
@@ -34,8 +35,9 @@ def upgraded(tmp_path):
 def test_the_old_database_is_migrated_when_the_app_starts(upgraded):
     _app, db, plays_before = upgraded
     assert [m.name for m in migrations.applied(db)] == [
-        "m001_games_plays_hands", "m002_links_requests_revisions", "m003_game_teams", "m004_players", "m005_game_origins", "m006_games_said_status",
-        "m007_round_results", "m008_drawn_payloads", "m009_groups", "m010_names_that_look_alike"]
+        "m001_games_plays_hands", "m002_links_requests_revisions", "m003_game_teams", "m004_players",
+        "m005_game_origins", "m006_games_said_status", "m007_round_results", "m008_drawn_payloads", "m009_groups",
+        "m010_names_that_look_alike"]
     assert {r["teams"] for r in db.query("SELECT teams FROM games")} == {None}
     assert [dict(r) for r in db.query(
         "SELECT id, game, round_no, seq, type, player, cards, target FROM plays")] == plays_before

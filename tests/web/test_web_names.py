@@ -10,14 +10,13 @@ import unicodedata
 from html import unescape
 
 import pytest
+from db_dump import dump
 
 from scorekeeper import create_app
 from scorekeeper.games import registry
 from scorekeeper.storage import games, kernel, players
 from scorekeeper.storage.db import connect, migrations
 from scorekeeper.storage.players import EVERY_GAME
-
-from db_dump import dump
 
 CYRILLIC_ANN = "\u0410nn"  # А, Cyrillic
 FULL_WIDTH_ANN = "\uff21nn"  # Ａ

@@ -3,7 +3,6 @@ import re
 import struct
 
 import pytest
-
 from web_table import seed_round
 
 

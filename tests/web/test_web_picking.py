@@ -5,10 +5,10 @@ are tapped (static/app.js); without the script it is drawn with the page.
 """
 from __future__ import annotations
 
-from scorekeeper.web.views import counted
-
 from test_web_counted import Counted
 from web_table import seed_round
+
+from scorekeeper.web.views import counted
 
 
 def test_the_round_end_bar_counts_the_cards_picked(table):

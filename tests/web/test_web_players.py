@@ -3,20 +3,19 @@ past game follows, what a phone sees and may change (the games it holds links to
 refusals in plain words, escaping, CSRF, the score sheet, history filters."""
 from __future__ import annotations
 
-from html import unescape
 import json
 import re
+from html import unescape
 
 import pytest
+from db_dump import dump
+from games_data import GIN_ANN_WINS
 
 from scorekeeper import create_app
 from scorekeeper.storage import games, kernel, players
 from scorekeeper.storage.db import connect
 from scorekeeper.storage.players import EVERY_GAME
-
 from tests.conftest import EXAMPLES
-from db_dump import dump
-from games_data import GIN_ANN_WINS
 
 XSS = "<script>alert(1)</script>"
 
@@ -152,7 +151,10 @@ def test_head_to_head(client, db, seed_example):
     open_game(client, db, game, "view")
     html = text(client.get("/players/head-to-head"))
     a, b, c = (pid(db, n) for n in "ABC")
-    cell = lambda x, y: re.search(rf'data-cell="{x}-{y}">([^<]*)<', html).group(1)
+
+    def cell(x, y):
+        return re.search(rf'data-cell="{x}-{y}">([^<]*)<', html).group(1)
+
     assert (cell(a, b), cell(b, a), cell(c, b), cell(b, c)) == ("1–0", "0–1", "1–0", "0–1")
 
 
@@ -303,7 +305,10 @@ def test_a_merge_into_a_player_of_another_group_is_as_into_no_one(app, client, d
     response = client.post(f"/players/{pid(db, 'B')}/merge", data={"into": str(pid(db, "Yan")), "sure": "y"})
     nobody = client.post(f"/players/{pid(db, 'B')}/merge", data={"into": "9999", "sure": "y"})
     assert response.status_code == nobody.status_code == 422
-    error = lambda r: re.search(r'data-error>(.*?)</p>', text(r), re.S).group(1)
+
+    def error(r):
+        return re.search(r'data-error>(.*?)</p>', text(r), re.S).group(1)
+
     assert error(response) == error(nobody) and "That player is not here any more" in error(response)
     assert "Yan" not in text(response)
     assert f'<option value="{pid(db, "Yan")}"' not in text(client.get(f"/players/{pid(db, 'B')}"))

@@ -8,11 +8,10 @@ import json
 import re
 
 import pytest
+from web_table import csrf_checking_client, form_token
 
 from scorekeeper import gamefile
 from scorekeeper.storage import players
-
-from web_table import csrf_checking_client, form_token
 
 MINUS = "\u2212"
 

@@ -5,7 +5,6 @@ import json
 import re
 
 import pytest
-
 from web_table import Table
 
 

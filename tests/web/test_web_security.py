@@ -17,16 +17,16 @@ import re
 from pathlib import Path
 
 import pytest
-from markupsafe import escape
-
 from db_dump import dump
+from markupsafe import escape
+from web_table import seed_round
+
 from scorekeeper import create_app
 from scorekeeper.games.cards import JOKER, parse_card
 from scorekeeper.games.words import Cards, Ordinal, Say, SayN, joined
 from scorekeeper.web import links
 from scorekeeper.web.security import CONTENT_SECURITY_POLICY
 from scorekeeper.web.views.helpers import card_chips, drawn_filter
-from web_table import seed_round
 
 ROOT = Path(__file__).resolve().parents[2]
 CSP_DIRECTIVES = {
@@ -199,7 +199,8 @@ def test_safe_is_used_only_on_the_server_drawn_qr_codes():
         text = path.read_text()
         assert "autoescape false" not in text, path.name
         uses += [(path.name, m) for m in re.findall(r"\{\{[^}]*\|\s*safe[^}]*\}\}", text)]
-    assert uses == [("_share.html", "{{ link.qr|safe }}"), ("sheet.html", "{{ qr|safe }}")]  # summary.html and counted_game.html include it
+    # summary.html and counted_game.html include it
+    assert uses == [("_share.html", "{{ link.qr|safe }}"), ("sheet.html", "{{ qr|safe }}")]
     made = [(path.name, line.strip()) for path in (ROOT / "scorekeeper").rglob("*.py")
             for line in path.read_text().splitlines() if "Markup(" in line]
     # The card chips: a fixed piece of HTML whose values format() escapes, joined by a space.
@@ -207,10 +208,11 @@ def test_safe_is_used_only_on_the_server_drawn_qr_codes():
     # makes Markup with escape() alone: test_a_sentence_drawn_with_chips_escapes_all_but_the_chips.)
     # A piece of a page and a live payload's mark for a piece left out: a fixed piece of HTML
     # whose one value, a key of hex digits, format() escapes all the same.
-    assert sorted(made) == sorted([("live.py", """_STUB = Markup('<template data-k="{}"></template>')  # a piece left out, by its key"""),
-                    ("helpers.py", """KEYED = Markup(' data-k="{}"')  # a piece's key, the last attribute of its first tag"""),
-                    ("helpers.py", """CHIP = Markup('<span class="{}" role="img" aria-label="{}">{}{}</span>')"""),
-                    ("helpers.py", 'return Markup(" ").join(chips.get(str(name)) or _chip(card_parts(name)) for name in names)')])
+    assert sorted(made) == sorted([
+        ("live.py", """_STUB = Markup('<template data-k="{}"></template>')  # a piece left out, by its key"""),
+        ("helpers.py", """KEYED = Markup(' data-k="{}"')  # a piece's key, the last attribute of its first tag"""),
+        ("helpers.py", """CHIP = Markup('<span class="{}" role="img" aria-label="{}">{}{}</span>')"""),
+        ("helpers.py", 'return Markup(" ").join(chips.get(str(name)) or _chip(card_parts(name)) for name in names)')])
 
 
 def test_a_card_chip_escapes_text_that_is_no_card():
@@ -235,7 +237,8 @@ def test_a_sentence_drawn_with_chips_escapes_all_but_the_chips():
         assert drawn_filter("<b>x</b>") == "&lt;b&gt;x&lt;/b&gt;"  # a name alone
     assert drawn == ('&lt;i&gt;&lt;b&gt;x&lt;/b&gt;&lt;/i&gt; &amp; 2 &lt;cards&gt;: '
                      '<span class="k r h" role="img" aria-label="5 of hearts">5♥</span> '
-                     '<span class="k b s" role="img" aria-label="10 of spades">10♠</span> on &lt;u&gt;y&lt;/u&gt;&#39;s&lt;br&gt;3rd')
+                     '<span class="k b s" role="img" aria-label="10 of spades">10♠</span> '
+                     'on &lt;u&gt;y&lt;/u&gt;&#39;s&lt;br&gt;3rd')
 
 
 @pytest.mark.parametrize("name", NASTY)
@@ -276,8 +279,8 @@ def comparisons(monkeypatch):
 
 
 def _secrets(app, game_id):
-    from scorekeeper.web.database import get_db
     from scorekeeper.storage.kernel import secrets_of
+    from scorekeeper.web.database import get_db
 
     with app.app_context():
         return secrets_of(get_db(), game_id)

@@ -3,7 +3,6 @@ import json
 import re
 
 import pytest
-
 from web_table import seed_round
 
 
@@ -317,7 +316,8 @@ def _told(client, response) -> list[str]:
 def _told_at(client, url) -> list[str]:
     html = client.get(url).get_data(as_text=True)
     box = re.search(r"<div class=\"flash\"[^>]*>(.*?)</div>", html, re.S)
-    return [re.sub(r"<[^>]+>", "", p).replace("&#39;", "'") for p in re.findall(r"<p>(.*?)</p>", box.group(1))] if box else []
+    return [re.sub(r"<[^>]+>", "", p).replace("&#39;", "'")
+            for p in re.findall(r"<p>(.*?)</p>", box.group(1))] if box else []
 
 
 def test_each_play_is_told_on_the_page_it_leads_to_and_sets_no_cookie(table):

@@ -107,7 +107,8 @@ class Table:
 
     def end_scores(self):
         html = self.page("/end")
-        return {p: int(v.replace("−", "-").replace("+", "")) for p, v in re.findall(r'data-score="([^"]*)">([^<]*)<', html)}
+        return {p: int(v.replace("−", "-").replace("+", ""))
+                for p, v in re.findall(r'data-score="([^"]*)">([^<]*)<', html)}
 
 
 def seed_round(table):

@@ -56,12 +56,16 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell >/dev/null; } || \
 	  echo "chromium-headless-shell could not be installed (apt-get needs root): the browser tests will be skipped"
 
-# Every test, on every core (pytest-xdist: one worker more than the cores, the browser tests
-# spread over them from the start; tests/conftest.py says why). The package
+# The lint and the types first (pyproject.toml: ruff on every Python file, mypy strict on
+# the rules and the stores; a few seconds), then every test, on every core (pytest-xdist:
+# one worker more than the cores, the browser tests spread over them from the start;
+# tests/conftest.py says why). The package
 # is compiled to bytecode first: where PYTHONDONTWRITEBYTECODE is set (as on this project's
 # machine) every command and server the tests start compiled it from source
 # again, a third of each one's CPU.
 test: $(BIN)/.installed chromium
+	$(BIN)/ruff check --quiet .
+	$(BIN)/mypy
 	$(BIN)/python -m compileall -q scorekeeper
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 

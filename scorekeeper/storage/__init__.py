@@ -2,8 +2,13 @@
 
 - ``db``: the connection, the schema and its migrations, write transactions;
 - ``kernel``: what every stored game has (its row, seats, request ids, versions);
-- ``logs`` and ``rounds``: the two ways rounds are kept (logs of plays; hands counted at
-  the end), with ``games`` the one door to them;
+- the two ways rounds are kept: logs of plays (``logs`` reads one round and checks a play,
+  ``log_changes`` changes the log, ``plays`` says what a play's row is) and hands counted
+  at the end (``rounds``); each answers the door, ``games``, through one interface, its
+  store (``log_store``, ``count_store``: the game read, its summary made again, its rounds
+  replayed, its game file out and in), so the door never asks which kind a game is;
+- ``results``: the finished rounds' results kept beside the log; ``drawn``: what the
+  pages last drew of a game, for the server's other process;
 - ``players``: the people across games; ``transfer``: game files and score sheets.
 
 The stored truth is the log of each game; every score is computed by replaying its game

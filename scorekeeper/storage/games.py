@@ -17,25 +17,36 @@ from sqlite_utils import Database
 from .. import gamefile
 from ..gamefile import RoundRecord, Standing
 from ..games.errors import ScorekeeperError
-from ..games.variant import COUNT, LOG, CountVariant, LogVariant, Variant
+from ..games.variant import COUNT, LOG, Variant
 from ..games.words import Say
-from . import kernel, log_changes, logs, results, rounds
+from . import count_store, kernel, log_store, logs, results, rounds
 from .db import write
 from .kernel import AlreadyHere, Refused
 
 
 class Store(Protocol):
-    """What every way of recording rounds offers, whatever the variant (its module's
-    functions); each imports the games of its own kind of variant (:func:`import_document`)."""
+    """What each way of recording rounds answers, whatever the variant: the functions of
+    its module (storage/log_store.py, storage/count_store.py), which mypy holds to this."""
 
-    def replayed_rounds(self, db: Database, game_id: int) -> list[tuple[RoundRecord, Standing]]: ...
+    def state(self, db: Database, game_id: int, round_no: int | None = None) -> logs.LogState | rounds.Scored:
+        """The game as its pages read it (a log's round ``round_no``, else the one being played)."""
 
-    def export_document(self, db: Database, game_id: int) -> dict[str, Any]: ...
+    def refresh(self, db: Database, game_id: int) -> None:
+        """The history list's summary made again and the version bumped (the caller's transaction)."""
+
+    def replayed_rounds(self, db: Database, game_id: int) -> list[tuple[RoundRecord, Standing]]:
+        """Every finished round's record and the game after it, replayed from the stored rounds."""
+
+    def export_document(self, db: Database, game_id: int) -> dict[str, Any]:
+        """The game file of the game."""
+
+    def import_document(self, db: Database, variant: Variant, doc: Mapping[str, Any], source: str,
+                        group: int | None = None) -> int:
+        """A game added from its game file (header checked), its rounds replayed before the lock."""
 
 
-# The module of each way of recording rounds that changes a game, exports and imports it,
-# and replays its finished rounds: ``export_document``, ``import_document``, ``replayed_rounds``.
-STORES: dict[str, Store] = {LOG: log_changes, COUNT: rounds}
+# Each way of recording rounds (games/variant.py: a variant's ``recording``) and its store.
+STORES: dict[str, Store] = {LOG: log_store, COUNT: count_store}
 
 
 def store_of(variant: Variant) -> Store:
@@ -66,10 +77,7 @@ def state(db: Database, game_id: int, round_no: int | None = None) -> logs.LogSt
     """The game as its pages read it: a log's round being played (or round ``round_no``),
     replayed (:class:`logs.LogState`), or a counted game's kept rounds (:class:`rounds.Scored`).
     NotFound; Refused for a stored log the rules no longer allow."""
-    variant = kernel.header(db, game_id)["variant"]
-    if variant.recording == LOG:
-        return logs.replay(logs.load(db, game_id, round_no))
-    return rounds.load(db, game_id)
+    return store_of(kernel.header(db, game_id)["variant"]).state(db, game_id, round_no)
 
 
 def stored(db: Database, game_id: int, *, facts: bool = True) -> gamefile.LogGame | gamefile.CountGame:
@@ -110,13 +118,7 @@ def rebuild(db: Database, game_id: int) -> int:
 def refresh(db: Database, game_id: int) -> None:
     """Recompute the summary the history list shows and bump the version (in the caller's
     transaction): after a change made outside the stores, such as a rename."""
-    variant = kernel.header(db, game_id)["variant"]
-    if variant.recording == LOG:
-        state = logs.replay(logs.load(db, game_id))
-        log_changes.save_summary(db, state.log, state)
-    else:
-        scored = rounds.load(db, game_id)
-        rounds.save_summary(db, scored, scored.standing)
+    store_of(kernel.header(db, game_id)["variant"]).refresh(db, game_id)
 
 
 def export_document(db: Database, game_id: int) -> dict[str, Any]:
@@ -142,10 +144,7 @@ def import_document(db: Database, doc: Any, group: int | None = None) -> int:
     found = kernel.imported_already(db, source, group)
     if found:
         raise AlreadyHere(Say("this game file was imported already: the game is here"), found)
-    if isinstance(variant, LogVariant):
-        return log_changes.import_document(db, variant, doc, source, group)
-    assert isinstance(variant, CountVariant)  # the one other way of recording rounds
-    return rounds.import_document(db, variant, doc, source, group)
+    return store_of(variant).import_document(db, variant, doc, source, group)
 
 
 def source_of(doc: Any) -> str:

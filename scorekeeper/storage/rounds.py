@@ -1,5 +1,5 @@
 """Games whose rounds are counted at the end (Basic Rummy, Gin, Kalooki, Conquian,
-Manipulation): rows ⇄ game file ⇄ scores.
+Manipulation): their rows read, replayed and changed (game files in and out: storage/count_store.py).
 
 Such a round is not logged play by play: it is recorded when it ends (docs/game-file.md,
 "Rounds counted at the end"), by how it ended and the cards left in each hand, in the tables
@@ -41,7 +41,6 @@ from ..games.handcount import RUMMY
 from ..games.variant import CountVariant
 from ..games.words import Joined, Say, SayN, joined
 from . import kernel, results
-from .db import write
 from .kernel import NotFound, Refused, Stale
 
 ENDINGS = ("out", RUMMY, "knock", "stalemate")
@@ -240,7 +239,7 @@ class Scored:
 # Reading the rows.
 
 
-def _header_of(db: Database, game_id: int) -> tuple[CountedLog, gamefile.Header]:
+def header_of(db: Database, game_id: int) -> tuple[CountedLog, gamefile.Header]:
     game = kernel.header(db, game_id)
     if not isinstance(game["variant"], CountVariant):
         raise ValueError(f"game {game_id} is not kept by its hands counted")  # a bug, not a refusal
@@ -252,7 +251,7 @@ def load(db: Database, game_id: int) -> Scored:
     """The game as its pages show it, in one snapshot (NotFound if there is none,
     ValueError if not hand-count): the kept records, not the rounds."""
     with kernel.reading(db):
-        game, head = _header_of(db, game_id)
+        game, head = header_of(db, game_id)
         records = results.records(db, game_id, facts=False)
         standing = results.standing(db, game_id, head, len(records))
     return Scored(game, head, records, standing)
@@ -281,7 +280,7 @@ def recorded_round(db: Database, game_id: int, round_no: int) -> RecordedRound:
     return recorded(db, game_id, round_no)[0]
 
 
-def _replayed(head: gamefile.Header, before: Standing, rounds: list[RecordedRound], first: int,
+def replayed(head: gamefile.Header, before: Standing, rounds: list[RecordedRound], first: int,
               changed: int | None) -> list[tuple[CountedRound, Standing]]:
     """Rounds ``first``, ``first + 1`` … replayed in turn from the game before them: each
     result and the game after it; the rules' refusal in plain words (``changed``: the
@@ -321,7 +320,7 @@ def detail(db: Database, scored: Scored, round_no: int) -> CountedRound:
     assert scored.game.id is not None  # a stored game's
     rnd = recorded_round(db, scored.game.id, round_no)
     before = results.standing(db, scored.game.id, scored.header, round_no - 1)
-    return _replayed(scored.header, before, [rnd], round_no, None)[0][0]
+    return replayed(scored.header, before, [rnd], round_no, None)[0][0]
 
 
 # ---------------------------------------------------------------------------------------
@@ -358,7 +357,7 @@ def _from(db: Database, scored: Scored, round_no: int,
     before them: [(result, the game after it)]."""
     assert scored.game.id is not None  # a stored game's
     before = results.standing(db, scored.game.id, scored.header, round_no - 1)
-    return _replayed(scored.header, before, rounds, round_no, changed=round_no)
+    return replayed(scored.header, before, rounds, round_no, changed=round_no)
 
 
 def _changed_rounds(db: Database, scored: Scored, round_no: int, rnd: RecordedRound) -> list[RecordedRound]:
@@ -387,7 +386,7 @@ def preview(db: Database, scored: Scored, round_no: int,
 # Changes: each checked before the lock, by replaying the rounds it changes.
 
 
-def _insert_round(db: Database, game_id: int, round_no: int, rnd: RecordedRound,
+def insert_round(db: Database, game_id: int, round_no: int, rnd: RecordedRound,
                   revision: int = 0) -> None:
     stamp = kernel.now()
     db.execute(
@@ -410,13 +409,15 @@ def save_summary(db: Database, scored: Scored, after: Standing) -> Scored:
     return now
 
 
-def _kept(done: list[tuple[CountedRound, Standing]], variant: CountVariant) -> list[tuple[RoundRecord, Standing]]:
+def kept_records(done: list[tuple[CountedRound, Standing]],
+                 variant: CountVariant) -> list[tuple[RoundRecord, Standing]]:
+    """Each round replayed as its kept record, with the game after it."""
     return [(gamefile.record_of(variant, result), after) for result, after in done]
 
 
-def _encoded(done: list[tuple[CountedRound, Standing]], variant: CountVariant) -> list[tuple[str, ...]]:
+def encoded_results(done: list[tuple[CountedRound, Standing]], variant: CountVariant) -> list[tuple[str, ...]]:
     """The rounds' results as the rows keep them (made before the lock)."""
-    return results.encode(_kept(done, variant))
+    return results.encode(kept_records(done, variant))
 
 
 def record_round(db: Database, game_id: int, request_id: str | None, round_no: int,
@@ -437,10 +438,10 @@ def record_round(db: Database, game_id: int, request_id: str | None, round_no: i
             raise Refused(Say("a game holds at most %(most)s rounds: start a new game to play on",
                               most=gamefile.MAX_ROUNDS))
         done = _from(db, scored, round_no, [rnd])
-        kept = _encoded(done, scored.variant)
+        kept = encoded_results(done, scored.variant)
 
         def save() -> Scored:
-            _insert_round(db, game_id, round_no, rnd)
+            insert_round(db, game_id, round_no, rnd)
             results.write(db, game_id, round_no, kept)
             return save_summary(db, scored, done[-1][1])
         return scored.game.version, save
@@ -467,12 +468,12 @@ def edit_round(db: Database, game_id: int, request_id: str | None, round_no: int
         later = recorded(db, game_id, round_no) if 1 <= round_no <= scored.recorded else []
         old = _same_revision(scored, round_no, revision, later)
         done = _from(db, scored, round_no, [rnd] + later[1:])
-        kept = _encoded(done, scored.variant)
+        kept = encoded_results(done, scored.variant)
 
         def save() -> Scored:
             db.execute("DELETE FROM hands WHERE game = ? AND round_no = ?", [game_id, round_no])
             db.execute("DELETE FROM plays WHERE id = ?", [old.play_id])
-            _insert_round(db, game_id, round_no, rnd, revision=old.revision + 1)
+            insert_round(db, game_id, round_no, rnd, revision=old.revision + 1)
             results.write(db, game_id, round_no, kept)
             return save_summary(db, scored, done[-1][1])
         return scored.game.version, save
@@ -489,7 +490,7 @@ def delete_round(db: Database, game_id: int, request_id: str | None, round_no: i
         _same_revision(scored, round_no, revision, later)
         done = _from(db, scored, round_no, later[1:])
         after = done[-1][1] if done else results.standing(db, game_id, scored.header, round_no - 1)
-        kept = _encoded(done, scored.variant)
+        kept = encoded_results(done, scored.variant)
 
         def save() -> Scored:
             for table in ("plays", "hands"):
@@ -521,7 +522,7 @@ def restore_round(db: Database, game_id: int, request_id: str | None, round_no: 
             raise Refused(Say("a game holds at most %(most)s rounds: start a new game to play on",
                               most=gamefile.MAX_ROUNDS))
         done = _from(db, scored, round_no, [rnd] + recorded(db, game_id, round_no))
-        kept = _encoded(done, scored.variant)
+        kept = encoded_results(done, scored.variant)
 
         def save() -> Scored:
             for table in ("plays", "hands"):
@@ -530,7 +531,7 @@ def restore_round(db: Database, game_id: int, request_id: str | None, round_no: 
                            [game_id, round_no])
                 db.execute(f"UPDATE {table} SET round_no = -round_no WHERE game = ? AND round_no < 0",
                            [game_id])
-            _insert_round(db, game_id, round_no, rnd)
+            insert_round(db, game_id, round_no, rnd)
             results.write(db, game_id, round_no, kept)
             return save_summary(db, scored, done[-1][1])
         return scored.game.version, save
@@ -538,52 +539,5 @@ def restore_round(db: Database, game_id: int, request_id: str | None, round_no: 
     return kernel.change(db, game_id, request_id, plan)
 
 
-# ---------------------------------------------------------------------------------------
-# Game files in and out.
 
 
-def export_document(db: Database, game_id: int) -> dict[str, Any]:
-    """The game file: what ``scorekeeper score`` and an import read back."""
-    with kernel.reading(db):
-        game, _head = _header_of(db, game_id)
-        game.rounds = recorded(db, game_id)
-    return game.document()
-
-
-def replayed_rounds(db: Database, game_id: int) -> list[tuple[RoundRecord, Standing]]:
-    """Every recorded round's results, replayed from the rounds as stored (storage/results.py's
-    rebuild)."""
-    with kernel.reading(db):
-        game, head = _header_of(db, game_id)
-        rounds = recorded(db, game_id)
-    return _kept(_replayed(head, gamefile.start(head), rounds, 1, None), game.variant)
-
-
-def import_document(db: Database, variant: CountVariant, doc: Mapping[str, Any], source: str,
-                    group: int | None = None) -> int:
-    """Add a hand-count game from its game file (its header checked); the first seat
-    deals. An unfinished last round (no one out, no knock, no stalemate) records nothing
-    yet. Every round is replayed before the write lock (the file's refusal in its words)."""
-    head = gamefile.read_game(doc)
-    game = CountedLog(None, variant, list(doc["players"]), dict(doc.get("rules") or {}), 0)
-    standing, done = gamefile.start(head), []
-    rounds = doc.get("rounds", [])
-    for round_no, data in enumerate(rounds, 1):
-        try:
-            result, standing = gamefile.replay_round(head, standing, data, round_no, last=round_no == len(rounds))
-        except GameFileError as e:
-            raise Refused(e.message) from None
-        rnd = RecordedRound.from_data(data)
-        if rnd is not None:
-            game.rounds.append(rnd)
-            done.append((result, standing))
-        time.sleep(0)  # a yield between rounds (gevent's, under the server)
-    scored = Scored(game, head, [], standing)
-    kept = _encoded(done, variant)
-    with write(db):
-        game.id, _secret = kernel.insert_game(db, variant, game.players, game.rules, 0, source=source, group=group)
-        for round_no, rnd in enumerate(game.rounds, 1):
-            _insert_round(db, game.id, round_no, rnd)
-        results.write(db, game.id, 1, kept)
-        save_summary(db, scored, standing)
-    return game.id

@@ -23,7 +23,7 @@ from scorekeeper.games.cards import parse_card
 from scorekeeper.games.errors import GameFileError, ScorekeeperError
 from scorekeeper.games.variant import COUNTED_AS
 from scorekeeper.games.words import Joined, Reader, Say, Sentence
-from scorekeeper.storage import games, kernel, log_changes, logs, players, plays, rounds, transfer
+from scorekeeper.storage import games, kernel, log_changes, log_checks, players, plays, rounds, transfer
 from scorekeeper.storage.db import connect, migrate
 
 PLACEHOLDER = re.compile(r"(%\(\w+\)s)")
@@ -322,7 +322,7 @@ class Stores:
                 cards = {"meld": _meld(rng), "BOGUS": _meld(rng), "layoff": [rng.choice(DECK)],
                          "take": [rng.choice(DECK)], "ace": [rng.choice("SHDC") + "A"]}.get(kind, [])
                 target = rng.choice(melds + [999]) if melds and kind == "layoff" else None
-                preview = logs.preview(state, kind, player, cards, target)
+                preview = log_checks.preview(state, kind, player, cards, target)
                 if preview.error is not None:
                     self.said("preview", preview.said_error)
                     assert preview.error == str(preview.said_error)

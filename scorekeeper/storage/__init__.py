@@ -2,8 +2,8 @@
 
 - ``db``: the connection, the schema and its migrations, write transactions;
 - ``kernel``: what every stored game has (its row, seats, request ids, versions);
-- the two ways rounds are kept: logs of plays (``logs`` reads one round and checks a play,
-  ``log_changes`` changes the log, ``plays`` says what a play's row is) and hands counted
+- the two ways rounds are kept: logs of plays (``logs`` reads one round, ``log_checks`` checks a
+  play, ``log_changes`` changes the log, ``plays`` says what a play's row is) and hands counted
   at the end (``rounds``); each answers the door, ``games``, through one interface, its
   store (``log_store``, ``count_store``: the game read, its summary made again, its rounds
   replayed, its game file out and in), so the door never asks which kind a game is;
@@ -12,5 +12,5 @@
 - ``players``: the people across games; ``transfer``: game files and score sheets.
 
 The stored truth is the log of each game; every score is computed by replaying its game
-file (scorekeeper/gamefile.py). Nothing here knows Flask.
+file (scorekeeper/gamefile/). Nothing here knows Flask.
 """

@@ -30,23 +30,18 @@ from ..games.variant import LogVariant
 from ..games.words import Say, joined
 from . import kernel, results
 from .kernel import NotFound, Refused, Repeated, Stale
-from .logs import (
-    GameLog,
-    Loaded,
-    LogState,
+from .log_checks import (
     Preview,
     check_order,
     check_play,
     game_over,
     hands_left,
-    load,
     not_playing,
     playing,
-    replay,
-    round_of,
     round_over,
     unknown_kind,
 )
+from .logs import GameLog, Loaded, LogState, load, replay, round_of
 from .plays import ONLY_DELETED, PlayRow, by_word, read_cards, read_hand
 
 

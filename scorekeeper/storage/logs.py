@@ -9,10 +9,8 @@ them in one snapshot; :func:`replay` builds that round as the game file has it a
 replays it with :func:`scorekeeper.gamefile.replay_round`, the same replay as
 ``scorekeeper score``; :class:`LogState` is what the table screen asks of it.
 
-A play is checked here (:func:`check_play`, :func:`preview`): by the rules, through the
-replay (what they refuse is :class:`Refused` in plain words), and by what only the table
-knows (whose turn it is, the cards left, the order of a round's plays). The changes
-themselves are storage/log_changes.py's.
+A play is checked by storage/log_checks.py, through this replay; the changes themselves
+are storage/log_changes.py's.
 """
 from __future__ import annotations
 
@@ -30,10 +28,10 @@ from ..games.cards import Card
 from ..games.contract import LogRound, RoundResult
 from ..games.errors import GameFileError, ScorekeeperError
 from ..games.variant import LogVariant
-from ..games.words import Say, SayN, Sentence
+from ..games.words import Say
 from . import kernel, results
 from .kernel import NotFound, Refused
-from .plays import ACE_CARDS, WITH_CARDS, PlayRow, availability, by_word, check_supply, ended_by, read_cards
+from .plays import ACE_CARDS, PlayRow, by_word, ended_by
 
 
 def most_plays(round_: LogRound) -> int:
@@ -210,7 +208,7 @@ def _lost_meld(log: GameLog, row: PlayRow) -> Say:
                meld=target.describe())
 
 
-def _refusal(error: GameFileError, events: list[PlayRow], changed: PlayRow | None, log: GameLog,
+def refusal(error: GameFileError, events: list[PlayRow], changed: PlayRow | None, log: GameLog,
              counted: bool) -> Refused:
     """The replay's complaint in plain words, saying which play it is about. ``counted``:
     the round's hands are counted."""
@@ -252,7 +250,7 @@ def replay(loaded: Loaded, log: GameLog | None = None, changed: PlayRow | None =
     try:
         result, after = gamefile.replay_round(loaded.header, loaded.before, data, round_no)
     except GameFileError as e:
-        raise _refusal(e, events, changed, log, counted) from None
+        raise refusal(e, events, changed, log, counted) from None
     except ScorekeeperError as e:
         raise Refused(e.message) from None
     return LogState(log, loaded, result, after, events)
@@ -482,139 +480,3 @@ class LogState:
         if self.out:
             hands[self.out] = ()
         return replay(self.loaded, self.log, extra_hands=hands)
-
-
-# ---------------------------------------------------------------------------------------
-# A new play, checked (nothing saved).
-
-
-def game_over(status: Say) -> Say:
-    return Say("the game is over: %(status)s", status=status)
-
-
-def round_over(state: LogState) -> Say:
-    return by_word(state.variant,
-                   Say("the round is over (%(how)s): count the hands", how=state.end_reason()),
-                   Say("the hand is over (%(how)s): count the hands", how=state.end_reason()))
-
-
-def playing(state: LogState) -> None:
-    if state.over:
-        raise Refused(game_over(state.game.said_status()))
-    if state.ended and not state.ending:
-        raise Refused(round_over(state))
-
-
-def check_order(variant: LogVariant, rows: list[PlayRow], rules: Mapping[str, Any]) -> None:
-    if variant.check_plays is not None:
-        try:
-            variant.check_plays(rows, rules)
-        except ScorekeeperError as e:
-            raise Refused(e.message) from None
-
-
-def unknown_kind(kind: str) -> Say:
-    return Say("unknown kind of play %(kind)s", kind=repr(kind))
-
-
-def not_playing(player: str) -> Say:
-    return Say("'%(player)s' is not playing in this game", player=player)
-
-
-def check_play(state: LogState, kind: str, player: str, cards: Iterable[str] = (),
-               target: int | None = None, *, in_place: bool = False) -> tuple[PlayRow, LogState]:
-    """The row this play would add and the round after it; Refused (nothing saved) if the
-    rules or the table do not allow it. ``in_place``: the play is applied to ``state``'s
-    own table rather than to a replay of the round with it (``state`` is not to be used
-    again): a play replays its round once."""
-    variant = state.variant
-    playing(state)
-    if kind not in variant.table_plays:
-        raise Refused(unknown_kind(kind))
-    if player not in state.players:
-        raise Refused(not_playing(player))
-    cards = read_cards(cards) if kind in WITH_CARDS else ()
-    if kind in WITH_CARDS and not cards:
-        raise Refused(Say("pick the cards first"))
-    if kind == "layoff" and target not in {pid for pid, _m in state.melds()}:
-        raise Refused(Say("tap a meld on the table to lay off on it"))
-    if state.round_no > gamefile.MAX_ROUNDS:
-        raise Refused(by_word(variant, Say("a game holds at most %(most)s rounds: start a new game to "
-                                           "play on", most=gamefile.MAX_ROUNDS),
-                              Say("a game holds at most %(most)s hands: start a new game to play on",
-                                  most=gamefile.MAX_ROUNDS)))
-    rows = state.rows()
-    if len(rows) >= most_plays(state.round):
-        raise Refused(by_word(variant, Say("a round holds at most %(most)s plays: this one is full",
-                                           most=most_plays(state.round)),
-                              Say("a hand holds at most %(most)s plays: this one is full",
-                                  most=most_plays(state.round))))
-    row = PlayRow(None, state.round_no, rows[-1].seq + 1 if rows else 1, kind, player, cards,
-                  target if kind == "layoff" else None)
-    check_order(variant, rows + [row], state.rules)
-    check_supply(state.round.supply, row.cards)
-    log = state.log.with_play(row)
-    if kind in variant.events and in_place:
-        return row, _played(state, log, row)
-    if kind in variant.events or kind in variant.round_lists:
-        return row, replay(state.loaded, log, row)
-    return row, replace(state, log=log)  # the game file is as it was
-
-
-def _played(state: LogState, log: GameLog, row: PlayRow) -> LogState:
-    """``state`` with one more event played onto its own table and the round scored again
-    (the round is not replayed from its start)."""
-    data, events = round_data(log, state.round_no)
-    event = data["events"][-1]
-    try:
-        gamefile.apply_event(state.round, event, state.variant.events)
-        lists = {key: data.get(key, []) for key in state.variant.round_lists}
-        result = state.variant.score_round(state.round, None, lists)
-    except ScorekeeperError as e:
-        error = gamefile.located(e, state.round_no, len(data["events"]))
-        raise _refusal(error, events, row, log, False) from None
-    return LogState(log, state.loaded, result, state.after, events)
-
-
-@dataclass
-class Preview:
-    """What a play would make and score, or why it is refused; nothing is saved.
-
-    ``error``: why, in the game file's English (a sentence, as a Refused's ``message``);
-    ``said_error``: the same for a page (words.Sentence, as a Refused's ``said``)."""
-
-    row: PlayRow
-    play: object | None = None
-    error: str | None = None
-    after: LogState | None = None
-    last_ace: bool = False
-    said_error: Sentence | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None and self.play is not None
-
-
-def preview(state: LogState, kind: str, player: str, cards: Iterable[str],
-            target: int | None = None) -> Preview:
-    """Replay the round with this play added, without saving it."""
-    try:
-        row, after = check_play(state, kind, player, cards, target)
-    except Refused as e:
-        return Preview(PlayRow(None, state.round_no, 0, kind, player, tuple(cards), target),
-                       error=e.message, said_error=e.said)
-    played = after.plays(row.round_no)[-1].play
-    return Preview(row, played, after=after, last_ace=after.ending and not state.ending)
-
-
-def hands_left(state: LogState, player: str, cards: tuple[str, ...]) -> None:
-    """Refuse a hand that holds more cards than the decks leave, once the table and the
-    other hands entered are counted."""
-    holding = [c for p, hand in state.drafts.items() if p != player for c in hand]
-    left = sum(n for n in availability(state.round, holding=holding).values() if n > 0)
-    if len(cards) > left:
-        raise Refused(SayN("%(player)s's hand cannot hold %(num)s card: the decks leave "
-                           "%(left)s once the table and the other hands entered are counted",
-                           "%(player)s's hand cannot hold %(num)s cards: the decks leave "
-                           "%(left)s once the table and the other hands entered are counted",
-                           len(cards), player=player, left=left))

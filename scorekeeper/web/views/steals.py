@@ -20,7 +20,7 @@ from wtforms.validators import InputRequired, Optional
 
 from ...games.cards import parse_card
 from ...games.words import Say, SayN, Sentence
-from ...storage import kernel, log_changes, logs, plays, results
+from ...storage import kernel, log_changes, log_checks, logs, plays, results
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from .. import live as updates
@@ -219,7 +219,7 @@ def robber_preview(state: Steals, player: str, cards, target: int | None) -> dic
                 "hint": SayN("%(num)s picked: a new meld needs three cards or more.",
                              "%(num)s picked: a new meld needs three cards or more.", len(cards))}
     try:
-        _row, after = logs.check_play(state.state, kind, player, cards, target)
+        _row, after = log_checks.check_play(state.state, kind, player, cards, target)
     except Refused as e:
         return {"ok": False, "error": e.said, "cards": list(cards), "twice": twice}
     hand = robber_round(after)
@@ -260,7 +260,7 @@ def play(game_id: int):
     if action in ENDINGS and picked:  # cards not logged yet would be lost with the hand
         state = _state(game_id)
         try:  # a rule that refuses the ending anyway (the discard pile's card) says it first
-            logs.check_play(state.state, action, form.player.data)
+            log_checks.check_play(state.state, action, form.player.data)
         except Refused as e:
             return _refused(game_id, e.said, refusal_status(e), state, **kwargs)
         return _refused(game_id, picked_first(picked, CONFIRM, ENDINGS[action]),

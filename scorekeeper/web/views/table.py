@@ -23,7 +23,7 @@ from flask import Blueprint, abort, flash, get_template_attribute, redirect, ren
 
 from ...games import iceberg
 from ...games.words import Say, SayN, Sentence
-from ...storage import log_changes, logs, plays
+from ...storage import log_changes, log_checks, logs, plays
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from .. import live as updates
@@ -209,7 +209,7 @@ def preview(game_id: int):
     player = request.args.get("player", state.turn)
     cards = request.args.getlist("cards")
     kind = "layoff" if target else "meld"
-    shown = logs.preview(state, kind, player, cards, target) if cards else None
+    shown = log_checks.preview(state, kind, player, cards, target) if cards else None
     return render_template("_preview.html", preview=shown, state=state, player=player)
 
 
@@ -230,7 +230,7 @@ def play(game_id: int):
         return _refused(game_id, Say("Pick the cards first."), **kwargs)
     if form.check.data and not form.confirm.data:
         state = load_state(game_id)
-        shown = logs.preview(state, kind, form.player.data, picked, form.meld.data)
+        shown = log_checks.preview(state, kind, form.player.data, picked, form.meld.data)
         return table_page(state, preview=shown, **kwargs)
     try:
         row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), kind,
@@ -271,7 +271,7 @@ def out(game_id: int):
     picked = tuple(request.form.getlist("cards"))
     if picked:
         state = load_state(game_id)
-        ruled = logs.preview(state, "out", form.player.data, ())  # the rules' refusal first
+        ruled = log_checks.preview(state, "out", form.player.data, ())  # the rules' refusal first
         return _refused(game_id, ruled.said_error or picked_first(picked), state=state,
                         picked=picked, target=request.form.get("meld", type=int),
                         player=form.player.data)

@@ -8,8 +8,8 @@ sentence naming the round, the event and what is wrong.
 
 What a game's rounds hold is said by the game (its ``VARIANT``, games/variant.py): a
 log of plays (:func:`logged_round`) or hands counted at the end (:func:`read_hand_round`).
-This module knows those two shapes, never a game by name. It is pure: no Flask, no
-database.
+This package knows those two shapes, never a game by name; what every file is checked for
+before its rounds is its ``document`` module's. It is pure: no Flask, no database.
 
 A game is replayed a round at a time: :func:`replay_round` replays one round from the
 game as it stood before it (a :class:`Standing`: the totals, whether it is over, and a
@@ -24,107 +24,34 @@ a refusal's ``reason`` are the same in the game file's English, as plain text.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .games import registry
-from .games.cards import Card, CardError, Supply, parse_card, parse_cards
-from .games.errors import GameFileError, ScorekeeperError
-from .games.handcount import RUMMY, HandRound
-from .games.variant import CountVariant, LogVariant, Variant
-from .games.words import Say, SayN, from_data, joined, to_data
+from ..games.cards import Supply, parse_card, parse_cards
+from ..games.errors import GameFileError, ScorekeeperError
+from ..games.handcount import RUMMY, HandRound
+from ..games.variant import CountVariant, LogVariant, Variant
+from ..games.words import Say, SayN, from_data, joined, to_data
+from .document import (
+    FORMAT,
+    HANDS,
+    MAX_ROUNDS,
+    Header,
+    canonical_text,
+    check_hand,
+    located,
+    parse_json,
+    read_game,
+    read_header,
+)
 
-FORMAT = "scorekeeper/1"
-TOP_KEYS = {"format", "variant", "rules", "players", "teams", "rounds"}
-HAND_ROUND_KEYS = {"out", RUMMY, "hands", "stalemate", "knocker"}
-# The most rounds a game holds (docs/game-file.md, "Limits"): the games of the sources
-# reach their targets in 5 to 40 rounds, and a round takes a table 5 to 15 minutes, so a
-# hundred rounds is a day and a night of play. It keeps every game's file, pages and
-# changes bounded (an earlier round changed is scored again up to the last one).
-MAX_ROUNDS = 100
-
-
-# What the JSON reader stopped at, in the app's words (not the reader's own).
-JSON_FAULTS = {
-    "Expecting value": Say("a value was expected (a number, text in double quotes, true, false, "
-                           "null, a list or an object)"),
-    "Expecting property name enclosed in double quotes": Say("a name in double quotes was expected"),
-    "Expecting ',' delimiter": Say("a comma was expected"),
-    "Expecting ':' delimiter": Say("a colon was expected"),
-    "Extra data": Say("more follows the end of the document"),
-    "Unterminated string starting at": Say("a text is not closed by a double quote"),
-    "Invalid control character at": Say("a text holds a line break or a tab (write \\n or \\t)"),
-    "Invalid \\escape": Say("a backslash escape that JSON does not have"),
-    "Invalid \\uXXXX escape": Say("a backslash escape that JSON does not have"),
-}
-
-
-class _Twice(Exception):
-    """A key written twice in one JSON object (the reader would keep the last silently)."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _once_each(pairs: list[tuple[str, Any]]) -> dict:
-    """A JSON object whose keys are all different (``"Bob"`` twice in ``hands`` would lose
-    one of Bob's hands, ``"variant"`` twice would choose a game by which comes last)."""
-    found: dict = {}
-    for key, value in pairs:
-        if key in found:
-            raise _Twice(key)
-        found[key] = value
-    return found
-
-
-def parse_json(text: str) -> Any:
-    if not text.strip():
-        raise GameFileError(Say("not a game file: it is empty (a game file is a JSON document)"))
-    try:
-        return json.loads(text, object_pairs_hook=_once_each)
-    except _Twice as e:
-        raise GameFileError(Say("not a game file: \"%(key)s\" is written twice in one object (each name "
-                                "once: the file would say two things)", key=e.key[:60])) from None
-    except json.JSONDecodeError as e:
-        fault = JSON_FAULTS.get(e.msg, Say("not JSON"))
-        raise GameFileError(Say("not a game file: invalid JSON at line %(line)s, column %(column)s: %(fault)s",
-                                line=e.lineno, column=e.colno, fault=fault)) from None
-    except RecursionError:
-        raise GameFileError(Say("not a game file: the JSON is nested too deeply")) from None
-    except ValueError:  # an integer of thousands of digits
-        raise GameFileError(Say("not a game file: it holds a number too long to read")) from None
-
-
-def read_header(doc: Any) -> tuple[LogVariant | CountVariant, list]:
-    """The checks every game file gets, whatever its variant: (its variant, its rounds)."""
-    if not isinstance(doc, dict):
-        raise GameFileError(Say("not a game file: the document must be a JSON object"))
-    unknown = sorted(set(doc) - TOP_KEYS)
-    if unknown:
-        raise GameFileError(Say("unknown field '%(field)s' in the game file", field=unknown[0]))
-    if doc.get("format", FORMAT) != FORMAT:
-        raise GameFileError(Say("format %(given)s is not supported (expected '%(format)s')",
-                                given=repr(doc.get("format")), format=FORMAT))
-    variant = doc.get("variant")
-    known = joined(registry.VARIANTS, ", ")  # the game file's keys
-    if variant is None:
-        raise GameFileError(Say("the game file names no variant (\"variant\": one of %(known)s)", known=known))
-    found = registry.get(variant) if isinstance(variant, str) else None
-    if found is None:
-        raise GameFileError(Say("unknown variant %(given)s (expected one of: %(known)s)", given=repr(variant),
-                                known=known))
-    assert isinstance(found, (LogVariant, CountVariant))  # each game's rounds are logged or counted
-    rounds = doc.get("rounds", [])
-    if not isinstance(rounds, list):
-        raise GameFileError(Say("rounds must be a list"))
-    if len(rounds) > MAX_ROUNDS:
-        raise GameFileError(Say("a game holds at most %(most)s rounds, and this file has %(count)s: "
-                                "split it into games of %(most)s rounds or fewer", most=MAX_ROUNDS,
-                                count=len(rounds)))
-    return found, rounds
+# What the rest of the app asks of the game file (those from .document too).
+__all__ = [
+    "FORMAT", "MAX_ROUNDS", "CountedRound", "CountGame", "GameFileError", "Header", "LogGame", "RoundRecord",
+    "Standing", "after_round", "apply_event", "canonical_text", "game_of", "located", "parse_json", "read_game",
+    "read_header", "record_of", "replay", "replay_round", "score_document", "score_text", "start",
+]
 
 
 def replay(doc: Any):
@@ -153,105 +80,6 @@ def score_text(text: str) -> dict:
     return score_document(parse_json(text))
 
 
-# ---------------------------------------------------------------------------------------
-# What every game file is checked for.
-
-
-HANDS = "hands"  # a place in a round (ScorekeeperError.place): its hands
-
-
-def _placed(reason: Say | str, round_no: int, event_no: int | None, place: str, player: str | None) -> Say:
-    """The reason after its place in the file: "round 2, event 3: …", "round 2, hands of Bob: …"."""
-    if event_no:
-        return Say("round %(round)s, event %(event)s: %(reason)s", round=round_no, event=event_no,
-                   reason=reason)
-    if place == HANDS and player is not None:
-        return Say("round %(round)s, hands of %(player)s: %(reason)s", round=round_no, player=player,
-                   reason=reason)
-    if place == HANDS:
-        return Say("round %(round)s, hands: %(reason)s", round=round_no, reason=reason)
-    return Say("round %(round)s: %(reason)s", round=round_no, reason=reason)
-
-
-def located(error: ScorekeeperError | Say, round_no: int, event_no: int | None = None,
-            place: str = "", player: str | None = None) -> GameFileError:
-    """The error with its place in the file; ``.said_reason`` keeps the sentence without
-    the place (``.reason``: in the game file's English).
-
-    ``place`` names a part of the round more closely: ``"hands"``, the hands of ``player``
-    if one is named. An event is never placed more closely than its number.
-    """
-    reason = error.message if isinstance(error, ScorekeeperError) else error
-    found = GameFileError(_placed(reason, round_no, event_no, place, player))
-    found.said_reason, found.reason = reason, str(reason)
-    found.round_no, found.event_no = round_no, event_no
-    return found
-
-
-def check_players(doc: Mapping, variant: Variant) -> list[str]:
-    players = doc.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise GameFileError(Say("players must be a list of names"))
-    if len(set(players)) != len(players):
-        twice = next(p for p in players if players.count(p) > 1)
-        raise GameFileError(Say("players: '%(player)s' is listed twice; names must be unique", player=twice))
-    low, high = variant.min_players, variant.max_players
-    if not low <= len(players) <= high:
-        raise GameFileError(Say("%(game)s is played by %(low)s to %(high)s players, not %(count)s",
-                                game=variant.name, low=low, high=high, count=len(players)))
-    return players
-
-
-def check_teams(doc: Mapping, players: list[str], variant: Variant) -> dict[str, str]:
-    """Partnerships, where the game has them: 4 players in two teams of two (docs/rules/);
-    player → team name ("Ann & Cy"). Empty without partnerships."""
-    teams = doc.get("teams")
-    if teams is None:
-        return {}
-    if not variant.partnerships:
-        raise GameFileError(Say("teams: %(game)s is played without partnerships (teams must be null)",
-                                game=variant.name))
-    if (
-        not isinstance(teams, list)
-        or not all(isinstance(t, list) and t and all(isinstance(p, str) for p in t) for t in teams)
-    ):
-        raise GameFileError(Say("teams must be null or a list of lists of player names"))
-    named = [p for t in teams for p in t]
-    for p in named:
-        if p not in players:
-            raise GameFileError(Say("teams: unknown player %(given)s", given=repr(p)))
-    if sorted(named) != sorted(players):
-        raise GameFileError(Say("teams: every player must be in exactly one team"))
-    if len(players) != 4 or len(teams) != 2 or any(len(t) != 2 for t in teams):
-        raise GameFileError(Say("teams: partnership play is 4 players in two teams of two"))
-    return {p: " & ".join(t) for t in teams for p in t}
-
-
-def resolve_rules(doc: Mapping, variant: Variant, players: list[str]):
-    try:
-        return variant.rules.resolve(doc.get("rules"), len(players))
-    except ScorekeeperError as e:
-        raise GameFileError(Say("rules: %(reason)s", reason=e.message)) from None
-
-
-@dataclass(frozen=True)
-class Header:
-    """What every round of a game is replayed with: the game, who plays, the rules (every
-    option resolved) and the partnerships (player → team name; empty without them)."""
-
-    variant: LogVariant | CountVariant
-    players: list[str]
-    rules: Mapping
-    teams: Mapping[str, str]
-    teams_listed: Any = None  # the game file's ``teams``, as it was
-
-
-def read_game(doc: Any) -> Header:
-    """The checks of a whole game file before its rounds: its header, or GameFileError."""
-    variant, _rounds = read_header(doc)
-    players = check_players(doc, variant)
-    teams = check_teams(doc, players, variant)
-    return Header(variant, players, resolve_rules(doc, variant, players), teams, doc.get("teams"))
 
 
 @dataclass(frozen=True)
@@ -404,18 +232,6 @@ def _check_finished(round_no: int, last: bool, finished: bool) -> None:
         raise located(Say("has no hands, but only the last round may be unfinished"), round_no)
 
 
-def _check_hand(supply: Supply, player: str, cards: Any, round_no: int) -> list[Card]:
-    """One player's cards left in hand, counted against the decks like the table's."""
-    if not isinstance(cards, list):
-        raise located(Say("must be a list of cards"), round_no, place=HANDS, player=player)
-    try:
-        parsed = parse_cards(cards) if cards else []
-        supply.take(parsed)
-    except CardError as e:
-        raise located(e, round_no, place=HANDS, player=player) from None
-    return parsed
-
-
 # ---------------------------------------------------------------------------------------
 # A log of plays: Iceberg, Robber Rummy.
 
@@ -504,7 +320,7 @@ def replay_events(variant: LogVariant, round_: Any, data: Any, round_no: int):
     for player, cards in hands_data.items():
         if player not in round_.players:
             raise located(Say("unknown player %(given)s", given=repr(player)), round_no, place=HANDS)
-        hands[player] = _check_hand(round_.supply, player, cards, round_no)
+        hands[player] = check_hand(round_.supply, player, cards, round_no)
     return round_, hands
 
 
@@ -559,13 +375,11 @@ def logged_round(variant: LogVariant, players: list[str], rules: Mapping, teams:
         raise located(e, round_no, place=e.place) from None
 
 
-def canonical_text(value: Any) -> str:
-    """JSON data as one text: the same data, whatever its keys' order, the same text."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
 # ---------------------------------------------------------------------------------------
 # Hand-count rummies: a round says how it ended and what was left in hands.
+
+
+HAND_ROUND_KEYS = {"out", RUMMY, "hands", "stalemate", "knocker"}  # the fields of a counted round
 
 
 def read_hand_round(variant: CountVariant, data: Any, players: list[str], round_no: int) -> HandRound:
@@ -591,7 +405,7 @@ def read_hand_round(variant: CountVariant, data: Any, players: list[str], round_
     for player, cards in hands_data.items():
         if player not in players:
             raise located(Say("unknown player %(given)s", given=repr(player)), round_no, place=HANDS)
-        hands[player] = tuple(_check_hand(supply, player, cards, round_no))
+        hands[player] = tuple(check_hand(supply, player, cards, round_no))
     return HandRound(
         out=data.get("out"), knocker=data.get("knocker"), stalemate=data.get("stalemate", False),
         rummy=data.get(RUMMY, False), hands=hands, has_hands="hands" in data,

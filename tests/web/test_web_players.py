@@ -185,8 +185,9 @@ def test_a_phone_with_no_link_sees_no_player(app, db, two_games):
     stranger = app.test_client()
     html = text(stranger.get("/players"))
     assert listed_players(html) == [] and "No players yet" in html
-    # A CSRF token is signed with the second it was drawn in: pages a second apart differ there.
-    token = re.compile(r'name="csrf_token" value="[^"]*"')
+    # A CSRF token is signed with the second it was drawn in: pages a second apart differ
+    # there (the forms' hidden field, and the page's own for its script, in the head).
+    token = re.compile(r'name="csrf_token" value="[^"]*"|name="csrf-token" content="[^"]*"')
     nobody = token.sub("", text(stranger.get("/players/9999")))
     for name in ("A", "B", "C", "Zed"):
         asked = f"/players/{pid(db, name)}"

@@ -704,9 +704,9 @@ def test_the_game_file_imports_back_as_the_same_game(client, variant):
     response = client.post("/games/import", data={"game_file": (io.BytesIO(body), "game.json")},
                            content_type="multipart/form-data")
     assert response.status_code == 303, text(response)
-    new = response.headers["Location"]
-    assert text(client.get(new + "/counted")).count("data-total=") == len(PLAYERS[variant])
-    back = json.loads(text(client.get(new + "/counted/export")))
+    new = response.headers["Location"]  # the game's own page
+    assert new.endswith("/counted") and text(client.get(new)).count("data-total=") == len(PLAYERS[variant])
+    back = json.loads(text(client.get(new + "/export")))
     assert back["rounds"] == doc["rounds"] and back["rules"] == doc["rules"]
 
 

@@ -680,7 +680,7 @@ def test_the_export_scores_like_the_command_line_and_imports_back(three, client)
     upload = client.post("/games/import", data={"game_file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
                          content_type="multipart/form-data")
     assert upload.status_code == 303, text(upload)
-    key = re.search(r"/g/([^/]+)$", upload.headers["Location"]).group(1)
+    key = re.search(r"/g/([^/]+)/robber/game$", upload.headers["Location"]).group(1)
     copy = client.get(f"/g/{key}/robber/export")
     assert json.loads(text(copy)) == doc
     assert log_lines(text(client.get(f"/g/{key}/robber"))) == ["Cy melds 5♦ 6♦ 7♦ (meld 1)"]
@@ -693,7 +693,7 @@ def test_an_imported_stock_run_out_hand_reads_back(client):
     upload = client.post("/games/import", data={"game_file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
                          content_type="multipart/form-data")
     assert upload.status_code == 303, text(upload)
-    key = re.search(r"/g/([^/]+)$", upload.headers["Location"]).group(1)
+    key = re.search(r"/g/([^/]+)/robber/game$", upload.headers["Location"]).group(1)
     assert json.loads(text(client.get(f"/g/{key}/robber/export"))) == doc
     # The file does not say who drew the last card: the pages do not make it up.
     assert "The stock ran out." in text(client.get(f"/g/{key}/robber/hands/1"))

@@ -1,7 +1,7 @@
 """The families of a game's pages, and which one shows a game.
 
 Which pages show a game is said by its variant's ``screens`` (games/variant.py): each
-family of pages (views/table.py with round_end.py for a table of aces and melds,
+family of pages (views/table.py with round_end.py and table_game.py for a table of aces and melds,
 views/steals.py for melds that change hands, views/counted.py for hands counted at the
 end) declares itself once as a :class:`Family`: its blueprints, its pages by the part
 they play (the game page, the table, the round end, the game file, the score sheet), how

@@ -1,5 +1,6 @@
-"""Games: the history list, a new game, rules, import; and the game page of a table of
-aces and melds (its summary, a round's detail, its game file and score sheet).
+"""Games: the history list, a new game, the rules, an import, whose phone it is; the pages
+every family of a game's pages shares (each family's own game page is its own:
+views/table_game.py, steals.py, counted.py).
 
 A new game and an imported one go to their own pages: the family of pages their
 variant's ``screens`` names (views/helpers.py). Each joins a group (web/links.py): the
@@ -9,58 +10,19 @@ its links to share, and under it the new-game form and the import of the group.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
-from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
-
-from ...gamefile import RoundRecord
-from ...games import iceberg, registry
-from ...storage import games, kernel, logs, results, transfer
-from ...storage.kernel import AlreadyHere, NotFound, Refused
+from ...games import registry
+from ...storage import games, kernel, transfer
+from ...storage.kernel import AlreadyHere, Refused
 from ...storage.players import filter_history
 from .. import links
-from ..chart import chart
 from ..database import get_db
 from ..forms import NEW_GAME_FORMS, ImportForm, allowed_words, choice_words, default_words, rule_title
 from ..words import page_text, said
 from . import families, helpers
-from .files import export_file, log_sheet
 
 bp = Blueprint("games", __name__)
-SCREENS = "table"  # the family of pages this module (with table.py, round_end.py) draws
-
-
-def load_state(game_id: int, round_no: int | None = None):
-    """The game as these pages read it: the round being played, or round ``round_no``."""
-    return helpers.load_state(game_id, SCREENS, round_no)
-
-
-def table_round(state: logs.LogState) -> iceberg.MeldRound[Any]:
-    """The round's table as Iceberg's rules keep it (Rummy 500's, with its own melds, is
-    one): what each player has earned, who put the last ace face up (the game contract's
-    round says none of it: these pages ask the game's own classes)."""
-    round_ = state.round
-    assert isinstance(round_, iceberg.MeldRound)  # these pages show Iceberg's and Rummy 500's rounds
-    return round_
-
-
-def screen(state: logs.LogState) -> str:
-    """Which screen the game is at: play, ending (the last ace's turn), end (count the
-    hands) or over. A phone whose page shows another screen moves on (app.js)."""
-    if state.over:
-        return "over"
-    if state.ending:
-        return "ending"
-    return "end" if state.ended else "play"
-
-
-def screen_url(state: logs.LogState) -> str:
-    game_id = state.log.id
-    return {
-        "over": url_for("games.summary", game_id=game_id),
-        "end": url_for("round_end.show", game_id=game_id),
-    }.get(screen(state), url_for("table.show", game_id=game_id))
 
 
 def variants() -> list:
@@ -175,45 +137,6 @@ def flat_errors(form) -> list[str]:
     return flat
 
 
-def player_breakdown(state) -> list[dict]:
-    """Per player, over the finished rounds (their figures as the kept standing adds them
-    up): earned, cards in hand, playable, aces, what the aces did, the total."""
-    rows = []
-    for player in state.players:
-        mine = state.after.figures.get(player, {})
-        rows.append({"player": player, "earned": mine.get("earned", 0), "cards": mine.get("card_penalty", 0),
-                     "playable": mine.get("playable_penalty", 0), "aces": mine.get("aces", 0),
-                     "aces_effect": mine.get("aces_effect", 0), "total": state.result.totals[player]})
-    return rows
-
-
-def rounds_listed(state, finished: list[dict[str, int]]) -> Sequence[tuple[int, object]]:
-    """The rounds a game page lists (helpers.rounds_shown: the latest, or all): (number,
-    the finished round's kept scores, as a record), then the round being played, its
-    result so far, if it has begun. ``finished``: every finished round's scores."""
-    playing = state.being_played and bool(state.rows())
-    first = helpers.rounds_shown(len(finished) + playing)
-    listed = [(n, RoundRecord(scores, "")) for n, scores in enumerate(finished[first - 1:], first)]
-    if playing:
-        listed.append((state.round_no, state.round_result(state.round_no)))
-    return listed
-
-
-@bp.route("/g/<game_key>")
-def summary(game_id: int):
-    """A game's page: status, the latest rounds (all on asking), per-player breakdown over
-    every round, running totals."""
-    state = load_state(game_id)
-    finished = results.scores(get_db(), game_id)
-    drawn = chart(state.players, finished, state.rules["target"])
-    return render_template(
-        "summary.html", state=state, game_id=game_id, chart=drawn,
-        rounds=rounds_listed(state, finished),
-        breakdown=player_breakdown(state),
-        share=links.share(game_id, *kernel.secrets_of(get_db(), game_id)),
-    )
-
-
 @bp.app_template_global("group_page")
 def group_page(game_id: int) -> str | None:
     """The page of a game's group (its share section links it), if this phone holds a link
@@ -244,20 +167,6 @@ def whose_phone(game_id: int):
     return render_template("whose.html", game_id=game_id, players=players,
                            back=families.page_url(game["variant"], "game", game_id),
                            me=helpers.phone_of(game_id, players), whose=links.whose(game_id))
-
-
-@bp.route("/g/<game_key>/rounds/<id:round_no>")
-def round_detail(game_id: int, round_no: int):
-    """One round's plays and each player's score, with the reasons: the dispute view."""
-    try:
-        state = load_state(game_id, round_no)
-    except NotFound:
-        state = None
-    if state is None or not state.begun:
-        return render_template("error.html", title=page_text("Not found"),
-                               message=page_text("Round %(n)s has not been played yet.", n=round_no)), 404
-    return render_template("round.html", state=state, game_id=game_id, round_no=round_no,
-                           result=state.round_result(round_no))
 
 
 def rule_rows(variant, rules=None) -> list[dict]:
@@ -295,18 +204,6 @@ def game_rules(game_id: int):
                            game_page=families.page_url(variant, "game", game_id))
 
 
-@bp.route("/g/<game_key>/export")
-def export(game_id: int) -> Response:
-    load_state(game_id)  # another family's game: its own page
-    return export_file(game_id)
-
-
-@bp.route("/g/<game_key>/export.csv")
-def export_csv(game_id: int) -> Response:
-    """The score sheet: a row per counted round, a column per player, then the totals."""
-    return log_sheet(load_state(game_id))
-
-
 @bp.route("/games/import")
 @bp.route("/group/<group_key>/games/import")
 def import_page():
@@ -337,7 +234,8 @@ def import_game():
         edit, _view = kernel.secrets_of(get_db(), e.game_id)
         links.remember(e.game_id, links.make_key(e.game_id, edit), links.EDIT)
         flash(page_text("%(reason)s Nothing was added.", reason=e.said))
-        return redirect(url_for("games.summary", game_id=e.game_id), 303)
+        found = kernel.header(get_db(), e.game_id)["variant"]
+        return redirect(families.page_url(found, "game", e.game_id), 303)
     except Refused as e:
         return _import_refused(form, e.said_reason)
     header = kernel.header(get_db(), game_id)
@@ -345,7 +243,7 @@ def import_game():
     _join(header["group_id"])
     flash(page_text("Imported: %(players)s — %(status)s. This phone has the game's edit link.",
                     players=", ".join(header["players"]), status=kernel.said_status(header)))
-    return redirect(url_for("games.summary", game_id=game_id), 303)  # the game's own address
+    return redirect(families.page_url(header["variant"], "game", game_id), 303)  # the game's own page
 
 
 def _import_refused(form, reason: str):

@@ -17,9 +17,9 @@ from ..database import get_db
 from ..forms import ConfirmRoundForm, HandForm
 from ..words import page_text, said
 from . import helpers
-from .games import SCREENS, load_state, screen, screen_url, table_round
 from .hands import cards_left, hand_entry
 from .helpers import ALREADY_SAVED
+from .table_game import SCREENS, load_state, screen, screen_url, table_round
 
 bp = Blueprint("round_end", __name__, url_prefix="/g/<game_key>")
 bp.before_request(helpers.own_games(SCREENS))
@@ -29,7 +29,7 @@ def end_page(state: logs.LogState, *, player=None, picked=None, error=None, stat
     game_id = state.log.id
     if not state.ended:
         if state.over:
-            return redirect(url_for("games.summary", game_id=game_id), 303)
+            return redirect(url_for("table_game.summary", game_id=game_id), 303)
         flash(said(error or Say("The round is not over yet: %(how)s.", how=state.variant.how_rounds_end)))
         return redirect(url_for("table.show", game_id=game_id), 303)
     round_no = state.round_no
@@ -97,7 +97,7 @@ def confirm(game_id: int):
         return end_page(state, error=e.said, status=422)
     if after.over:
         flash(page_text("Game over: %(status)s.", status=after.result.said_status()))
-        return redirect(url_for("games.summary", game_id=game_id), 303)
+        return redirect(url_for("table_game.summary", game_id=game_id), 303)
     flash(page_text("Round %(n)s counted. Round %(next)s: %(dealer)s deals, %(player)s starts.",
                     n=form.round_no.data, next=after.round_no, dealer=after.dealer(), player=after.turn))
     if after.result.tied_at_target:

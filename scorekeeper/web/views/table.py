@@ -31,10 +31,10 @@ from ..database import get_db
 from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
 from ..picker import count_line, grid
 from ..words import page_text, said
-from . import bring_back, families, helpers, round_end, scoreboard
+from . import bring_back, families, helpers, round_end, scoreboard, table_game
 from .answers import answer, picked_first, wants_json
-from .games import SCREENS, load_state, screen, screen_url, table_round
 from .helpers import ALREADY_SAVED, card_parts, refusal_status
+from .table_game import SCREENS, load_state, screen, screen_url, table_round
 
 bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
 bp.add_app_template_global(new_request_id, "request_id")
@@ -367,7 +367,7 @@ def round_url(state: logs.LogState, round_no: int, **args) -> str:
     being played, else that round's page."""
     if round_no == state.round_no and state.being_played:
         return url_for("table.show", game_id=state.log.id, **args)
-    return url_for("games.round_detail", game_id=state.log.id, round_no=round_no, **args)
+    return url_for("table_game.round_detail", game_id=state.log.id, round_no=round_no, **args)
 
 
 def _stale_play(game_id: int, play_id: int, refusal: Stale):
@@ -453,9 +453,9 @@ def restore(game_id: int):
 
 
 # The family of a table of aces and melds: this module's table, round_end.py's round end
-# and games.py's game page and files (web/__init__.py registers it).
+# and table_game.py's game page and files (web/__init__.py registers it).
 FAMILY = families.Family(
-    SCREENS, (bp, round_end.bp),
-    dict(game="games.summary", table="table.show", end="round_end.show", export="games.export",
-         export_csv="games.export_csv"),
+    SCREENS, (bp, round_end.bp, table_game.bp),
+    dict(game="table_game.summary", table="table.show", end="round_end.show", export="table_game.export",
+         export_csv="table_game.export_csv"),
     load_state, live_parts, board)

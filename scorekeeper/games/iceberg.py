@@ -429,11 +429,6 @@ def plays_detail(plays: Sequence[Play[Any]]) -> list[dict[str, Any]]:
              "points": p.points} for p in plays if p.kind in ("meld", "layoff")]
 
 
-def signed(n: int) -> str:
-    """A score as people write it: +50, −120, 0."""
-    return f"−{-n}" if n < 0 else (f"+{n}" if n > 0 else "0")
-
-
 def apply_aces(score: int, aces: int, rules: Mapping[str, Any]) -> tuple[int, Say]:
     """docs/rules/iceberg.md, "Aces": what the round's aces do to the score, and the words for it."""
     if rules["aces"] == "multiplier":

@@ -38,7 +38,6 @@ from markupsafe import Markup, escape
 
 from ...games import registry
 from ...games.cards import SUITS, SYMBOLS, Card, CardError, parse_card
-from ...games.iceberg import signed
 from ...games.variant import Variant
 from ...games.words import Ordinal, Say, SayN, Sentence, joined
 from ...storage import games, kernel, rounds
@@ -47,7 +46,7 @@ from .. import links
 from .. import live as updates
 from ..database import get_db
 from ..picker import card_label
-from ..words import HTMLReader, page_text, said
+from ..words import PAGES, HTMLReader, page_text, said
 from . import families
 
 bp = Blueprint("app", __name__)
@@ -310,7 +309,8 @@ def hyphenated_filter(name) -> str:
 
 @bp.app_template_filter("signed")
 def signed_filter(n: int) -> str:
-    return signed(n)
+    """A score as people write it: +50, −120, 0 (the pages' reader, as a sentence's Signed)."""
+    return PAGES.signed(n)
 
 
 @bp.app_template_filter("score")

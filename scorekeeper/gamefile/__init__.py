@@ -28,9 +28,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..games.cards import Supply, parse_card, parse_cards
+from ..games.cards import Card, Supply, parse_card, parse_cards
+from ..games.contract import LogRound, RoundResult
 from ..games.errors import GameFileError, ScorekeeperError
-from ..games.handcount import RUMMY, HandRound
+from ..games.handcount import RUMMY, CountedGame, HandRound
 from ..games.variant import CountVariant, LogVariant, Variant
 from ..games.words import Say, SayN, from_data, joined, to_data
 from .document import (
@@ -54,7 +55,7 @@ __all__ = [
 ]
 
 
-def replay(doc: Any):
+def replay(doc: Any) -> LogGame | CountGame:
     """The whole game a document describes, replayed and scored (or GameFileError): each
     round in turn (:func:`replay_round`).
 
@@ -71,15 +72,13 @@ def replay(doc: Any):
     return game_of(header, standing, results)
 
 
-def score_document(doc: Any) -> dict:
+def score_document(doc: Any) -> dict[str, Any]:
     """The ``scorekeeper score`` output for a parsed game document."""
     return replay(doc).as_json()
 
 
-def score_text(text: str) -> dict:
+def score_text(text: str) -> dict[str, Any]:
     return score_document(parse_json(text))
-
-
 
 
 @dataclass(frozen=True)
@@ -102,13 +101,13 @@ class Standing:
     carry: Mapping[str, Any] = field(default_factory=dict)
     figures: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # the rounds' figures added up
 
-    def as_data(self) -> dict:
+    def as_data(self) -> dict[str, Any]:
         return {"rounds": self.rounds, "totals": dict(self.totals), "over": self.over,
                 "winners": list(self.winners), "tied": self.tied, "carry": dict(self.carry),
                 "figures": {p: dict(f) for p, f in self.figures.items()}}
 
     @classmethod
-    def from_data(cls, data: Mapping) -> Standing:
+    def from_data(cls, data: Mapping[str, Any]) -> Standing:
         return cls(data["rounds"], dict(data["totals"]), data["over"], tuple(data["winners"]),
                    data["tied"], dict(data["carry"]), data["figures"])
 
@@ -121,10 +120,13 @@ def start(header: Header) -> Standing:
     return Standing(0, {p: 0 for p in header.players})
 
 
-def replay_round(header: Header, before: Standing, data: Any, round_no: int, *, last: bool = True):
+def replay_round(header: Header, before: Standing, data: Any, round_no: int, *,
+                 last: bool = True) -> tuple[Any, Standing]:
     """One round (its data as the game file has it), replayed from the game as it stood
     before it: (the round's result, the game after it), or GameFileError. ``last``: no
-    round follows it (only the last round may be unfinished)."""
+    round follows it (only the last round may be unfinished). The result is the variant's
+    (a logged round's: its ``score_round``'s, a contract.RoundResult; a counted round's: a
+    :class:`CountedRound`): each caller knows which kind of game it replays."""
     _check_not_over(round_no, before.over)
     if isinstance(header.variant, CountVariant):
         return _counted_round(header, before, data, round_no, last)
@@ -150,7 +152,8 @@ def _figures(variant: Variant, result: Any) -> Mapping[str, Mapping[str, int]]:
     return variant.round_figures(result) if variant.round_figures else {}
 
 
-def added(so_far: Mapping[str, Mapping[str, int]], more: Mapping[str, Mapping[str, int]]) -> dict:
+def added(so_far: Mapping[str, Mapping[str, int]],
+          more: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, int]]:
     """Figures by player and name, added up."""
     total = {p: dict(f) for p, f in so_far.items()}
     for player, figures in more.items():
@@ -160,14 +163,14 @@ def added(so_far: Mapping[str, Mapping[str, int]], more: Mapping[str, Mapping[st
     return total
 
 
-def resumed(header: Header, standing: Standing):
+def resumed(header: Header, standing: Standing) -> CountedGame:
     """A counted game's own record of the game (its ``CountedGame``), as ``standing`` has it."""
     assert isinstance(header.variant, CountVariant)  # a counted game
     return header.variant.new_game.resume(header.players, header.rules, standing.totals, standing.over,
                                           standing.winners, standing.carry)
 
 
-def game_of(header: Header, standing: Standing, results: list):
+def game_of(header: Header, standing: Standing, results: list[Any]) -> LogGame | CountGame:
     """The game of these rounds' results, ending at ``standing``: a LogGame or a CountGame."""
     if isinstance(header.variant, CountVariant):
         game = resumed(header, standing)
@@ -199,7 +202,7 @@ class RoundRecord:
     def words(self) -> str:
         return str(self.said)
 
-    def as_data(self) -> dict:
+    def as_data(self) -> dict[str, Any]:
         """Plain JSON data (sentences and titles as words.to_data has them)."""
         facts = {p: {k: ([[m[0], list(m[1]), to_data(m[2])] for m in v] if k == "melds" else v)
                      for k, v in of.items()} for p, of in self.facts.items()}
@@ -207,7 +210,7 @@ class RoundRecord:
                 "facts": facts}
 
     @classmethod
-    def from_data(cls, data: Mapping) -> RoundRecord:
+    def from_data(cls, data: Mapping[str, Any]) -> RoundRecord:
         facts = {p: {k: ([(m[0], tuple(m[1]), from_data(m[2], parse_card)) for m in v] if k == "melds" else v)
                      for k, v in of.items()} for p, of in data["facts"].items()}
         return cls(data["scores"], from_data(data["said"], parse_card), data["figures"], facts)
@@ -274,9 +277,9 @@ def apply_event(round_: Any, event: Any, types: tuple[str, ...]) -> None:
         round_.lay_off(player, number, cards)
 
 
-def _round_lists(variant: LogVariant, data: Any, players: list[str], round_no: int) -> dict:
+def _round_lists(variant: LogVariant, data: Any, players: list[str], round_no: int) -> dict[str, list[str]]:
     """The round's lists of players (Robber Rummy: who reneged), each checked."""
-    lists = {}
+    lists: dict[str, list[str]] = {}
     for key in variant.round_lists:
         names = data.get(key, []) if isinstance(data, dict) else []
         if not isinstance(names, list) or any(p not in players for p in names):
@@ -285,13 +288,14 @@ def _round_lists(variant: LogVariant, data: Any, players: list[str], round_no: i
     return lists
 
 
-def most_events(round_: Any) -> int:
+def most_events(round_: LogRound) -> int:
     """The most events a round can hold: every event but going out puts a card or more on
     the table, so one more than the decks' cards."""
     return sum(round_.supply.limit.values()) + 1
 
 
-def replay_events(variant: LogVariant, round_: Any, data: Any, round_no: int):
+def replay_events(variant: LogVariant, round_: LogRound, data: Any,
+                  round_no: int) -> tuple[LogRound, dict[str, list[Card]] | None]:
     """Replay one round's log onto ``round_``; (round, hands or None)."""
     if not isinstance(data, dict):
         raise located(Say("a round must be an object with events (and hands)"), round_no)
@@ -330,10 +334,12 @@ class LogGame:
 
     variant: LogVariant
     players: list[str]
-    rules: Mapping
+    rules: Mapping[str, Any]
     teams: dict[str, str]  # player → team name (empty without partnerships)
     teams_listed: Any  # the game file's ``teams``, as it was
-    rounds: list  # the variant's round results: scores, finished, ended, round, as_json()
+    # The variant's round results (scores, finished, ended, round, as_json()); a game built
+    # from the kept results (storage/results.py) holds their RoundRecords instead.
+    rounds: list[Any]
     totals: dict[str, int]
     winners: list[str]
     over: bool
@@ -355,7 +361,7 @@ class LogGame:
         what the history list keeps."""
         return str(self.said_status())
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         out = {"variant": self.variant.key, "rules": dict(self.rules)}
         if self.variant.partnerships:
             out["teams"] = self.teams_listed
@@ -364,8 +370,8 @@ class LogGame:
         return out
 
 
-def logged_round(variant: LogVariant, players: list[str], rules: Mapping, teams: Mapping,
-                 data: Any, round_no: int):
+def logged_round(variant: LogVariant, players: list[str], rules: Mapping[str, Any], teams: Mapping[str, str],
+                 data: Any, round_no: int) -> RoundResult:
     """One round of a log game, replayed and scored (the variant's round result)."""
     lists = _round_lists(variant, data, players, round_no)
     round_, hands = replay_events(variant, variant.new_round(players, rules, teams), data, round_no)
@@ -421,7 +427,7 @@ class CountedRound:
     ``stories`` has each player's lines as sentences."""
 
     scores: dict[str, int]
-    detail: dict[str, dict]
+    detail: dict[str, dict[str, Any]]
     finished: bool
     said_ended: Say
     said_words: Say
@@ -436,7 +442,7 @@ class CountedRound:
     def words(self) -> str:
         return str(self.said_words)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"scores": self.scores, "finished": self.finished, "ended": self.ended,
                 "detail": self.detail}
 
@@ -447,8 +453,10 @@ class CountGame:
 
     variant: CountVariant
     players: list[str]
-    rules: Mapping
-    rounds: list[CountedRound]
+    rules: Mapping[str, Any]
+    # Each round as replayed; a game built from the kept results (storage/results.py) holds
+    # their RoundRecords instead, which keep no detail: as_json() is a replay's.
+    rounds: list[Any]
     totals: dict[str, int]
     winners: list[str]
     bonuses: dict[str, list[tuple[str, int]]]  # bonuses the totals add to the rounds (Gin)
@@ -468,13 +476,14 @@ class CountGame:
         what the history list keeps."""
         return str(self.said_status())
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"variant": self.variant.key, "rules": dict(self.rules),
                 "rounds": [r.as_json() for r in self.rounds], "totals": self.totals,
                 "winners": self.winners, "status": self.status()}
 
 
-def _counted_round(header: Header, before: Standing, data: Any, round_no: int, last: bool):
+def _counted_round(header: Header, before: Standing, data: Any, round_no: int,
+                   last: bool) -> tuple[CountedRound, Standing]:
     """One hand-count round, scored by the game as it stood before it."""
     assert isinstance(header.variant, CountVariant)  # replay_round's counted rounds
     rnd = read_hand_round(header.variant, data, header.players, round_no)

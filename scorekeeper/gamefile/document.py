@@ -18,6 +18,7 @@ from typing import Any
 from ..games import registry
 from ..games.cards import Card, CardError, Supply, parse_cards
 from ..games.errors import GameFileError, ScorekeeperError
+from ..games.options import Rules
 from ..games.variant import CountVariant, LogVariant, Variant
 from ..games.words import Say, joined
 
@@ -57,10 +58,10 @@ class _Twice(Exception):
         self.key = key
 
 
-def _once_each(pairs: list[tuple[str, Any]]) -> dict:
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object whose keys are all different (``"Bob"`` twice in ``hands`` would lose
     one of Bob's hands, ``"variant"`` twice would choose a game by which comes last)."""
-    found: dict = {}
+    found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
             raise _Twice(key)
@@ -86,7 +87,7 @@ def parse_json(text: str) -> Any:
         raise GameFileError(Say("not a game file: it holds a number too long to read")) from None
 
 
-def read_header(doc: Any) -> tuple[LogVariant | CountVariant, list]:
+def read_header(doc: Any) -> tuple[LogVariant | CountVariant, list[Any]]:
     """The checks every game file gets, whatever its variant: (its variant, its rounds)."""
     if not isinstance(doc, dict):
         raise GameFileError(Say("not a game file: the document must be a JSON object"))
@@ -146,7 +147,7 @@ def located(error: ScorekeeperError | Say, round_no: int, event_no: int | None =
     return found
 
 
-def check_players(doc: Mapping, variant: Variant) -> list[str]:
+def check_players(doc: Mapping[str, Any], variant: Variant) -> list[str]:
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise GameFileError(Say("players must be a list of names"))
@@ -160,7 +161,7 @@ def check_players(doc: Mapping, variant: Variant) -> list[str]:
     return players
 
 
-def check_teams(doc: Mapping, players: list[str], variant: Variant) -> dict[str, str]:
+def check_teams(doc: Mapping[str, Any], players: list[str], variant: Variant) -> dict[str, str]:
     """Partnerships, where the game has them: 4 players in two teams of two (docs/rules/);
     player → team name ("Ann & Cy"). Empty without partnerships."""
     teams = doc.get("teams")
@@ -185,7 +186,7 @@ def check_teams(doc: Mapping, players: list[str], variant: Variant) -> dict[str,
     return {p: " & ".join(t) for t in teams for p in t}
 
 
-def resolve_rules(doc: Mapping, variant: Variant, players: list[str]):
+def resolve_rules(doc: Mapping[str, Any], variant: Variant, players: list[str]) -> Rules:
     try:
         return variant.rules.resolve(doc.get("rules"), len(players))
     except ScorekeeperError as e:
@@ -199,7 +200,7 @@ class Header:
 
     variant: LogVariant | CountVariant
     players: list[str]
-    rules: Mapping
+    rules: Mapping[str, Any]
     teams: Mapping[str, str]
     teams_listed: Any = None  # the game file's ``teams``, as it was
 

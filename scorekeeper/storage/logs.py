@@ -318,7 +318,8 @@ class LogState:
     def game(self) -> gamefile.LogGame:
         """The game after this round, as the replay has it (its rounds are not read here:
         ``rounds`` holds this one only)."""
-        game: gamefile.LogGame = gamefile.game_of(self.loaded.header, self.after, [self.scored_round])
+        game = gamefile.game_of(self.loaded.header, self.after, [self.scored_round])
+        assert isinstance(game, gamefile.LogGame)  # a log of plays is a LogVariant's (load)
         return game
 
     @property

@@ -158,7 +158,8 @@ class Scored:
     @property
     def result(self) -> gamefile.CountGame:
         """The game as the game file's replay has it (its rounds: the kept records)."""
-        game: gamefile.CountGame = gamefile.game_of(self.header, self.standing, self.records)
+        game = gamefile.game_of(self.header, self.standing, self.records)
+        assert isinstance(game, gamefile.CountGame)  # the header's variant is a counted one (header_of)
         return game
 
     @property

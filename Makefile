@@ -57,7 +57,7 @@ chromium:
 	  echo "chromium-headless-shell could not be installed (apt-get needs root): the browser tests will be skipped"
 
 # The lint and the types first (pyproject.toml: ruff on every Python file, mypy strict on
-# the rules and the stores; a few seconds), then every test, on every core (pytest-xdist:
+# the rules, the game file and the stores; a few seconds), then every test, on every core (pytest-xdist:
 # one worker more than the cores, the browser tests spread over them from the start;
 # tests/conftest.py says why). The package
 # is compiled to bytecode first: where PYTHONDONTWRITEBYTECODE is set (as on this project's

@@ -102,6 +102,21 @@ def test_history_lists_unfinished_games_first_and_they_resume(table, client):
     assert client.get("/games").get_data(as_text=True).count("data-game=") == 2
 
 
+def test_history_lists_a_game_of_a_variant_this_release_lacks_without_links(table, client, db):
+    """A database written by another release may hold a game of a variant this one does
+    not have: the history still lists every game, that one without links to its pages."""
+    gone = table.new_game(["A", "B", "C"], dealer=2)
+    gone_url = table.url
+    kept = table.new_game(["X", "Y"])
+    db.execute("UPDATE games SET variant = 'gone' WHERE id = ?", [gone])
+    db.conn.commit()
+    answer = client.get("/games")
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and f'data-game="{gone}"' in html
+    assert f'href="{gone_url}' not in html
+    assert f'href="{table.url}/table" data-action="resume"' in html and f'data-game="{kept}"' in html
+
+
 def test_summary_has_rounds_players_and_an_accessible_svg_chart(table, client):
     table.new_game(["A", "B", "C"], dealer=2)
     seed_round(table)

@@ -334,13 +334,15 @@ def records(db: Database, within: Games) -> tuple[list[GameRecord], list[int]]:
     found: list[GameRecord] = []
     unread: list[int] = []
     for game_id, variant, created in rows:
+        known = registry.get(variant)
+        if known is None:  # a game of a variant this release lacks (written by another): said so
+            unread.append(game_id)
+            continue
         try:
             game = games.stored(db, game_id)
         except (Refused, LookupError):  # a stored game the rules no longer allow: left out, and said so
             unread.append(game_id)
             continue
-        known = registry.get(variant)
-        assert known is not None  # games.stored could not have read a game of no known variant
         found.append(GameRecord(game_id, known, created[:10], game, seats.get(game_id, {})))
     return found, unread
 

@@ -729,3 +729,19 @@ def test_a_rename_or_a_merge_sent_twice_is_done_once(client, app, db):
     again = client.post(f"/players/{annie}/merge", data=merge, follow_redirects=True)
     assert again.status_code == 200 and "Already saved" in text(again)
     assert dump(app.config["DATABASE"]) == before
+
+
+def test_a_game_of_a_variant_this_release_lacks_is_left_out_of_the_figures_and_said(client, db, two_games):
+    """A database written by another release may hold a game of a variant this one does
+    not have: a player's page and the head-to-head leave it out of their figures and say
+    so, as for a game the rules no longer allow; the pages still answer."""
+    iceberg, gin = two_games
+    open_game(client, db, iceberg)
+    open_game(client, db, gin)
+    db.execute("UPDATE games SET variant = 'gone' WHERE id = ?", [gin])
+    db.conn.commit()
+    page = client.get(f"/players/{pid(db, 'A')}")
+    assert page.status_code == 200
+    assert "1 game could not be read for these figures and is left out." in text(page)
+    h2h = client.get("/players/head-to-head")
+    assert h2h.status_code == 200 and "1 game could not be read and is left out." in text(h2h)

@@ -174,8 +174,8 @@ def rebuild(database: str | None, game_ids: tuple[int, ...]) -> None:
             before = results.snapshot(db, game_id)
             try:
                 kept = stored_games.rebuild(db, game_id)
-            except NotFound:
-                fail(f"there is no game {game_id}")
+            except NotFound as e:
+                fail(e.reason)  # no such game, or a game of a variant this version does not have
             except Refused as e:
                 unread += 1
                 click.echo(f"game {game_id}: its log no longer replays ({e.reason}); its results are as they were")

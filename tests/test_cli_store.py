@@ -64,6 +64,20 @@ def test_export_of_an_unknown_game_is_one_line_exit_2(database):
     assert proc.stderr.strip() == "error: there is no game 7"
 
 
+def test_a_game_of_a_variant_this_version_lacks_is_said_so_in_one_line(database):
+    """A database written by another release: its game of a variant this one does not have
+    is named in one line, exit 2, by export and by rebuild (which stops there)."""
+    import sqlite3
+
+    assert run("import", SEED, "--database", database).returncode == 0
+    with sqlite3.connect(database) as conn:
+        conn.execute("UPDATE games SET variant = 'gone' WHERE id = 1")
+    for command in (("export", "1"), ("rebuild",)):
+        proc = run(*command, "--database", database)
+        assert proc.returncode == 2
+        assert proc.stderr == "error: game 1 is a game of 'gone', which this version of the app does not have\n"
+
+
 def test_backup_is_a_complete_database(database, tmp_path):
     run("import", SEED, "--database", database)
     copy = tmp_path / "copy.db"

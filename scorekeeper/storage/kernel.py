@@ -187,7 +187,11 @@ def header(db: Database, game_id: int) -> dict[str, Any]:
         game[name] = json.loads(game[name] or "{}")
     game["teams"] = json.loads(game["teams"]) if game.get("teams") else None
     game["over"] = bool(game["over"])
-    game["variant"] = registry.get(game["variant"])
+    variant = registry.get(game["variant"])
+    if variant is None:  # written by a release with a game this one does not have
+        raise NotFound(Say("game %(game)s is a game of %(variant)s, which this version of the app does "
+                           "not have", game=game_id, variant=repr(game["variant"])))
+    game["variant"] = variant
     return game
 
 

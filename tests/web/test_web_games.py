@@ -172,3 +172,20 @@ def test_an_unknown_play_is_404(table, client):
     table.new_game(["A", "B"])
     assert client.get(f"{table.url}/plays/99/edit").status_code == 404
     assert client.post(f"{table.url}/plays/99/delete").status_code == 404
+
+
+def test_a_game_of_a_variant_this_release_lacks_has_no_page_and_breaks_none(table, client, db):
+    """Its own pages answer 404 (nothing this version can draw of it), its forms change
+    nothing, and the other games and the lists still answer."""
+    gone = table.new_game(["A", "B", "C"], dealer=2)
+    gone_url = table.url
+    table.new_game(["X", "Y"])
+    db.execute("UPDATE games SET variant = 'gone' WHERE id = ?", [gone])
+    db.conn.commit()
+    before = db.execute("SELECT count(*) FROM plays").fetchone()
+    for path in ("", "/table", "/end", "/rules", "/export", "/export.csv", "/sheet", "/board", "/rounds/1"):
+        assert client.get(gone_url + path).status_code == 404, path
+    assert client.post(gone_url + "/pass", data={"player": "A"}).status_code == 404
+    assert db.execute("SELECT count(*) FROM plays").fetchone() == before
+    assert client.get(table.url + "/table").status_code == 200
+    assert client.get("/players").status_code == 200 and client.get("/players/head-to-head").status_code == 200

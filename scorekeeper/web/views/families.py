@@ -8,7 +8,9 @@ they play (the game page, the table, the round end, the game file, the score she
 its pages read a game, its live payload and its scoreboard. ``create_app`` registers them
 from one list (:func:`register_families`). A page asked for on a game another family
 shows (an old link, a history entry) leads to that family's page for the same part
-(views/helpers.py, ``other_family``).
+(views/helpers.py, ``other_family``). Lists of games of every family (the history, a
+player's games) link each game's own pages (the templates' ``game_page_of``,
+``table_page_of``).
 """
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ from typing import Any
 
 from flask import Blueprint, url_for
 
+from ...games import registry
+from ...games.variant import Variant
 from .. import live as updates
 
 PARTS = ("game", "table", "end", "export", "export_csv")
@@ -64,6 +68,9 @@ def register_families(app, families: Iterable[Family], variants: Iterable) -> No
     for screens, family in shown.items():
         _PART_OF.update({endpoint: part for part, endpoint in family.pages.items()})
         updates.register(screens, family.load, family.live)
+    # For the lists of games of every family (the history, a player's games).
+    app.add_template_global(game_page_of)
+    app.add_template_global(table_page_of)
 
 
 def part_of(endpoint: str | None) -> str:
@@ -75,3 +82,21 @@ def page_url(variant, part: str, game_id: int) -> str:
     """The URL of a game's page for ``part``, in the family that shows its variant."""
     endpoints = FAMILIES[variant.screens].pages
     return url_for(endpoints.get(part, endpoints["game"]), game_id=game_id)
+
+
+def _page_of(variant: Variant | str, part: str, game_id: int) -> str | None:
+    """A game's page for ``part`` (:data:`PARTS`) in the family that shows it;
+    ``variant``: the game's, or its key. None for a game of a variant this release does
+    not have (a database written by another one): the list shows it, without a link."""
+    found = registry.get(variant) if isinstance(variant, str) else variant
+    return None if found is None else page_url(found, part, game_id)
+
+
+def game_page_of(variant: Variant | str, game_id: int) -> str | None:
+    """A game's page, for a list of games of every family (the history, a player's games)."""
+    return _page_of(variant, "game", game_id)
+
+
+def table_page_of(variant: Variant | str, game_id: int) -> str | None:
+    """A game's table (where a game not over is resumed), for a list of games of every family."""
+    return _page_of(variant, "table", game_id)

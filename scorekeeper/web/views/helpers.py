@@ -38,7 +38,6 @@ from markupsafe import Markup, escape
 
 from ...games import registry
 from ...games.cards import SUITS, SYMBOLS, Card, CardError, parse_card
-from ...games.variant import Variant
 from ...games.words import Ordinal, Say, SayN, Sentence, joined
 from ...storage import games, kernel, rounds
 from ...storage.kernel import NotFound, Refused, Stale
@@ -153,26 +152,6 @@ def _chips(_language: str) -> Mapping[str, Markup]:
     page's words ("joker", "comodín"), by card_parts."""
     return MappingProxyType({str(card): _chip(card_parts(card))
                              for card in [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]})
-
-
-def _page_of(variant: Variant | str, part: str, game_id: int) -> str | None:
-    """A game's page for ``part`` (families.PARTS) in the family that shows it;
-    ``variant``: the game's, or its key. None for a game of a variant this release does
-    not have (a database written by another one): the list shows it, without a link."""
-    found = registry.get(variant) if isinstance(variant, str) else variant
-    return None if found is None else families.page_url(found, part, game_id)
-
-
-@bp.app_template_global("game_page_of")
-def game_page_of(variant: Variant | str, game_id: int) -> str | None:
-    """A game's page, for a list of games of every family (the history, a player's games)."""
-    return _page_of(variant, "game", game_id)
-
-
-@bp.app_template_global("table_page_of")
-def table_page_of(variant: Variant | str, game_id: int) -> str | None:
-    """A game's table (where a game not over is resumed), for a list of games of every family."""
-    return _page_of(variant, "table", game_id)
 
 
 @bp.app_template_global("card_chips")

@@ -23,22 +23,39 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .cards import Card
+from typing import Any, Protocol
 
 # A value is shown by its own ``shown(reader)`` where it has one (a card: cards.Card;
 # the kinds below), else as a whole number or as the text it is (a player's name).
+
+
+class Shown(Protocol):
+    """A value that says itself to a reader (a card, and the kinds below)."""
+
+    def shown(self, reader: Reader) -> str: ...
+
+
+class CardFace(Protocol):
+    """What a reader needs of a card to name it (cards.Card is one): this module sits
+    below the cards, and knows them only so."""
+
+    @property
+    def is_joker(self) -> bool: ...
+
+    @property
+    def rank_label(self) -> str: ...
+
+    @property
+    def suit(self) -> str: ...
 
 
 @dataclass(frozen=True)
 class Cards:
     """Cards shown together: ``S7 S8 S9`` (``7♠ 8♠ 9♠`` on the pages)."""
 
-    cards: tuple[Card | str, ...]  # a name no card has stays as it was typed (storage/plays.py)
+    cards: tuple[Shown | str, ...]  # a name no card has stays as it was typed (storage/plays.py)
 
-    def __init__(self, cards: Iterable[Card | str]) -> None:
+    def __init__(self, cards: Iterable[Shown | str]) -> None:
         object.__setattr__(self, "cards", tuple(cards))
 
     def shown(self, reader: Reader) -> str:
@@ -185,7 +202,7 @@ class Reader:
     def ngettext(self, singular: str, plural: str, count: int) -> str:
         return singular if count == 1 else plural
 
-    def card(self, card: Card) -> str:
+    def card(self, card: CardFace) -> str:
         """A card (cards.Card): its canonical spelling."""
         return str(card)
 

@@ -35,7 +35,14 @@ sys.path.insert(0, str(HERE.parent))
 from benchmarks import table_script  # noqa: E402 -- after the sys.path.insert
 from scorekeeper.games import registry  # noqa: E402 -- after the sys.path.insert
 from scorekeeper.storage import db as database  # noqa: E402 -- after the sys.path.insert
-from scorekeeper.storage import games, kernel, log_changes, logs, results  # noqa: E402 -- after the sys.path.insert
+from scorekeeper.storage import (  # noqa: E402 -- after the sys.path.insert
+    games,
+    kernel,
+    log_changes,
+    logs,
+    migrations,  # noqa: E402 -- after the sys.path.insert
+    results,
+)
 
 PLAYERS = 5
 
@@ -100,7 +107,7 @@ def main() -> int:
     folder = tempfile.mkdtemp()
     path = os.path.join(folder, "one.db")
     db = database.connect(path)
-    database.migrate(db)
+    migrations.migrate(db)
     rng = random.Random(11)
 
     held: list[float] = []

@@ -39,7 +39,14 @@ from scorekeeper import gamefile  # noqa: E402 -- after the sys.path.insert
 from scorekeeper.games import registry  # noqa: E402 -- after the sys.path.insert
 from scorekeeper.games.cards import full_deck  # noqa: E402 -- after the sys.path.insert
 from scorekeeper.storage import db as database  # noqa: E402 -- after the sys.path.insert
-from scorekeeper.storage import games, kernel, log_changes, logs, rounds  # noqa: E402 -- after the sys.path.insert
+from scorekeeper.storage import (  # noqa: E402 -- after the sys.path.insert
+    games,
+    kernel,
+    log_changes,
+    logs,
+    migrations,  # noqa: E402 -- after the sys.path.insert
+    rounds,
+)
 
 TARGET_MS = 50.0
 
@@ -67,7 +74,7 @@ def gin_hand(rng: random.Random) -> dict:
 def main() -> int:
     path = os.path.join(tempfile.mkdtemp(), "lock.db")
     db = database.connect(path)
-    database.migrate(db)
+    migrations.migrate(db)
     held: list[float] = []
     plain_write = database.write
 

@@ -76,7 +76,8 @@ def _database(path: str | None, create: bool = False):
     """The app's database: --database, else SCOREKEEPER_DATABASE, else the instance
     folder's; brought up to date. Only ``create`` (an import) makes one that is not there:
     a command that reads refuses a path with no database (a typo), rather than making one."""
-    from .storage.db import connect, migrate
+    from .storage.db import connect
+    from .storage.migrations import migrate
     from .web import default_database
 
     path = path or default_database()

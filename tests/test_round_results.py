@@ -24,8 +24,9 @@ from scorekeeper import gamefile
 from scorekeeper.games import registry
 from scorekeeper.games.cards import full_deck
 from scorekeeper.storage import games, kernel, log_changes, players, rounds
-from scorekeeper.storage.db import connect, migrate
+from scorekeeper.storage.db import connect
 from scorekeeper.storage.kernel import Refused, Repeated
+from scorekeeper.storage.migrations import migrate
 from scorekeeper.storage.plays import PlayRow
 from tests.conftest import examples
 

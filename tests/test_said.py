@@ -24,7 +24,8 @@ from scorekeeper.games.errors import GameFileError, ScorekeeperError
 from scorekeeper.games.variant import COUNTED_AS
 from scorekeeper.games.words import Joined, Reader, Say, Sentence
 from scorekeeper.storage import games, kernel, log_changes, log_checks, players, plays, rounds, transfer
-from scorekeeper.storage.db import connect, migrate
+from scorekeeper.storage.db import connect
+from scorekeeper.storage.migrations import migrate
 
 PLACEHOLDER = re.compile(r"(%\(\w+\)s)")
 NAMES = ["ANN", "BOB", "CY", "DI", "ED", "FLO"]

@@ -1,6 +1,6 @@
 """Where games are kept: SQLite through sqlite-utils.
 
-- ``db``: the connection, the schema and its migrations, write transactions;
+- ``db``: the connection and write transactions; ``migrations``: the schema's history;
 - ``kernel``: what every stored game has (its row, seats, request ids, versions);
 - the two ways rounds are kept: logs of plays (``logs`` reads one round, ``log_checks`` checks a
   play, ``log_changes`` changes the log, ``plays`` says what a play's row is) and hands counted

@@ -1,6 +1,6 @@
 """The people who play, across games: who sat where, renames and merges (database code).
 
-Tables (db.py, migrations m004 and m009): ``players`` (a name, and ``key``: the name
+Tables (storage/migrations.py, m004 and m009): ``players`` (a name, and ``key``: the name
 compared case-insensitively, unique within the player's group) and ``seats`` (game, seat
 → player). A player belongs to one group (the people who play together), and every game
 they sat in is one of its games: a rename looks for a name taken only in that group, and a

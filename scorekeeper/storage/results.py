@@ -1,8 +1,8 @@
 """Finished rounds' results, kept beside each game's log: derived from it, never the only copy.
 
 A page of a game reads the round being played, not the game: what the rounds before it
-came to is kept here, one ``round_results`` row per finished round (db.py, migration
-m007): the round's record (gamefile.RoundRecord: its scores, how it ended in words, what
+came to is kept here, one ``round_results`` row per finished round (storage/migrations.py,
+migration m007): the round's record (gamefile.RoundRecord: its scores, how it ended in words, what
 the game page shows of each player, the card-level records of the statistics, each a
 column of its own, so that a page reads only what it shows) and the game's standing after
 it (gamefile.Standing: the totals, whether it is over and who won, a counted game's own

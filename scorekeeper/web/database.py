@@ -2,7 +2,7 @@
 
 Flask's tutorial shape: ``get_db`` gives one when a request first asks, ``close_db`` puts it
 back when the request ends, ``init-db`` creates or upgrades the database by hand, and the
-app upgrades it when it starts (sqlite-utils migrations, storage/db.py).
+app upgrades it when it starts (sqlite-utils migrations, storage/migrations.py).
 
 A connection put back is kept open for the process's next request (at most
 :data:`KEPT_OPEN`, each used by one request at a time, never across a fork, rolled back
@@ -20,7 +20,8 @@ from flask import Flask, current_app, g
 from sqlite_utils import Database
 
 from ..storage import drawn
-from ..storage.db import connect, migrate
+from ..storage.db import connect
+from ..storage.migrations import migrate
 
 KEPT_OPEN = 8  # connections a server process keeps between requests (a worker's busiest moments)
 

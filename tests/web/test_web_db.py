@@ -4,7 +4,8 @@ import sqlite3
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.storage.db import connect, migrate, migrations, write
+from scorekeeper.storage.db import connect, write
+from scorekeeper.storage.migrations import migrate, migrations
 from scorekeeper.web import _secret_key
 
 

@@ -13,7 +13,8 @@ import pytest
 from scorekeeper import create_app, gamefile
 from scorekeeper.games import registry
 from scorekeeper.storage import games, kernel
-from scorekeeper.storage.db import connect, migrations
+from scorekeeper.storage.db import connect
+from scorekeeper.storage.migrations import migrations
 from tests.command import run
 
 OLD = Path(__file__).resolve().parents[1] / "fixtures" / "schema-m001.db"

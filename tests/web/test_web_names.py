@@ -15,7 +15,8 @@ from db_dump import dump
 from scorekeeper import create_app
 from scorekeeper.games import registry
 from scorekeeper.storage import games, kernel, players
-from scorekeeper.storage.db import connect, migrations
+from scorekeeper.storage.db import connect
+from scorekeeper.storage.migrations import migrations
 from scorekeeper.storage.players import EVERY_GAME
 
 CYRILLIC_ANN = "\u0410nn"  # А, Cyrillic

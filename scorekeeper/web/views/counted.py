@@ -380,23 +380,27 @@ def delete_round(game_id: int, round_no: int):
     return redirect(url_for("counted.game", game_id=game_id), 303)
 
 
+def _deleted_round(data: dict, game_id: int) -> tuple[int, counted.RecordedRound] | None:
+    """The round a deleted-round notice names (its number, and the round as recorded, each
+    player by the seat's name now); None if the notice names no round."""
+    try:
+        now = bring_back.by_seat(data.get("seats"), game_id)  # a player renamed since: the seat's name now
+        hands = None if data["hands"] is None else {now(str(p)): tuple(str(c) for c in cards)
+                                                    for p, cards in data["hands"].items()}
+        return int(data["round"]), counted.RecordedRound(str(data["how"]), now(str(data["player"])), hands)
+    except (TypeError, KeyError, ValueError, AttributeError):
+        return None
+
+
 @bp.route("/g/<game_key>/counted/rounds/restore", methods=["POST"])
 def restore_round(game_id: int):
     """Bring back a deleted round where it was (from the notice that said it was deleted)."""
     back = bring_back.bring_back_form(game_id, "counted.restore_round")
-    if back is None:  # not a notice of this game's
+    named = _deleted_round(back[0], game_id) if back is not None else None
+    if back is None or named is None:  # not a notice of this game's, or not one of a round
         flash(said(bring_back.CANNOT_BRING_BACK))
         return redirect(url_for("counted.game", game_id=game_id), 303)
-    try:
-        data = back[0]
-        round_no = int(data["round"])
-        now = bring_back.by_seat(data.get("seats"), game_id)  # a player renamed since: the seat's name now
-        hands = None if data["hands"] is None else {now(str(p)): tuple(str(c) for c in cards)
-                                                    for p, cards in data["hands"].items()}
-        rnd = counted.RecordedRound(str(data["how"]), now(str(data["player"])), hands)
-    except (TypeError, KeyError, ValueError, AttributeError):
-        flash(said(bring_back.CANNOT_BRING_BACK))
-        return redirect(url_for("counted.game", game_id=game_id), 303)
+    round_no, rnd = named
     try:
         counted.restore_round(get_db(), game_id, back[1], round_no, rnd)
     except Repeated:

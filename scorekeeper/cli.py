@@ -76,9 +76,12 @@ def _database(path: str | None, create: bool = False):
     """The app's database: --database, else SCOREKEEPER_DATABASE, else the instance
     folder's; brought up to date. Only ``create`` (an import) makes one that is not there:
     a command that reads refuses a path with no database (a typo), rather than making one."""
+    from .storage import entries
     from .storage.db import connect
     from .storage.migrations import migrate
     from .web import default_database
+
+    entries.BY.set("command line")  # the record of changes says where each came from
 
     path = path or default_database()
     if not create and not os.path.exists(path):

@@ -243,12 +243,13 @@ def test_the_check_fails_on_a_lost_or_half_saved_write(tmp_path):
         with pytest.raises(AssertionError, match="acknowledged"):
             check_game(conn, db, key, acked, None)
 
-        # A write acknowledged and lost: a play missing (and its version bump with it).
+        # A write acknowledged and lost: a play's entry missing (and its version bump with it;
+        # the log refuses a DELETE, so the loss goes round its guard).
         with conn:
-            last = conn.execute("SELECT max(seq) FROM plays WHERE game = ? AND round_no = 1",
+            last = conn.execute("SELECT max(id) FROM play_entries WHERE game = ? AND round_no = 1",
                                 [game_id]).fetchone()[0]
-            conn.execute("DELETE FROM plays WHERE game = ? AND round_no = 1 AND seq = ?",
-                         [game_id, last])
+            conn.execute("DROP TRIGGER play_entries_no_delete")
+            conn.execute("DELETE FROM play_entries WHERE id = ?", [last])
         with pytest.raises(AssertionError, match="acknowledged"):
             check_game(conn, db, key, acked, None)
     finally:

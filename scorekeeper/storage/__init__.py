@@ -7,6 +7,8 @@
   at the end (``rounds``); each answers the door, ``games``, through one interface, its
   store (``log_store``, ``count_store``: the game read, its summary made again, its rounds
   replayed, its game file out and in), so the door never asks which kind a game is;
+- ``entries``: the only writes to the log, append-only (every version of every play and
+  hand stays); ``record``: each change in it, what it did and from whose phone;
 - ``results``: the finished rounds' results kept beside the log; ``drawn``: what the
   pages last drew of a game, for the server's other process;
 - ``players``: the people across games; ``transfer``: game files and score sheets.

@@ -9,7 +9,7 @@ themselves are read and changed by storage/rounds.py.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlite_utils import Database
@@ -17,7 +17,7 @@ from sqlite_utils import Database
 from .. import gamefile
 from ..gamefile import GameFileError, RoundRecord, Standing
 from ..games.variant import CountVariant, Variant
-from . import kernel, results
+from . import kernel, record, results
 from .db import write
 from .kernel import Refused
 from .rounds import (
@@ -66,7 +66,7 @@ def replayed_rounds(db: Database, game_id: int) -> list[tuple[RoundRecord, Stand
 
 
 def import_document(db: Database, variant: Variant, doc: Mapping[str, Any], source: str,
-                    group: int | None = None) -> int:
+                    group: int | None = None, changes: Sequence[dict[str, Any]] = ()) -> int:
     """Add a hand-count game from its game file (its header checked); the first seat
     deals. An unfinished last round (no one out, no knock, no stalemate) records nothing
     yet. Every round is replayed before the write lock (the file's refusal in its words)."""
@@ -93,4 +93,5 @@ def import_document(db: Database, variant: Variant, doc: Mapping[str, Any], sour
             insert_round(db, game.id, round_no, rnd)
         results.write(db, game.id, 1, kept)
         save_summary(db, scored, standing)
+        record.import_changes(db, game.id, changes)
     return game.id

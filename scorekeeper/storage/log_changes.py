@@ -18,9 +18,9 @@ on (its score, and the totals after it and after every later round).
 """
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -28,7 +28,7 @@ from .. import gamefile
 from ..gamefile import Standing
 from ..games.variant import LogVariant
 from ..games.words import Say, joined
-from . import kernel, results
+from . import entries, kernel, record, results
 from .kernel import NotFound, Refused, Repeated, Stale
 from .log_checks import (
     Preview,
@@ -46,14 +46,7 @@ from .plays import ONLY_DELETED, PlayRow, by_word, read_cards, read_hand
 
 
 def _insert_play(db: Database, game_id: int, row: PlayRow) -> int:
-    play_id = db.execute(
-        "INSERT INTO plays (game, round_no, seq, type, player, cards, target, created) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [game_id, row.round_no, row.seq, row.type, row.player, json.dumps(list(row.cards)),
-         row.target, kernel.now()],
-    ).lastrowid
-    assert play_id is not None  # an INSERT's row id
-    return play_id
+    return entries.new_play(db, game_id, row.round_no, row.seq, row.type, row.player, row.cards, row.target)
 
 
 def save_summary(db: Database, log: GameLog, state: LogState) -> LogState:
@@ -157,7 +150,9 @@ def undo_said(db: Database, game_id: int, request_id: str | None = None,
             after = replay(loaded, loaded.log.without(row))
 
             def take_back() -> Say:
-                db.execute("DELETE FROM plays WHERE id = ?", [row.id])
+                assert row.id is not None  # a stored play's
+                change = record.note(db, game_id, record.round_change("undo", state, after, was=row), play=row.id)
+                entries.change_play(db, game_id, row.id, change, live=False)
                 save_summary(db, loaded.log, after)
                 return Say("took back %(play)s", play=row.describe())
             return loaded.log.version, take_back
@@ -169,7 +164,8 @@ def undo_said(db: Database, game_id: int, request_id: str | None = None,
         reopened = replay(ended, log)
 
         def reopen() -> Say:
-            db.execute("UPDATE hands SET confirmed = 0 WHERE game = ? AND round_no = ?", [game_id, counted])
+            change = record.note(db, game_id, {"kind": "reopen", "round": counted})
+            entries.change_hands(db, game_id, counted, change, confirmed=False)
             results.write(db, game_id, counted, [])
             save_summary(db, loaded.log, reopened)
             return by_word(loaded.log.variant,
@@ -253,11 +249,11 @@ def _rounds_after(db: Database, loaded: Loaded,
         return None, after.after, (None if after.over else after)
     kept = [(after.record(), after.after)]
     standing = after.after
-    for n, record in enumerate(results.records(db, game_id, changed + 1), changed + 1):
+    for n, kept_round in enumerate(results.records(db, game_id, changed + 1), changed + 1):
         if standing.over:
             raise Refused(_ends_before(loaded.log.variant, n))
-        standing = gamefile.after_round(loaded.header, standing, record.scores, record.figures)
-        kept.append((record, standing))
+        standing = gamefile.after_round(loaded.header, standing, kept_round.scores, kept_round.figures)
+        kept.append((kept_round, standing))
     try:
         following = load(db, game_id, standing.rounds + 1)
     except NotFound:  # the game was over after its last round: no round was played after it
@@ -281,30 +277,39 @@ def _ends_before(variant: LogVariant, round_no: int) -> Say:
 def _change_in_round(db: Database, game_id: int, request_id: str | None, play_id: int,
                      revision: int | None,
                      changed_log: Callable[[GameLog], tuple[GameLog, PlayRow | None, PlayRow]],
-                     write_row: Callable[[PlayRow], PlayRow]) -> PlayRow:
+                     write_row: Callable[[PlayRow, dict[str, Any]], PlayRow]) -> PlayRow:
     """One play of any round changed (``changed_log(log) -> (the new log, the play it is
-    about, what the answer names)``), written with ``write_row(play)``."""
+    about, what the answer names)``), written with ``write_row(play, the change's
+    facts)``."""
     def plan() -> tuple[int, Callable[[], PlayRow]]:
         loaded = _round_of(db, game_id, play_id, revision)
         _same_revision(loaded.log, play_id, revision)
         log, about, answer = changed_log(loaded.log)
-        return _round_changed(db, loaded, log, about, lambda: write_row(answer))
+        return _round_changed(db, loaded, log, about, lambda facts: write_row(answer, facts))
 
     return kernel.change(db, game_id, request_id, plan)
 
 
 def _round_changed(db: Database, loaded: Loaded, log: GameLog, about: PlayRow | None,
-                   write_row: Callable[[], PlayRow]) -> tuple[int, Callable[[], PlayRow]]:
+                   write_row: Callable[[dict[str, Any]], PlayRow]) -> tuple[int, Callable[[], PlayRow]]:
     """The plan of a change to the round read (its rows as ``log`` has them; ``about``: the
     play changed, if any): the round replayed, its order checked, the rounds after it
-    worked out; (the version read, the writer: ``write_row()`` then the results and the
+    worked out; (the version read, the writer: ``write_row(what the change did to the
+    round: its plays before and after, the scores it moved)`` then the results and the
     summary)."""
     after = replay(loaded, log, about)
     check_order(log.variant, after.log.rows(loaded.round_no), after.rules)
     kept, standing, playing_now = _rounds_after(db, loaded, after)
+    # The round before the change, its plays only (no hands scored again); its scores as kept
+    # once its hands are counted.
+    before = replay(loaded, replace(loaded.log, hands={}))
+    assert loaded.log.id is not None  # a stored game's
+    counted = loaded.round_no in loaded.log.hands
+    scores = results.scores(db, loaded.log.id, loaded.round_no)[0] if counted else before.scored_round.scores
+    facts = {"before": before, "after": after, "scores": scores}
 
     def save() -> PlayRow:
-        saved = write_row()
+        saved = write_row(facts)
         if kept is not None:
             assert loaded.log.id is not None  # a stored game's
             results.write(db, loaded.log.id, loaded.round_no, kept)
@@ -324,11 +329,12 @@ def edit_play(db: Database, game_id: int, request_id: str | None, play_id: int, 
         old, row = _edited(log, play_id, player, cards, target)
         return log.replacing(old, row), row, row
 
-    def write_row(row: PlayRow) -> PlayRow:
-        db.execute(
-            "UPDATE plays SET player = ?, cards = ?, target = ?, revision = revision + 1 "
-            "WHERE id = ? AND game = ?",
-            [row.player, json.dumps(list(row.cards)), row.target, play_id, game_id])
+    def write_row(row: PlayRow, facts: dict[str, Any]) -> PlayRow:
+        was = facts["before"].log.play(play_id)
+        change = record.note(db, game_id, record.round_change(
+            "edit", facts["before"], facts["after"], was=was, now=row, scores_before=facts["scores"],
+            changed=play_id), play=play_id)
+        entries.change_play(db, game_id, play_id, change, player=row.player, cards=row.cards, target=row.target)
         return row
 
     return _change_in_round(db, game_id, request_id, play_id, revision, changed, write_row)
@@ -345,8 +351,11 @@ def delete_play(db: Database, game_id: int, request_id: str | None, play_id: int
                 raise Refused(_lay_off_first(log.variant, on_it[0]))
         return log.without(row), None, row
 
-    def write_row(row: PlayRow) -> PlayRow:
-        db.execute("DELETE FROM plays WHERE id = ?", [play_id])
+    def write_row(row: PlayRow, facts: dict[str, Any]) -> PlayRow:
+        change = record.note(db, game_id, record.round_change(
+            "delete", facts["before"], facts["after"], was=row, scores_before=facts["scores"],
+            changed=play_id), play=play_id)
+        entries.change_play(db, game_id, play_id, change, live=False)
         return row
 
     return _change_in_round(db, game_id, request_id, play_id, revision, changed, write_row)
@@ -369,8 +378,21 @@ def restore_play(db: Database, game_id: int, request_id: str | None, row: PlayRo
             raise Refused(Say("another play has been logged in its place since: log it again "
                               "instead"))
         plays = tuple(sorted(log.plays + (row,), key=lambda p: p.seq))
-        return _round_changed(db, loaded, replace(log, plays=plays), row,
-                              lambda: replace(row, id=_insert_play(db, game_id, row)))
+        return _round_changed(db, loaded, replace(log, plays=plays), row, lambda facts: _bring_back(row, facts))
+
+    def _bring_back(row: PlayRow, facts: dict[str, Any]) -> PlayRow:
+        """The play's own next entry if it was removed from this game; else a new play."""
+        again = row.id is not None and entries.removed(db, game_id, row.id)
+        play_id = row.id if again and row.id is not None else entries.next_play(db)
+        change = record.note(db, game_id, record.round_change(
+            "restore", facts["before"], facts["after"], now=row, scores_before=facts["scores"],
+            changed=row.id), play=play_id)
+        if again and row.id is not None:
+            entries.change_play(db, game_id, row.id, change, round_no=row.round_no, seq=row.seq,
+                                player=row.player, cards=row.cards, target=row.target)
+            return row
+        return replace(row, id=entries.new_play(db, game_id, row.round_no, row.seq, row.type, row.player,
+                                                row.cards, row.target, change))
 
     return kernel.change(db, game_id, request_id, plan)
 
@@ -427,23 +449,16 @@ def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int,
         after.counted()  # the hands entered so far must be possible: scored here
 
         def save() -> LogState:
-            db.execute(
-                "INSERT INTO hands (game, round_no, player, cards, confirmed, created) "
-                "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (game, round_no, player) DO UPDATE SET "
-                "cards = excluded.cards, confirmed = 0",
-                [game_id, round_no, player, json.dumps(list(cards)), kernel.now()])
+            change = None
+            if player in state.drafts and tuple(state.drafts[player]) != tuple(cards):  # a hand corrected
+                change = record.note(db, game_id, {
+                    "kind": "hand", "round": round_no, "was": {"player": player, "cards": list(state.drafts[player])},
+                    "now": {"player": player, "cards": list(cards)}})
+            entries.set_hand(db, game_id, round_no, player, cards, confirmed=False, change=change)
             return save_summary(db, loaded.log, after)
         return loaded.log.version, save
 
     return kernel.change(db, game_id, request_id, plan)
-
-
-def _insert_hands(db: Database, game_id: int, round_no: int, hands: Mapping[str, Iterable[str]]) -> None:
-    db.conn.executemany(
-        "INSERT INTO hands (game, round_no, player, cards, confirmed, created) "
-        "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (game, round_no, player) DO UPDATE SET "
-        "cards = excluded.cards, confirmed = 1",
-        [(game_id, round_no, player, json.dumps(list(cards)), kernel.now()) for player, cards in hands.items()])
 
 
 def next_round(loaded: Loaded, after: Standing) -> LogState | None:
@@ -481,7 +496,7 @@ def confirm_round(db: Database, game_id: int, request_id: str | None, round_no: 
         kept = results.encode([(counted.record(), counted.after)])
 
         def save() -> LogState:
-            _insert_hands(db, game_id, round_no, hands)
+            entries.set_hands(db, game_id, round_no, hands, confirmed=True)
             results.write(db, game_id, round_no, kept)
             return save_summary(db, loaded.log, playing_now)
         return loaded.log.version, save

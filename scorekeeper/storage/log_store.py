@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlite_utils import Database
@@ -19,7 +19,7 @@ from .. import gamefile
 from ..gamefile import RoundRecord, Standing
 from ..games.cards import parse_card
 from ..games.variant import LogVariant, Variant
-from . import kernel, results
+from . import entries, kernel, record, results
 from .db import write
 from .kernel import Refused
 from .log_changes import save_standing, save_summary
@@ -85,7 +85,7 @@ def export_document(db: Database, game_id: int) -> dict[str, Any]:
 
 
 def import_document(db: Database, variant: Variant, doc: Mapping[str, Any], source: str,
-                    group: int | None = None) -> int:
+                    group: int | None = None, changes: Sequence[dict[str, Any]] = ()) -> int:
     """Add a game from its game file (already read: its header checked); the first seat
     deals. Each event becomes a row; the round lists become their rows; a finished round
     that no one went out of ended by the game's way without an event (the stock ran out:
@@ -143,23 +143,15 @@ def import_document(db: Database, variant: Variant, doc: Mapping[str, Any], sour
         playing_now = replay(Loaded(log, head, standing, standing.rounds + 1, standing.rounds))
     made = [(row.round_no, row.seq, row.type, row.player, json.dumps(list(row.cards)), row.target)
             for row in rows]
-    hands = [(round_no, player, json.dumps(list(cards))) for round_no, by_player in log.hands.items()
-             for player, cards in by_player.items()]
     kept = results.encode(counted_rounds)
     with write(db):
         log.id, _secret = kernel.insert_game(db, variant, players, log.rules, 0, log.teams, source=source, group=group)
-        # The rows take the ids after the largest there is, in one statement: a lay-off's
-        # meld (its place in the game) is known before it is written.
-        first = db.execute("SELECT coalesce(max(id), 0) FROM plays").fetchone()[0]
-        stamp = kernel.now()
-        db.conn.executemany(
-            "INSERT INTO plays (id, game, round_no, seq, type, player, cards, target, created) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(first + place, log.id, *row[:5], None if row[5] is None else first + row[5], stamp)
-             for place, row in enumerate(made, 1)])
-        db.conn.executemany(
-            "INSERT INTO hands (game, round_no, player, cards, confirmed, created) VALUES (?, ?, ?, ?, 1, ?)",
-            [(log.id, *hand, stamp) for hand in hands])
+        # The rows take the ids after the largest there is: a lay-off's meld (its place in
+        # the game) is known before it is written.
+        entries.new_plays(db, log.id, made)
+        for round_no, by_player in log.hands.items():
+            entries.set_hands(db, log.id, round_no, by_player, confirmed=True)
         results.write(db, log.id, 1, kept)
         save_standing(db, log, head, standing, playing_now)
+        record.import_changes(db, log.id, changes)
     return log.id

@@ -274,6 +274,62 @@ def m010_names_that_look_alike(db: Database) -> None:
                 candidate = f"{name} ({n})"
 
 
+@migrations()
+def m011_change_record(db: Database) -> None:
+    """The record of every change (storage/entries.py, storage/record.py): the log becomes
+    append-only. ``play_entries`` and ``hand_entries`` keep every version of every play
+    and hand (``play``/``hand``: the play or hand it is a version of, its first entry's id;
+    ``live`` 0: removed; ``by``: whose phone, storage/entries.py ``BY``; ``change``: the
+    ``changes`` row that wrote it, none for a play as first logged). Triggers refuse
+    every UPDATE and DELETE of them. ``plays`` and ``hands`` become views: each play's
+    and hand's latest entry, unless it is a removal, under the names and columns the
+    stores always read. ``changes``: one row per change (what it was, what it became,
+    what it did to the scores, when and from whose phone). Every existing row becomes its
+    play's or hand's first entry, of no known phone; the changes before this were not kept."""
+    db.execute("""
+        CREATE TABLE play_entries (
+            id INTEGER PRIMARY KEY, play INTEGER NOT NULL, game INTEGER NOT NULL REFERENCES games(id),
+            round_no INTEGER NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, player TEXT NOT NULL,
+            cards TEXT NOT NULL, target INTEGER REFERENCES play_entries(id), revision INTEGER NOT NULL DEFAULT 0,
+            live INTEGER NOT NULL DEFAULT 1, created TEXT NOT NULL, by TEXT, change INTEGER)""")
+    db.execute("""
+        CREATE TABLE hand_entries (
+            id INTEGER PRIMARY KEY, hand INTEGER NOT NULL, game INTEGER NOT NULL REFERENCES games(id),
+            round_no INTEGER NOT NULL, player TEXT NOT NULL, cards TEXT NOT NULL,
+            confirmed INTEGER NOT NULL DEFAULT 0, live INTEGER NOT NULL DEFAULT 1,
+            created TEXT NOT NULL, by TEXT, change INTEGER)""")
+    db.execute("""
+        CREATE TABLE changes (
+            id INTEGER PRIMARY KEY, game INTEGER NOT NULL REFERENCES games(id), at TEXT NOT NULL,
+            by TEXT, kind TEXT NOT NULL, play INTEGER, round_no INTEGER, facts TEXT NOT NULL)""")
+    db.execute("INSERT INTO play_entries (id, play, game, round_no, seq, type, player, cards, target, "
+               "revision, created) SELECT id, id, game, round_no, seq, type, player, cards, target, "
+               "revision, created FROM plays")
+    db.execute("INSERT INTO hand_entries (id, hand, game, round_no, player, cards, confirmed, created) "
+               "SELECT id, id, game, round_no, player, cards, confirmed, created FROM hands")
+    db.execute("DROP TABLE plays")
+    db.execute("DROP TABLE hands")
+    for table, of in (("play_entries", "play"), ("hand_entries", "hand")):
+        db.execute(f"CREATE INDEX {table}_of ON {table} ({of}, id)")
+        for action in ("UPDATE", "DELETE"):
+            db.execute(f"CREATE TRIGGER {table}_no_{action.lower()} BEFORE {action} ON {table} "
+                       "BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END")
+    db.execute("CREATE INDEX play_entries_round ON play_entries (game, round_no, seq)")
+    db.execute("CREATE INDEX hand_entries_round ON hand_entries (game, round_no)")
+    db.execute("CREATE INDEX changes_game ON changes (game, id)")
+    db.execute("""
+        CREATE VIEW plays AS
+        SELECT e.play AS id, e.game, e.round_no, e.seq, e.type, e.player, e.cards, e.target, e.revision,
+               e.created
+        FROM play_entries e
+        WHERE e.live AND NOT EXISTS (SELECT 1 FROM play_entries l WHERE l.play = e.play AND l.id > e.id)""")
+    db.execute("""
+        CREATE VIEW hands AS
+        SELECT e.hand AS id, e.game, e.round_no, e.player, e.cards, e.confirmed, e.created
+        FROM hand_entries e
+        WHERE e.live AND NOT EXISTS (SELECT 1 FROM hand_entries l WHERE l.hand = e.hand AND l.id > e.id)""")
+
+
 def migrate(db: Database) -> list[str]:
     """Apply the migrations this database has not had yet; returns their names."""
     pending = [m.name for m in migrations.pending(db)]

@@ -34,7 +34,7 @@ from sqlite_utils import Database
 
 from ..games import registry
 from ..games.words import Say, joined
-from . import games, kernel, results
+from . import entries, games, kernel, record, results
 from .db import write
 from .kernel import NotFound, Refused, Stale, key_of
 
@@ -205,10 +205,9 @@ def _rename_in_game(db: Database, game_id: int, seat: int, new: str) -> None:
         [json.dumps(players, ensure_ascii=False),
          json.dumps(teams, ensure_ascii=False) if teams is not None else None,
          json.dumps(totals, ensure_ascii=False), game_id])
-    # A new revision for each play renamed: a page that shows it refuses a stale edit.
-    conn.execute("UPDATE plays SET player = ?, revision = revision + 1 WHERE game = ? AND player = ?",
-                 [new, game_id, old])
-    conn.execute("UPDATE hands SET player = ? WHERE game = ? AND player = ?", [new, game_id, old])
+    # A new entry of each play and hand renamed (its revision one more: a page that shows
+    # it refuses a stale edit), and the rename in the game's record.
+    entries.rename(db, game_id, old, new, record.note(db, game_id, {"kind": "rename", "was": old, "now": new}))
     results.rename(db, game_id, old, new)
     games.refresh(db, game_id)
 

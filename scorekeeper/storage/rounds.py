@@ -40,7 +40,7 @@ from ..games.errors import GameFileError, ScorekeeperError
 from ..games.handcount import RUMMY
 from ..games.variant import CountVariant
 from ..games.words import Joined, Say, SayN, joined
-from . import kernel, results
+from . import entries, kernel, record, results
 from .kernel import NotFound, Refused, Stale
 
 ENDINGS = ("out", RUMMY, "knock", "stalemate")
@@ -387,15 +387,21 @@ def preview(db: Database, scored: Scored, round_no: int,
 # Changes: each checked before the lock, by replaying the rounds it changes.
 
 
-def insert_round(db: Database, game_id: int, round_no: int, rnd: RecordedRound,
-                  revision: int = 0) -> None:
-    stamp = kernel.now()
-    db.execute(
-        "INSERT INTO plays (game, round_no, seq, type, player, cards, created, revision) "
-        "VALUES (?, ?, 1, ?, ?, '[]', ?, ?)", [game_id, round_no, rnd.how, rnd.player, stamp, revision])
-    db.conn.executemany(
-        "INSERT INTO hands (game, round_no, player, cards, confirmed, created) VALUES (?, ?, ?, ?, 1, ?)",
-        [(game_id, round_no, player, json.dumps(list(cards)), stamp) for player, cards in (rnd.hands or {}).items()])
+def insert_round(db: Database, game_id: int, round_no: int, rnd: RecordedRound, change: int | None = None) -> None:
+    """A round recorded: its row (how it ended, by whom) and its hands, new entries of the log."""
+    entries.new_play(db, game_id, round_no, 1, rnd.how, rnd.player or "", change=change)
+    entries.set_hands(db, game_id, round_no, rnd.hands or {}, confirmed=True, change=change)
+
+
+def _noted(db: Database, game_id: int, kind: str, round_no: int, before: Scored, after: Standing,
+           play: int | None = None) -> int:
+    """A change of the recorded rounds kept in the record (storage/record.py): what it did
+    to the totals."""
+    facts: dict[str, Any] = {"kind": kind, "round": round_no}
+    moved = record.score_facts(before.totals, after.totals)
+    if moved:
+        facts["totals"] = moved
+    return record.note(db, game_id, facts, play=play)
 
 
 def save_summary(db: Database, scored: Scored, after: Standing) -> Scored:
@@ -472,9 +478,11 @@ def edit_round(db: Database, game_id: int, request_id: str | None, round_no: int
         kept = encoded_results(done, scored.variant)
 
         def save() -> Scored:
-            db.execute("DELETE FROM hands WHERE game = ? AND round_no = ?", [game_id, round_no])
-            db.execute("DELETE FROM plays WHERE id = ?", [old.play_id])
-            insert_round(db, game_id, round_no, rnd, revision=old.revision + 1)
+            assert old.play_id is not None  # a stored round's
+            change = _noted(db, game_id, "round edit", round_no, scored, done[-1][1], old.play_id)
+            entries.change_hands(db, game_id, round_no, change, live=False)
+            entries.change_play(db, game_id, old.play_id, change, kind=rnd.how, player=rnd.player or "")
+            entries.set_hands(db, game_id, round_no, rnd.hands or {}, confirmed=True, change=change)
             results.write(db, game_id, round_no, kept)
             return save_summary(db, scored, done[-1][1])
         return scored.game.version, save
@@ -488,19 +496,17 @@ def delete_round(db: Database, game_id: int, request_id: str | None, round_no: i
     def plan() -> tuple[int, Callable[[], Scored]]:
         scored = load(db, game_id)
         later = recorded(db, game_id, round_no) if 1 <= round_no <= scored.recorded else []
-        _same_revision(scored, round_no, revision, later)
+        old = _same_revision(scored, round_no, revision, later)
         done = _from(db, scored, round_no, later[1:])
         after = done[-1][1] if done else results.standing(db, game_id, scored.header, round_no - 1)
         kept = encoded_results(done, scored.variant)
 
         def save() -> Scored:
-            for table in ("plays", "hands"):
-                db.execute(f"DELETE FROM {table} WHERE game = ? AND round_no = ?", [game_id, round_no])
-                # Two steps: the unique (game, round_no, …) indexes never see two rounds at once.
-                db.execute(f"UPDATE {table} SET round_no = -round_no WHERE game = ? AND round_no > ?",
-                           [game_id, round_no])
-                db.execute(f"UPDATE {table} SET round_no = -round_no - 1 WHERE game = ? AND round_no < 0",
-                           [game_id])
+            assert old.play_id is not None  # a stored round's
+            change = _noted(db, game_id, "round delete", round_no, scored, after, old.play_id)
+            entries.change_play(db, game_id, old.play_id, change, live=False)
+            entries.change_hands(db, game_id, round_no, change, live=False)
+            entries.move_rounds(db, game_id, round_no + 1, -1, change)
             results.write(db, game_id, round_no, kept)
             return save_summary(db, scored, after)
         return scored.game.version, save
@@ -526,13 +532,9 @@ def restore_round(db: Database, game_id: int, request_id: str | None, round_no: 
         kept = encoded_results(done, scored.variant)
 
         def save() -> Scored:
-            for table in ("plays", "hands"):
-                # Two steps: the unique (game, round_no, …) indexes never see two rounds at once.
-                db.execute(f"UPDATE {table} SET round_no = -round_no - 1 WHERE game = ? AND round_no >= ?",
-                           [game_id, round_no])
-                db.execute(f"UPDATE {table} SET round_no = -round_no WHERE game = ? AND round_no < 0",
-                           [game_id])
-            insert_round(db, game_id, round_no, rnd)
+            change = _noted(db, game_id, "round restore", round_no, scored, done[-1][1])
+            entries.move_rounds(db, game_id, round_no, 1, change)
+            insert_round(db, game_id, round_no, rnd, change)
             results.write(db, game_id, round_no, kept)
             return save_summary(db, scored, done[-1][1])
         return scored.game.version, save

@@ -34,7 +34,7 @@ from functools import lru_cache
 from flask import Flask, abort, g, request, session
 from werkzeug.routing import BaseConverter, ValidationError
 
-from ..storage import kernel
+from ..storage import entries, kernel
 from .database import get_db
 from .words import page_text
 
@@ -388,6 +388,14 @@ def init_app(app: Flask) -> None:
         lost on bad wifi, sent again, is then still this phone's)."""
         if request.endpoint != "static":
             phone()
+
+    @app.before_request
+    def whose_changes() -> None:
+        """The record of changes says from whose phone each came (storage/entries.py BY):
+        this phone's, as it said at the game (or a phone that has not said)."""
+        game_id = g.get("game_id")
+        seat = whose(game_id) if game_id is not None else None
+        entries.BY.set("phone" if seat is None else "table" if seat == TABLE_PHONE else f"seat:{seat}")
 
     @app.before_request
     def read_only_refuses_changes() -> None:

@@ -13,11 +13,12 @@ def test_a_fresh_database_is_created_and_migrated(tmp_path):
     path = tmp_path / "fresh.db"
     create_app({"DATABASE": str(path), "SECRET_KEY": "x"})
     db = connect(str(path))
-    assert {"games", "plays", "hands", "groups"} <= set(db.table_names())
+    assert {"games", "play_entries", "hand_entries", "changes", "groups"} <= set(db.table_names())
+    assert {"plays", "hands"} <= set(db.view_names())  # the log as it stands
     assert [m.name for m in migrations.applied(db)] == [
         "m001_games_plays_hands", "m002_links_requests_revisions", "m003_game_teams", "m004_players",
         "m005_game_origins", "m006_games_said_status", "m007_round_results", "m008_drawn_payloads", "m009_groups",
-        "m010_names_that_look_alike"]
+        "m010_names_that_look_alike", "m011_change_record"]
     assert migrate(db) == []  # nothing left to apply
 
 

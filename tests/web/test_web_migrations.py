@@ -38,7 +38,7 @@ def test_the_old_database_is_migrated_when_the_app_starts(upgraded):
     assert [m.name for m in migrations.applied(db)] == [
         "m001_games_plays_hands", "m002_links_requests_revisions", "m003_game_teams", "m004_players",
         "m005_game_origins", "m006_games_said_status", "m007_round_results", "m008_drawn_payloads", "m009_groups",
-        "m010_names_that_look_alike"]
+        "m010_names_that_look_alike", "m011_change_record"]
     assert {r["teams"] for r in db.query("SELECT teams FROM games")} == {None}
     assert [dict(r) for r in db.query(
         "SELECT id, game, round_no, seq, type, player, cards, target FROM plays")] == plays_before
@@ -178,3 +178,30 @@ def test_a_groups_link_opens_its_old_games_after_the_upgrade(before_groups):
         assert f"<strong>{name}</strong>" in players_page
     for name in ("Dee", "Gus", "Ivy"):
         assert f"<strong>{name}</strong>" not in players_page
+
+
+# ---------------------------------------------------------------------------------------
+# m011: the record of changes; the log becomes append-only.
+
+
+def test_every_old_play_and_hand_becomes_its_first_entry_and_a_change_keeps_it(upgraded):
+    """The rows of the schema before the record become each play's and hand's first entry
+    (of no known phone); a change made after the upgrade is a new entry beside it, and
+    the Changes page says it."""
+    app, db, plays_before = upgraded
+    first = [dict(r) for r in db.query(
+        "SELECT play AS id, game, round_no, seq, type, player, cards, target FROM play_entries ORDER BY id")]
+    assert first == plays_before
+    assert {(r["play"], r["by"], r["change"]) == (r["id"], None, None)
+            for r in db.query("SELECT id, play, by, change FROM play_entries")} == {True}
+    assert db.execute("SELECT count(*) FROM hand_entries").fetchone()[0] == 3  # the seed example's hands
+    assert db.execute("SELECT count(*) FROM changes").fetchone()[0] == 0
+    client = app.test_client()
+    edit, _view = kernel.secrets_of(db, 2)
+    meld = plays_before[[p["game"] for p in plays_before].index(2)]
+    response = client.post(f"/g/2-{edit}/plays/{meld['id']}", data={
+        "player": meld["player"], "cards": [*json.loads(meld["cards"]), "S10"], "save": "1"})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    versions = db.execute("SELECT cards FROM play_entries WHERE play = ? ORDER BY id", [meld["id"]]).fetchall()
+    assert [json.loads(c) for (c,) in versions] == [json.loads(meld["cards"]), [*json.loads(meld["cards"]), "S10"]]
+    assert "became" in client.get(f"/g/2-{edit}/changes").get_data(as_text=True)

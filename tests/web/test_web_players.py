@@ -574,12 +574,14 @@ def test_score_sheet_by_either_link_shows_only_the_read_only_link(client, db, se
 
 
 def test_score_sheet_of_a_game_whose_log_no_longer_scores_says_so(table, client, db):
-    """A round being played whose log does not replay (a play changed in the database by
-    hand): its table says the game cannot be read (in words, not a server error), and the
+    """A round being played whose log does not replay (a play's entry added to the database
+    by hand): its table says the game cannot be read (in words, not a server error), and the
     score sheet, drawn from the rounds counted before it (none here), still answers."""
     table.new_game(["A", "B"], dealer=1)
     table.meld("A", "S7", "S8", "S9")
-    db.execute("UPDATE plays SET cards = ? WHERE game = ?", ['["S7", "H9"]', table.game_id])
+    db.execute("INSERT INTO play_entries (play, game, round_no, seq, type, player, cards, target, revision, "
+               "live, created) SELECT id, game, round_no, seq, type, player, ?, target, revision + 1, 1, created "
+               "FROM plays WHERE game = ?", ['["S7", "H9"]', table.game_id])
     db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [table.game_id])
     db.conn.commit()
     page = client.get(f"{table.url}/table")

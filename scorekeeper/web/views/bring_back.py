@@ -61,10 +61,10 @@ def bring_back_form(game_id: int, endpoint: str) -> tuple[dict, str] | None:
 
 
 def deleted_row(game_id: int, row: PlayRow) -> dict:
-    """A deleted play as its notice keeps it: where it was and what it was, and whose it
-    was by seat as well as by name (a player renamed or merged meanwhile keeps the seat)."""
+    """A deleted play as its notice keeps it: which play, where it was and what it was, and
+    whose it was by seat as well as by name (a player renamed or merged meanwhile keeps the seat)."""
     players = seated(game_id)
-    return {"round": row.round_no, "seq": row.seq, "type": row.type, "player": row.player,
+    return {"id": row.id, "round": row.round_no, "seq": row.seq, "type": row.type, "player": row.player,
             "seat": players.index(row.player) if row.player in players else None,
             "cards": list(row.cards), "target": row.target}
 
@@ -89,7 +89,9 @@ def row_deleted(data: dict, players: list[str]) -> PlayRow | None:
     try:
         seat = data.get("seat")
         player = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else str(data["player"])
-        return PlayRow(None, int(data["round"]), int(data["seq"]), str(data["type"]),
+        play_id = data.get("id")  # the play deleted: brought back, it is that play again (its history one)
+        return PlayRow(play_id if isinstance(play_id, int) else None, int(data["round"]), int(data["seq"]),
+                       str(data["type"]),
                        player, tuple(str(c) for c in data["cards"]),
                        None if data["target"] is None else int(data["target"]))
     except (KeyError, TypeError, ValueError):

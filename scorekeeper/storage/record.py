@@ -1,0 +1,211 @@
+"""The record of every change to a game's log: what it was, what it became, what that did
+to the scores, when and from whose phone.
+
+Each edit, delete, bring-back, undo, hand corrected, round end reopened, counted round
+changed, deleted or brought back, and each rename is one ``changes`` row, written in the
+change's own transaction beside the log's new entries (storage/entries.py), which name it.
+Its facts are the game file's ``changes`` (gamefile/changes.py: their fields, checked on
+import); the pages say them in words (:func:`said`).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+from ..games.words import Joined, Say, Signed, joined
+from . import kernel
+from .entries import BY
+from .logs import LogState
+from .plays import PlayRow, cards_said
+
+
+def note(db: Database, game_id: int, facts: dict[str, Any], *, play: int | None = None) -> int:
+    """Keep one change (``facts``: its kind and what it did, gamefile/changes.py); its id,
+    for the log's entries it writes."""
+    row = {"at": kernel.now(), "by": BY.get(), **facts}
+    return kernel.inserted(db.execute(
+        "INSERT INTO changes (game, at, by, kind, play, round_no, facts) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [game_id, row["at"], row["by"], row["kind"], play, row.get("round"),
+         json.dumps(row, ensure_ascii=False)]))
+
+
+def play_facts(row: PlayRow) -> dict[str, Any]:
+    """A play as the record keeps it."""
+    return {"kind": row.type, "player": row.player, "cards": list(row.cards)}
+
+
+def score_facts(before: Mapping[str, int], after: Mapping[str, int]) -> dict[str, list[int]]:
+    """The players whose score a change moved: name → [before, after]."""
+    return {p: [before.get(p, 0), after[p]] for p in after if before.get(p, 0) != after[p]}
+
+
+def card_facts(before: Iterable[tuple[int | None, str, Sequence[str], Sequence[int]]],
+               after: Iterable[tuple[int | None, str, Sequence[str], Sequence[int]]],
+               changed: int | None) -> list[list[Any]]:
+    """The cards of other plays whose points a change moved (a lay-off that became the 5th
+    card of a run, not the 4th): [player, card, before, after]. Each play is (its id, its
+    player, its cards, their points)."""
+    was = {(play_id, card): pts for play_id, _p, cards, points in before if play_id != changed
+           for card, pts in zip(cards, points)}
+    return [[player, card, was[(play_id, card)], pts]
+            for play_id, player, cards, points in after if play_id != changed
+            for card, pts in zip(cards, points)
+            if (play_id, card) in was and was[(play_id, card)] != pts]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change as a page lists it: when, from whose phone, in words; the play it
+    changed (None: a hand, a round, a name)."""
+
+    id: int
+    at: str
+    by: str | None
+    play: int | None
+    facts: dict[str, Any]
+
+
+def of_game(db: Database, game_id: int, play: int | None = None, round_no: int | None = None) -> list[Change]:
+    """A game's changes, the first first (only those of one play, with ``play``; of one
+    round, with ``round_no``)."""
+    where, args = "game = ?", [game_id]
+    if play is not None:
+        where, args = where + " AND play = ?", [*args, play]
+    if round_no is not None:
+        where, args = where + " AND round_no = ?", [*args, round_no]
+    return [Change(i, at, by, p, json.loads(facts)) for i, at, by, p, facts in db.execute(
+        f"SELECT id, at, by, play, facts FROM changes WHERE {where} ORDER BY id", args).fetchall()]
+
+
+def in_round(db: Database, game_id: int, round_no: int) -> tuple[int, set[int]]:
+    """(How many changes a round has had, the plays of it that have a history)."""
+    rows = db.execute("SELECT play FROM changes WHERE game = ? AND round_no = ?", [game_id, round_no]).fetchall()
+    return len(rows), {p for (p,) in rows if p is not None}
+
+
+def export(db: Database, game_id: int) -> list[dict[str, Any]]:
+    """The game's changes as its game file keeps them."""
+    return [change.facts for change in of_game(db, game_id)]
+
+
+def import_changes(db: Database, game_id: int, kept: Sequence[dict[str, Any]]) -> None:
+    """A game file's changes (checked: gamefile/changes.py) kept as the game's record."""
+    db.conn.executemany(
+        "INSERT INTO changes (game, at, by, kind, play, round_no, facts) VALUES (?, ?, ?, ?, NULL, ?, ?)",
+        [(game_id, c["at"], c.get("by"), c["kind"], c.get("round"), json.dumps(c, ensure_ascii=False))
+         for c in kept])
+
+
+# ---------------------------------------------------------------------------------------
+# In words.
+
+
+def _play(facts: Mapping[str, Any], round_no: int) -> PlayRow:
+    return PlayRow(None, round_no, 0, str(facts.get("kind", "")), str(facts.get("player", "")),
+                   tuple(str(c) for c in facts.get("cards", ())))
+
+
+def by_said(by: str | None, players: Sequence[str]) -> Say | None:
+    """Whose phone made a change, in words (None: not known)."""
+    if by is None:
+        return None
+    if by.startswith("seat:"):
+        seat = int(by[5:]) if by[5:].isdigit() else -1
+        if 0 <= seat < len(players):
+            return Say("%(player)s's phone", player=players[seat])
+        return Say("a player's phone")
+    return {"table": Say("the table's phone"), "phone": Say("a phone"),
+            "command line": Say("the command line")}.get(by)
+
+
+def what_said(facts: Mapping[str, Any], round_word: str = "round") -> Say:
+    """What a change did, in a sentence ("Mia's meld (5♥ 6♥ 7♥) became 4♥ 5♥ 6♥ 7♥")."""
+    kind, round_no = facts.get("kind"), int(facts.get("round") or 0)
+    in_hand = round_word == "hand"
+    if kind in ("edit", "delete", "undo", "restore"):
+        was = _play(facts.get("was") or facts.get("now") or {}, round_no)
+        if kind == "edit":
+            now = _play(facts.get("now") or {}, round_no)
+            if now.player == was.player:
+                return Say("%(play)s became %(cards)s", play=was.describe(), cards=cards_said(now.cards))
+            return Say("%(play)s became %(now)s", play=was.describe(), now=now.describe())
+        if kind == "delete":
+            return Say("%(play)s was deleted", play=was.describe())
+        if kind == "undo":
+            return Say("%(play)s was taken back", play=was.describe())
+        return Say("%(play)s was brought back", play=was.describe())
+    if kind == "hand":
+        player = str((facts.get("now") or {}).get("player", ""))
+        cards = cards_said((facts.get("now") or {}).get("cards", ()))
+        old = cards_said((facts.get("was") or {}).get("cards", ()))
+        return Say("%(player)s's hand %(was)s became %(now)s", player=player,
+                   was=old if old.cards else Say("(no cards)"), now=cards if cards.cards else Say("(no cards)"))
+    if kind == "reopen":
+        return (Say("the end of hand %(round)s was reopened", round=round_no) if in_hand
+                else Say("the end of round %(round)s was reopened", round=round_no))
+    if kind == "rename":
+        return Say("%(was)s was renamed %(now)s", was=str(facts.get("was", "")), now=str(facts.get("now", "")))
+    if kind == "round edit":
+        return Say("round %(round)s was changed", round=round_no)
+    if kind == "round delete":
+        return Say("round %(round)s was deleted", round=round_no)
+    if kind == "round restore":
+        return Say("round %(round)s was brought back", round=round_no)
+    return Say("a change the app does not know (%(kind)s)", kind=str(kind))
+
+
+def effects_said(facts: Mapping[str, Any]) -> Joined | None:
+    """What a change did to the scores ("Mia +10, Zoe's 8♥ 40 → 50"; None: nothing)."""
+    parts: list[Say] = []
+    for player, (before, after) in (facts.get("scores") or {}).items():
+        parts.append(Say("%(player)s %(points)s", player=player, points=Signed(after - before)))
+    for player, card, before, after in facts.get("cards") or ():
+        parts.append(Say("%(player)s's %(card)s %(before)s → %(after)s", player=player,
+                         card=cards_said([card]), before=before, after=after))
+    for player, (before, after) in (facts.get("totals") or {}).items():
+        parts.append(Say("%(player)s's total %(before)s → %(after)s", player=player, before=before, after=after))
+    return joined(parts, ", ") if parts else None
+
+
+
+
+# ---------------------------------------------------------------------------------------
+# What a change of a logged round did (storage/log_changes.py).
+
+
+def laid(state: LogState) -> list[tuple[int | None, str, tuple[str, ...], tuple[int, ...]]]:
+    """Each play of a round that scores card by card (Iceberg's and Rummy 500's melds and
+    lay-offs): its id, player, cards and their points."""
+    found = []
+    for table_play in state.plays():
+        points = getattr(table_play.play, "card_points", None)
+        cards = getattr(table_play.play, "cards", None)
+        if points and cards:
+            found.append((table_play.row.id, table_play.row.player, tuple(str(c) for c in cards),
+                          tuple(int(p) for p in points)))
+    return found
+
+
+def round_change(kind: str, before: LogState, after: LogState, *, was: PlayRow | None = None,
+                 now: PlayRow | None = None, scores_before: Mapping[str, int] | None = None,
+                 changed: int | None = None) -> dict[str, Any]:
+    """The facts of a change of a logged round: the play it was and became, the players'
+    round scores it moved (from ``scores_before``, by default ``before``'s) and the other
+    plays' cards whose points it moved."""
+    facts: dict[str, Any] = {"kind": kind, "round": after.round_no}
+    if was is not None:
+        facts["was"] = play_facts(was)
+    if now is not None:
+        facts["now"] = play_facts(now)
+    moved = score_facts(before.scored_round.scores if scores_before is None else scores_before,
+                        after.scored_round.scores)
+    if moved:
+        facts["scores"] = moved
+    cards = card_facts(laid(before), laid(after), changed)
+    if cards:
+        facts["cards"] = cards
+    return facts

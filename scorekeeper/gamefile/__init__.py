@@ -34,6 +34,7 @@ from ..games.errors import GameFileError, ScorekeeperError
 from ..games.handcount import RUMMY, CountedGame, HandRound
 from ..games.variant import CountVariant, LogVariant, Variant
 from ..games.words import Say, SayN, from_data, joined, to_data
+from . import changes
 from .document import (
     FORMAT,
     HANDS,
@@ -64,6 +65,7 @@ def replay(doc: Any) -> LogGame | CountGame:
     ``as_json()``, the output of ``scorekeeper score``.
     """
     header = read_game(doc)
+    changes.check(doc.get("changes"))  # the record of changes: checked, never replayed
     rounds = doc.get("rounds", [])
     standing, results = start(header), []
     for round_no, data in enumerate(rounds, 1):

@@ -25,7 +25,7 @@ from ..games.words import Say, joined
 FORMAT = "scorekeeper/1"
 
 
-TOP_KEYS = {"format", "variant", "rules", "players", "teams", "rounds"}
+TOP_KEYS = {"format", "variant", "rules", "players", "teams", "rounds", "changes"}  # changes: gamefile/changes.py
 
 
 # The most rounds a game holds (docs/game-file.md, "Limits"): the games of the sources

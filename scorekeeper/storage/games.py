@@ -9,7 +9,7 @@ right store; nothing here knows a game by name.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from sqlite_utils import Database
@@ -19,7 +19,7 @@ from ..gamefile import RoundRecord, Standing
 from ..games.errors import ScorekeeperError
 from ..games.variant import COUNT, LOG, Variant
 from ..games.words import Say
-from . import count_store, kernel, log_store, logs, results, rounds
+from . import count_store, kernel, log_store, logs, record, results, rounds
 from .db import write
 from .kernel import AlreadyHere, Refused
 
@@ -41,8 +41,9 @@ class Store(Protocol):
         """The game file of the game."""
 
     def import_document(self, db: Database, variant: Variant, doc: Mapping[str, Any], source: str,
-                        group: int | None = None) -> int:
-        """A game added from its game file (header checked), its rounds replayed before the lock."""
+                        group: int | None = None, changes: Sequence[dict[str, Any]] = ()) -> int:
+        """A game added from its game file (header checked), its rounds replayed before the
+        lock, its record of changes (checked: gamefile/changes.py) kept with it."""
 
 
 # Each way of recording rounds (games/variant.py: a variant's ``recording``) and its store.
@@ -124,7 +125,11 @@ def refresh(db: Database, game_id: int) -> None:
 def export_document(db: Database, game_id: int) -> dict[str, Any]:
     """The game file of a game: what ``scorekeeper score`` and an import read back."""
     variant = kernel.header(db, game_id)["variant"]
-    return store_of(variant).export_document(db, game_id)
+    doc = store_of(variant).export_document(db, game_id)
+    kept = record.export(db, game_id)
+    if kept:
+        doc["changes"] = kept
+    return doc
 
 
 def import_document(db: Database, doc: Any, group: int | None = None) -> int:
@@ -138,13 +143,14 @@ def import_document(db: Database, doc: Any, group: int | None = None) -> int:
     try:
         variant, _rounds = gamefile.read_header(doc)
         gamefile.read_game(doc)
+        kept = gamefile.changes.check(doc.get("changes"))
     except ScorekeeperError as e:
         raise Refused(e.message) from None  # its sentence, as the rules said it
     source = source_of(doc)
     found = kernel.imported_already(db, source, group)
     if found:
         raise AlreadyHere(Say("this game file was imported already: the game is here"), found)
-    return store_of(variant).import_document(db, variant, doc, source, group)
+    return store_of(variant).import_document(db, variant, doc, source, group, kept)
 
 
 def source_of(doc: Any) -> str:

@@ -128,3 +128,28 @@ def test_a_deleted_gin_round_comes_back_from_the_notice(page):
     expect(page.locator("[data-round-detail='1']")).to_be_visible()
     page.goto(game)
     expect(page.locator("[data-total='Ann']")).to_have_text("11")
+
+
+def test_a_change_is_said_on_the_changes_page_in_the_phones_own_time(page):
+    """The record of changes (issue 24, item 6) at phone size: an edit is said with what it
+    did to the scores; the time is the phone's own (the page says UTC only without its
+    script); the round's page links the play's history."""
+    phone = Phone(page)
+    phone.new_game(["Mia", "Zoe"], dealer=1)  # Mia starts
+    phone.meld("H5", "H6", "H7", points=30)
+    phone.lay_off(1, "H8", points=40)  # Mia's turn still
+    phone.tap_and_wait(phone.log_item(type="meld", player="Mia").get_by_role("link", name="Edit"))
+    phone.tap_cards("H4")
+    phone.tap_and_wait(page.locator("[data-action=save]"))
+    phone.goto("")
+    phone.tap_and_wait(page.locator("[data-action=changes]"))
+    line = page.locator("[data-change]")
+    expect(line).to_have_count(1)
+    expect(line).to_contain_text("A phone · Mia's meld (5♥ 6♥ 7♥) became 4♥ 5♥ 6♥ 7♥ · Mia +50, Mia's 8♥ 40 → 50")
+    expect(line.locator("time")).not_to_contain_text("UTC")  # changes.js wrote the phone's own time
+    assert_accessible(page, "the changes page")
+    phone.goto("/rounds/1")
+    phone.tap_and_wait(phone.log_item(type="meld", player="Mia").get_by_role("link", name="History"))
+    assert re.search(r"/changes\?play=\d+$", page.url), page.url
+    expect(page.locator("h1")).to_have_text("The history of a play")
+    expect(page.locator("[data-change]")).to_have_count(1)

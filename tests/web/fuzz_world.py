@@ -357,6 +357,8 @@ def _routes() -> dict[tuple[str, str], Route]:
     # Pages of any game (a game of another family is sent to its own page).
     for rule in ("/g/<game_key>", "/g/<game_key>/export", "/g/<game_key>/export.csv", "/g/<game_key>/rules"):
         r[(rule, "GET")] = Route(any_game, {"x": anything})
+    r[("/g/<game_key>/changes", "GET")] = Route(any_game, {"play": value("1", "2", "3", "0", "-1", "x"),
+                                                          "round": value("1", "2", "0", "1e3")})
     r[("/g/<game_key>/events", "GET")] = Route(any_game, {"since": value("0", "1", "2", "5", "9", "12")})
     r[("/g/<game_key>/phone", "GET")] = Route(any_game, {"x": anything})
     r[("/g/<game_key>/phone", "POST")] = Route(any_game, {"seat": value("1", "2", "3", "9", "0", "-1", "table",

@@ -43,7 +43,7 @@ TEMPLATES = [
     "counted_knock.html", "_cards.html", "_keys.html",
     "table.html", "robber_table.html", "_picker.html", "_preview.html", "_robber_preview.html",
     "_hand_entry.html", "counted_round.html", "robber_hand.html", "robber_end.html",
-    "round_end.html", "_robber_taken.html", "_languages.html", "whose.html", "_whose.html",
+    "round_end.html", "_robber_taken.html", "_languages.html", "whose.html", "_whose.html", "changes.html",
     "board.html", "_board_last.html",
 ]
 LATER: list[str] = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
 from ...games import registry
-from ...storage import games, kernel, transfer
+from ...storage import games, kernel, record, transfer
 from ...storage.kernel import AlreadyHere, Refused
 from ...storage.players import filter_history
 from .. import links
@@ -167,6 +167,38 @@ def whose_phone(game_id: int):
     return render_template("whose.html", game_id=game_id, players=players,
                            back=families.page_url(game["variant"], "game", game_id),
                            me=helpers.phone_of(game_id, players), whose=links.whose(game_id))
+
+
+@bp.route("/g/<game_key>/changes")
+def changes(game_id: int):
+    """The record of every change to the game's log in words (storage/record.py), the
+    latest first: when, from whose phone, what it was and became, what it did to the
+    scores. ``?play=N``: one play's history (the dispute view links it)."""
+    header = kernel.header(get_db(), game_id)
+    play, round_no = (_id_arg(name) for name in ("play", "round"))
+    players, word = header["players"], header["variant"].round_word
+    shown = [{"at": c.at, "by": record.by_said(c.by, players), "what": record.what_said(c.facts, word),
+              "effects": record.effects_said(c.facts)}
+             for c in reversed(record.of_game(get_db(), game_id, play, round_no))]
+    return render_template("changes.html", game_id=game_id, changes=shown, play=play, round_no=round_no,
+                           variant=header["variant"], back=families.page_url(header["variant"], "game", game_id))
+
+
+def _id_arg(name: str) -> int | None:
+    """A number the address gives (``?play=12``), None without one; 404 for one that is no number."""
+    if name not in request.args:
+        return None
+    found = links.parse_id(request.args[name])
+    if found is None:
+        abort(404)
+    return found
+
+
+@bp.app_template_global("changes_in")
+def changes_in(game_id: int, round_no: int) -> tuple[int, set[int]]:
+    """(How many changes a round of the game has had, its plays that have a history): the
+    dispute views link them."""
+    return record.in_round(get_db(), game_id, round_no)
 
 
 def rule_rows(variant, rules=None) -> list[dict]:

@@ -1,0 +1,253 @@
+"""The record of every change (issue 24, item 6): the log is append-only, each change is
+kept with when and from whose phone, the game page's Changes says it in words, the
+dispute view links a play to its history, and the game file keeps the record."""
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+
+import pytest
+from test_web_counted import Counted
+from test_web_export_import import upload
+
+from scorekeeper import gamefile
+
+
+def words(response) -> str:
+    """A page's text as a person reads it (tags out, spaces one)."""
+    html = response.get_data(as_text=True) if not isinstance(response, str) else response
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#39;", "'")
+
+
+def changes(client, url, query="") -> list[str]:
+    """The Changes page's lines, the latest first, without their time."""
+    response = client.get(f"{url}/changes{query}")
+    assert response.status_code == 200
+    return [words(li).split(" · ", 1)[1].strip()
+            for li in re.findall(r"<li data-change>(.*?)</li>", response.get_data(as_text=True), re.S)]
+
+
+def entries(db, game_id):
+    """Every entry of the game's log, as stored."""
+    return (list(db.query("SELECT * FROM play_entries WHERE game = ? ORDER BY id", [game_id])),
+            list(db.query("SELECT * FROM hand_entries WHERE game = ? ORDER BY id", [game_id])))
+
+
+def kept_from(before, after) -> bool:
+    """Every entry there was is still there, as it was (only entries added)."""
+    return all(after[i][:len(before[i])] == before[i] for i in range(2))
+
+
+def mia_and_zoe(table):
+    table.new_game(["Mia", "Zoe"], dealer=1)
+    table.meld("Mia", "H5", "H6", "H7")
+    table.lay_off("Zoe", 1, "H8")
+    return table.play_ids()
+
+
+def test_an_edit_is_said_with_what_it_did_to_the_scores_and_from_whose_phone(table, client):
+    meld, _lay_off = mia_and_zoe(table)
+    client.post(f"{table.url}/phone", data={"seat": "2"})  # Zoe's phone
+    table.post(f"/plays/{meld}", {"player": "Mia", "cards": ["H4", "H5", "H6", "H7"], "save": "1"})
+    assert changes(client, table.url) == [
+        "Zoe's phone · Mia's meld (5♥ 6♥ 7♥) became 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, Zoe's 8♥ 40 → 50"]
+    page = client.get(f"{table.url}/changes").get_data(as_text=True)
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00">', page)
+    assert 'src="/static/changes.js"' in page
+
+
+def test_every_change_is_an_entry_and_nothing_is_overwritten(table, client, db):
+    """Each change adds entries and keeps every one there was; a delete, an undo, a
+    bring-back, a hand corrected, a round end reopened and a rename are each said."""
+    meld, lay_off = mia_and_zoe(table)
+    seen = entries(db, table.game_id)
+
+    def step(action):
+        nonlocal seen
+        action()
+        now = entries(db, table.game_id)
+        assert kept_from(seen, now) and now != seen
+        seen = now
+
+    client.post(f"{table.url}/phone", data={"seat": "table"})
+    deleted = {}
+    step(lambda: deleted.update(r=table.post(f"/plays/{lay_off}/delete", {})))
+    notice = client.get(deleted["r"].headers["Location"]).get_data(as_text=True)
+    token = re.search(r'name="deleted" value="([^"]+)"', notice).group(1)
+    step(lambda: table.post("/plays/restore", {"deleted": token}))
+    step(lambda: table.meld("Mia", "S2", "S3", "S4"))
+    step(lambda: table.undo())
+    step(lambda: table.out("Mia"))
+    step(lambda: table.hand("Zoe", "C9"))
+    step(lambda: table.hand("Zoe", "C9", "CK"))
+    step(lambda: table.confirm_round(1))
+    step(lambda: table.undo())  # the end of round 1 reopened
+    assert changes(client, table.url) == [
+        "The table's phone · The end of round 1 was reopened",
+        "The table's phone · Zoe's hand 9♣ became 9♣ K♣",
+        "The table's phone · Mia's meld (2♠ 3♠ 4♠) was taken back · Mia −30",
+        "The table's phone · Zoe's lay-off (8♥) was brought back · Zoe +40",
+        "The table's phone · Zoe's lay-off (8♥) was deleted · Zoe −40"]
+    # The play brought back is the same play (its history one), not a new one.
+    assert table.play_ids()[:2] == [meld, lay_off]
+    assert len(changes(client, table.url, f"?play={lay_off}")) == 2
+
+
+def test_the_database_refuses_to_overwrite_the_log(table, db):
+    mia_and_zoe(table)
+    table.out("Mia")
+    table.hand("Zoe", "C9")
+    for statement in ("UPDATE play_entries SET cards = '[]'", "DELETE FROM play_entries",
+                      "UPDATE hand_entries SET cards = '[]'", "DELETE FROM hand_entries",
+                      "UPDATE plays SET cards = '[]'", "DELETE FROM plays"):
+        with pytest.raises(sqlite3.DatabaseError):
+            db.execute(statement)
+    assert len(table.play_ids()) == 3
+
+
+def test_a_rename_is_one_change_and_the_plays_keep_their_history(table, client, db):
+    from scorekeeper.storage import players
+    from scorekeeper.storage.players import EVERY_GAME
+
+    meld, _ = mia_and_zoe(table)
+    mia = next(p.id for p in players.everyone(db, EVERY_GAME) if p.name == "Mia")
+    assert client.post(f"/players/{mia}/rename", data={"name": "Mira", "expected": "Mia"}).status_code == 303
+    assert changes(client, table.url) == ["A phone · Mia was renamed Mira"]
+    versions = db.execute("SELECT player FROM play_entries WHERE play = ? ORDER BY id", [meld]).fetchall()
+    assert versions == [("Mia",), ("Mira",)]
+
+
+def test_the_command_line_is_named_as_where_a_change_came_from(table, client, app):
+    from click.testing import CliRunner
+
+    from scorekeeper.cli import main
+
+    mia_and_zoe(table)
+    result = CliRunner().invoke(main, ["rename-player", "Zoe", "Zia", "--database", app.config["DATABASE"]])
+    assert result.exit_code == 0, result.output
+    assert changes(client, table.url) == ["The command line · Zoe was renamed Zia"]
+
+
+def test_the_dispute_view_links_a_changed_play_to_its_history(table, client):
+    meld, lay_off = mia_and_zoe(table)
+    page = client.get(f"{table.url}/rounds/1").get_data(as_text=True)
+    assert 'class="history"' not in page and 'data-action="round-changes"' not in page
+    table.post(f"/plays/{meld}", {"player": "Mia", "cards": ["H4", "H5", "H6", "H7"], "save": "1"})
+    page = client.get(f"{table.url}/rounds/1").get_data(as_text=True)
+    assert re.findall(r'<a class="history" href="([^"]+)"', page) == [f"{table.url}/changes?play={meld}"]
+    assert "1 change to this round" in words(page)
+    assert len(changes(client, table.url, f"?play={meld}")) == 1
+    assert changes(client, table.url, f"?play={lay_off}") == []
+    assert "This play has not been changed since it was logged." in words(
+        client.get(f"{table.url}/changes?play={lay_off}"))
+    assert len(changes(client, table.url, "?round=1")) == 1 and changes(client, table.url, "?round=2") == []
+    for bad in ("?play=x", "?play=-1", "?round=1e3", "?play=" + "9" * 30):
+        assert client.get(f"{table.url}/changes{bad}").status_code == 404
+
+
+def test_the_game_page_links_its_changes_and_the_read_only_link_reads_them(table, client):
+    meld, _ = mia_and_zoe(table)
+    table.post(f"/plays/{meld}", {"player": "Mia", "cards": ["H4", "H5", "H6", "H7"], "save": "1"})
+    page = client.get(table.url).get_data(as_text=True)
+    assert f'href="{table.url}/changes" data-action="changes"' in page
+    view = re.search(r'/g/([^/"]+)/table" data-link="view"', page).group(1)
+    assert len(changes(client, f"/g/{view}")) == 1
+    assert client.get(f"/g/{table.game_id}-wrong/changes").status_code == 404
+
+
+def test_counted_rounds_changed_deleted_and_brought_back_are_said_with_the_totals(client):
+    game = Counted(client, "rummy", ["Ann", "Bob"])
+    game.record("Ann", {"Bob": "S3"})
+    game.record("Bob", {"Ann": "SK"})
+    data = game.form("Ann", {"Bob": "S3 HQ"}, round_no=1)
+    assert client.post(game.url + "/counted/rounds/1/edit", data=data).status_code == 303
+    deleted = client.post(game.url + "/counted/rounds/2/delete", data={}, follow_redirects=True)
+    token = re.search(r'name="deleted" value="([^"]+)"', deleted.get_data(as_text=True)).group(1)
+    action = re.search(r'<form method="post" action="([^"]+)" data-bring-back>', deleted.get_data(as_text=True))
+    client.post(action.group(1), data={"deleted": token})
+    assert changes(client, game.url) == [
+        "A phone · Round 2 was brought back · Bob's total 0 → 10",
+        "A phone · Round 2 was deleted · Bob's total 10 → 0",
+        "A phone · Round 1 was changed · Ann's total 3 → 13"]
+    assert "1 change to this round" in words(client.get(game.url + "/counted/rounds/1"))
+
+
+def test_robber_rummy_keeps_its_record_too(client):
+    from test_web_robber import Robber
+
+    three = Robber(client, ["Ann", "Bob", "Cy"])
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    three.ok(three.lay_off("Bob", 1, "D4"))
+    lay_off = int(re.findall(r'data-play="(\d+)"', three.page())[1])
+    three.ok(three.post(f"/plays/{lay_off}/delete", revision="0"))
+    game = f"/g/{three.key}"
+    assert changes(client, game) == ["A phone · Bob's lay-off (4♦) was deleted · Ann +15, Bob −20"]
+    assert "1 change to this hand" in words(client.get(three.url + "/hands/1"))
+
+
+def test_the_game_file_keeps_the_record_and_an_import_keeps_it(table, client):
+    meld, _ = mia_and_zoe(table)
+    client.post(f"{table.url}/phone", data={"seat": "1"})
+    table.post(f"/plays/{meld}", {"player": "Mia", "cards": ["H4", "H5", "H6", "H7"], "save": "1"})
+    exported = json.loads(client.get(table.url + "/export").get_data())
+    (change,) = exported["changes"]
+    assert change["kind"] == "edit" and change["by"] == "seat:0" and change["round"] == 1
+    assert change["was"] == {"kind": "meld", "player": "Mia", "cards": ["H5", "H6", "H7"]}
+    assert change["cards"] == [["Zoe", "H8", 40, 50]]
+    # The record changes no score, and the file scores as the app does.
+    without = {k: v for k, v in exported.items() if k != "changes"}
+    assert gamefile.score_document(exported) == gamefile.score_document(without)
+    again = upload(client, json.dumps(exported)).headers["Location"]
+    assert changes(client, again) == changes(client, table.url) == [
+        "Mia's phone · Mia's meld (5♥ 6♥ 7♥) became 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, Zoe's 8♥ 40 → 50"]
+    assert json.loads(client.get(again + "/export").get_data())["changes"] == exported["changes"]
+    # A file of the previous format (no record) imports as before, with no changes.
+    before = upload(client, json.dumps(without)).headers["Location"]
+    assert changes(client, before) == [] and "changes" not in json.loads(client.get(before + "/export").get_data())
+
+
+@pytest.mark.parametrize("bad, said", [
+    ("nope", "changes must be a list of changes"),
+    ([{"kind": "swap", "at": "2026-11-29T21:04:00+00:00"}], "changes, change 1: unknown kind of change 'swap'"),
+    ([{"kind": "edit", "at": "yesterday"}], "changes, change 1: at must be a date and time"),
+    ([{"kind": "edit", "at": "2026-11-29T21:04", "by": "Bob"}], "changes, change 1: by must say whose phone"),
+    ([{"kind": "edit", "at": "2026-11-29T21:04", "was": {"player": "Mia", "cards": ["X9"]}}],
+     "changes, change 1: 'X9' is not a card"),
+    ([{"kind": "rename", "at": "2026-11-29T21:04", "was": "M" * 41}],
+     "changes, change 1: was must be a name of at most 40 letters"),
+    ([{"kind": "edit", "at": "2026-11-29T21:04", "scores": {"Mia": [1]}}],
+     "changes, change 1: scores must give each player's points before and after"),
+    ([{"kind": "edit", "at": "2026-11-29T21:04", "whom": 1}], "changes, change 1: unknown field 'whom'"),
+])
+def test_a_record_that_is_not_one_is_refused_with_its_place(seed_example, bad, said):
+    doc = {**seed_example, "changes": bad}
+    with pytest.raises(gamefile.GameFileError) as refused:
+        gamefile.replay(doc)
+    assert said in str(refused.value.message)
+
+
+def test_score_reads_a_file_with_its_record(tmp_path, seed_example):
+    from click.testing import CliRunner
+
+    from scorekeeper.cli import main
+
+    kept = [{"at": "2026-11-29T21:04:00+00:00", "by": "table", "kind": "rename", "was": "Al", "now": "A"}]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**seed_example, "changes": kept}))
+    result = CliRunner().invoke(main, ["score", str(path)])
+    assert result.exit_code == 0 and json.loads(result.output) == gamefile.score_document(seed_example)
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("es", "Teléfono de Zoe · La combinación de Mia (5♥ 6♥ 7♥) pasó a ser 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, "
+           "el 8♥ de Zoe 40 → 50"),
+    ("de", "Telefon von Zoe · Kombination von Mia (5♥ 6♥ 7♥) wurde zu 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, "
+           "8♥ von Zoe 40 → 50"),
+])
+def test_the_changes_are_said_in_the_phones_language(table, client, lang, said):
+    meld, _ = mia_and_zoe(table)
+    client.post(f"{table.url}/phone", data={"seat": "2"})
+    table.post(f"/plays/{meld}", {"player": "Mia", "cards": ["H4", "H5", "H6", "H7"], "save": "1"})
+    client.post("/language", data={"lang": lang, "next": f"{table.url}/changes"})
+    assert changes(client, table.url) == [said]

@@ -425,7 +425,8 @@ def revision_of(db: Database, game_id: int, play_id: int) -> int | None:
     on another phone is refused rather than overwritten."""
     if not -2**63 <= play_id < 2**63:  # no row has such an id (SQLite's integers)
         return None
-    row = db.execute("SELECT revision FROM plays WHERE id = ? AND game = ?",
+    # ``+game``: found by the play's own index (play_entries_of), not by reading the game's entries.
+    row = db.execute("SELECT revision FROM plays WHERE id = ? AND +game = ?",
                      [play_id, game_id]).fetchone()
     return None if row is None else row[0]
 

@@ -149,7 +149,8 @@ def round_of(db: Database, game_id: int, play_id: int) -> int | None:
     """The round a play of the game is in (None: no such play)."""
     if not -2**63 <= play_id < 2**63:  # no row has such an id (SQLite's integers)
         return None
-    row = db.execute("SELECT round_no FROM plays WHERE id = ? AND game = ?", [play_id, game_id]).fetchone()
+    # ``+game``: found by the play's own index (play_entries_of), not by reading the game's entries.
+    row = db.execute("SELECT round_no FROM plays WHERE id = ? AND +game = ?", [play_id, game_id]).fetchone()
     return None if row is None else row[0]
 
 

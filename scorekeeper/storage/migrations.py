@@ -317,6 +317,8 @@ def m011_change_record(db: Database) -> None:
     db.execute("CREATE INDEX play_entries_round ON play_entries (game, round_no, seq)")
     db.execute("CREATE INDEX hand_entries_round ON hand_entries (game, round_no)")
     db.execute("CREATE INDEX changes_game ON changes (game, id)")
+    db.execute("CREATE INDEX changes_round ON changes (game, round_no)")
+    db.execute("CREATE INDEX changes_play ON changes (game, play)")
     db.execute("""
         CREATE VIEW plays AS
         SELECT e.play AS id, e.game, e.round_no, e.seq, e.type, e.player, e.cards, e.target, e.revision,

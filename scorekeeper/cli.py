@@ -81,7 +81,7 @@ def _database(path: str | None, create: bool = False):
     from .storage.migrations import migrate
     from .web import default_database
 
-    entries.BY.set("command line")  # the record of changes says where each came from
+    entries.BY.set(lambda _game_id: "command line")  # the record of changes says where each came from
 
     path = path or default_database()
     if not create and not os.path.exists(path):

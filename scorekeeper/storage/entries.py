@@ -13,18 +13,19 @@ row that says it in words (storage/record.py). The stores read the views ``plays
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
 
 from sqlite_utils import Database
 
 from . import kernel
 
-# Who makes the changes of this request or command, as the record keeps it: "seat:N" (the
-# phone of the player in seat N, 0 first), "table" (a phone for the whole table), "phone"
-# (a phone that has not said whose it is), "command line"; None: not known. The web layer
-# sets it for each request (from the phone's session), the command line for its run.
-BY: ContextVar[str | None] = ContextVar("by", default=None)
+# Who makes the changes of this request or command at a game (its id), as the record keeps
+# it: "seat:N" (the phone of the player in seat N, 0 first), "table" (a phone for the whole
+# table), "phone" (a phone that has not said whose it is there), "command line"; None: not
+# known. The web layer sets it for each request (what the phone said at each game: a
+# rename from the players' pages changes several), the command line for its run.
+BY: ContextVar[Callable[[int], str | None]] = ContextVar("by", default=lambda _game_id: None)
 
 _PLAY_COLUMNS = "game, round_no, seq, type, player, cards, target, revision, live, created, by, change"
 _NEXT = "(SELECT coalesce(max(id), 0) + 1 FROM play_entries)"
@@ -43,7 +44,8 @@ def new_play(db: Database, game_id: int, round_no: int, seq: int, kind: str, pla
     db.execute(
         f"INSERT INTO play_entries (id, play, {_PLAY_COLUMNS}) "
         f"VALUES ({_NEXT}, {_NEXT}, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?)",
-        [game_id, round_no, seq, kind, player, json.dumps(list(cards)), target, kernel.now(), BY.get(), change])
+        [game_id, round_no, seq, kind, player, json.dumps(list(cards)), target, kernel.now(), BY.get()(game_id),
+         change])
     found: int = db.execute("SELECT max(id) FROM play_entries").fetchone()[0]
     return found
 
@@ -53,7 +55,7 @@ def new_plays(db: Database, game_id: int, rows: Iterable[tuple[int, int, str, st
     target as the place of its meld among ``rows``, from 1); the id of the first, the
     others following in order."""
     first: int = db.execute("SELECT coalesce(max(id), 0) FROM play_entries").fetchone()[0]
-    stamp, by = kernel.now(), BY.get()
+    stamp, by = kernel.now(), BY.get()(game_id)
     db.conn.executemany(
         f"INSERT INTO play_entries (id, play, {_PLAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, NULL)",
         [(first + place, first + place, game_id, round_no, seq, kind, player, cards,
@@ -88,7 +90,7 @@ def change_play(db: Database, game_id: int, play_id: int, change: int | None, *,
          was_kind if kind is None else kind, was_player if player is None else player,
          was_cards if cards is None else json.dumps(list(cards)),
          was_target if isinstance(target, _Keep) else target, revision + 1, int(live), kernel.now(),
-         BY.get(), change])
+         BY.get()(game_id), change])
 
 
 def removed(db: Database, game_id: int, play_id: int) -> bool:
@@ -107,7 +109,7 @@ def set_hand(db: Database, game_id: int, round_no: int, player: str, cards: Iter
     db.execute(
         f"INSERT INTO hand_entries (id, hand, game, round_no, player, cards, confirmed, live, created, by, change) "
         f"VALUES ({_NEXT_HAND}, {hand}, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
-        [game_id, round_no, player, json.dumps(list(cards)), int(confirmed), kernel.now(), BY.get(), change])
+        [game_id, round_no, player, json.dumps(list(cards)), int(confirmed), kernel.now(), BY.get()(game_id), change])
 
 
 def set_hands(db: Database, game_id: int, round_no: int, hands: Mapping[str, Iterable[str]], *,
@@ -132,7 +134,7 @@ def change_hands(db: Database, game_id: int, round_no: int, change: int | None, 
         "SELECT id, game, coalesce(?, round_no), coalesce(?, player), cards, coalesce(?, confirmed), ?, ?, ?, ? "
         f"FROM hands WHERE {where} ORDER BY round_no, id",
         [moved_to, None if renamed is None else renamed[1], None if confirmed is None else int(confirmed),
-         int(live), kernel.now(), BY.get(), change, *args])
+         int(live), kernel.now(), BY.get()(game_id), change, *args])
 
 
 def rename(db: Database, game_id: int, old: str, new: str, change: int | None) -> None:
@@ -142,14 +144,14 @@ def rename(db: Database, game_id: int, old: str, new: str, change: int | None) -
         f"INSERT INTO play_entries (play, {_PLAY_COLUMNS}) "
         "SELECT id, game, round_no, seq, type, ?, cards, target, revision + 1, 1, ?, ?, ? "
         "FROM plays WHERE game = ? AND player = ? ORDER BY round_no, seq",
-        [new, kernel.now(), BY.get(), change, game_id, old])
+        [new, kernel.now(), BY.get()(game_id), change, game_id, old])
     change_hands(db, game_id, 0, change, renamed=(old, new))
 
 
 def move_rounds(db: Database, game_id: int, first: int, by: int, change: int | None) -> None:
     """Rounds ``first`` on move ``by`` places (a counted round deleted: -1; brought back:
     +1), their plays and hands each a new entry in its new round."""
-    now, who = kernel.now(), BY.get()
+    now, who = kernel.now(), BY.get()(game_id)
     db.execute(
         f"INSERT INTO play_entries (play, {_PLAY_COLUMNS}) "
         "SELECT id, game, round_no + ?, seq, type, player, cards, target, revision, 1, ?, ?, ? "

@@ -31,7 +31,7 @@ import secrets
 from datetime import timedelta
 from functools import lru_cache
 
-from flask import Flask, abort, g, request, session
+from flask import Flask, abort, g, has_request_context, request, session
 from werkzeug.routing import BaseConverter, ValidationError
 
 from ..storage import entries, kernel
@@ -152,6 +152,15 @@ def whose(game_id: int) -> int | None:
     or None (not said yet). Kept by seat, so a player renamed keeps their phone."""
     seat = session.get("whose", {}).get(str(game_id))
     return seat if isinstance(seat, int) else None
+
+
+def whose_phone_at(game_id: int) -> str | None:
+    """This phone at a game as the record of changes names it (storage/entries.py BY);
+    None outside a request (a thread the app served a request on, writing later)."""
+    if not has_request_context():
+        return None
+    seat = whose(game_id)
+    return "phone" if seat is None else "table" if seat == TABLE_PHONE else f"seat:{seat}"
 
 
 def say_whose(game_id: int, seat: int) -> None:
@@ -392,10 +401,8 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def whose_changes() -> None:
         """The record of changes says from whose phone each came (storage/entries.py BY):
-        this phone's, as it said at the game (or a phone that has not said)."""
-        game_id = g.get("game_id")
-        seat = whose(game_id) if game_id is not None else None
-        entries.BY.set("phone" if seat is None else "table" if seat == TABLE_PHONE else f"seat:{seat}")
+        this phone's, as it said at each game changed (or a phone that has not said)."""
+        entries.BY.set(whose_phone_at)
 
     @app.before_request
     def read_only_refuses_changes() -> None:

@@ -34,8 +34,8 @@ def _refuse(n: int, what: Say) -> GameFileError:
     return GameFileError(Say("changes, change %(n)s: %(what)s", n=n, what=what))
 
 
-def _text(n: int, value: Any, field: str) -> str:
-    if not isinstance(value, str) or not 0 < len(value) <= TEXT:
+def _text(n: int, value: Any, field: str, *, empty: bool = False) -> str:
+    if not isinstance(value, str) or not (0 if empty else 1) <= len(value) <= TEXT:
         raise _refuse(n, Say("%(field)s must be a name of at most %(most)s letters", field=field, most=TEXT))
     return value
 
@@ -58,7 +58,8 @@ def _side(n: int, value: Any, field: str, kind: str) -> Any:
         return _text(n, value, field)
     if not isinstance(value, Mapping) or set(value) - {"kind", "player", "cards"}:
         raise _refuse(n, Say("%(field)s must be a play or a hand (its kind, player and cards)", field=field))
-    side: dict[str, Any] = {"player": _text(n, value.get("player"), field + ".player")}
+    # A play of no one's may be changed too: the stock running out at the end of a hand.
+    side: dict[str, Any] = {"player": _text(n, value.get("player"), field + ".player", empty=True)}
     if "kind" in value:
         side["kind"] = _text(n, value["kind"], field + ".kind")
     cards = value.get("cards", [])

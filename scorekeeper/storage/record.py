@@ -26,7 +26,7 @@ from .plays import PlayRow, cards_said
 def note(db: Database, game_id: int, facts: dict[str, Any], *, play: int | None = None) -> int:
     """Keep one change (``facts``: its kind and what it did, gamefile/changes.py); its id,
     for the log's entries it writes."""
-    row = {"at": kernel.now(), "by": BY.get(), **facts}
+    row = {"at": kernel.now(), "by": BY.get()(game_id), **facts}
     return kernel.inserted(db.execute(
         "INSERT INTO changes (game, at, by, kind, play, round_no, facts) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [game_id, row["at"], row["by"], row["kind"], play, row.get("round"),
@@ -69,27 +69,41 @@ class Change:
     facts: dict[str, Any]
 
 
-def of_game(db: Database, game_id: int, play: int | None = None, round_no: int | None = None) -> list[Change]:
-    """A game's changes, the first first (only those of one play, with ``play``; of one
-    round, with ``round_no``)."""
+# The changes of one round: a logged round keeps its number, so its changes are found by it; a
+# counted round moves when an earlier one is deleted or brought back, so a change of one
+# ("round edit" …) is found by the round's row, which keeps its id as it moves.
+_OF_ROUND = ("((kind NOT LIKE 'round %' AND round_no = ?) OR "
+             "(kind LIKE 'round %' AND play IN (SELECT id FROM plays WHERE game = ? AND round_no = ?)))")
+
+SHOWN = 200  # the changes a page lists at most, the latest (the game file holds them all)
+
+
+def of_game(db: Database, game_id: int, play: int | None = None, round_no: int | None = None,
+            latest: int = SHOWN) -> tuple[list[Change], int]:
+    """A game's ``latest`` changes, the latest first (only those of one play, with ``play``;
+    of one round, with ``round_no``), and how many there are."""
     where, args = "game = ?", [game_id]
     if play is not None:
         where, args = where + " AND play = ?", [*args, play]
     if round_no is not None:
-        where, args = where + " AND round_no = ?", [*args, round_no]
+        where, args = where + " AND " + _OF_ROUND, [*args, round_no, game_id, round_no]
+    count: int = db.execute(f"SELECT count(*) FROM changes WHERE {where}", args).fetchone()[0]
     return [Change(i, at, by, p, json.loads(facts)) for i, at, by, p, facts in db.execute(
-        f"SELECT id, at, by, play, facts FROM changes WHERE {where} ORDER BY id", args).fetchall()]
+        f"SELECT id, at, by, play, facts FROM changes WHERE {where} ORDER BY id DESC LIMIT ?",
+        [*args, latest]).fetchall()], count
 
 
 def in_round(db: Database, game_id: int, round_no: int) -> tuple[int, set[int]]:
     """(How many changes a round has had, the plays of it that have a history)."""
-    rows = db.execute("SELECT play FROM changes WHERE game = ? AND round_no = ?", [game_id, round_no]).fetchall()
+    rows = db.execute(f"SELECT play FROM changes WHERE game = ? AND {_OF_ROUND}",
+                      [game_id, round_no, game_id, round_no]).fetchall()
     return len(rows), {p for (p,) in rows if p is not None}
 
 
 def export(db: Database, game_id: int) -> list[dict[str, Any]]:
-    """The game's changes as its game file keeps them."""
-    return [change.facts for change in of_game(db, game_id)]
+    """The game's changes as its game file keeps them, the first first: all of them."""
+    return [json.loads(facts) for (facts,) in db.execute(
+        "SELECT facts FROM changes WHERE game = ? ORDER BY id", [game_id]).fetchall()]
 
 
 def import_changes(db: Database, game_id: int, kept: Sequence[dict[str, Any]]) -> None:

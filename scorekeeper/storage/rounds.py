@@ -387,10 +387,12 @@ def preview(db: Database, scored: Scored, round_no: int,
 # Changes: each checked before the lock, by replaying the rounds it changes.
 
 
-def insert_round(db: Database, game_id: int, round_no: int, rnd: RecordedRound, change: int | None = None) -> None:
-    """A round recorded: its row (how it ended, by whom) and its hands, new entries of the log."""
-    entries.new_play(db, game_id, round_no, 1, rnd.how, rnd.player or "", change=change)
+def insert_round(db: Database, game_id: int, round_no: int, rnd: RecordedRound, change: int | None = None) -> int:
+    """A round recorded: its row (how it ended, by whom; its id returned) and its hands, new
+    entries of the log."""
+    play_id = entries.new_play(db, game_id, round_no, 1, rnd.how, rnd.player or "", change=change)
     entries.set_hands(db, game_id, round_no, rnd.hands or {}, confirmed=True, change=change)
+    return play_id
 
 
 def _noted(db: Database, game_id: int, kind: str, round_no: int, before: Scored, after: Standing,
@@ -532,9 +534,15 @@ def restore_round(db: Database, game_id: int, request_id: str | None, round_no: 
         kept = encoded_results(done, scored.variant)
 
         def save() -> Scored:
-            change = _noted(db, game_id, "round restore", round_no, scored, done[-1][1])
+            # The change names the round's row (found by it as it moves): the id it will have,
+            # after one new entry for each round's row that moves down to make room.
+            moving = db.execute("SELECT count(*) FROM plays WHERE game = ? AND round_no >= ?",
+                                [game_id, round_no]).fetchone()[0]
+            play_id = entries.next_play(db) + moving
+            change = _noted(db, game_id, "round restore", round_no, scored, done[-1][1], play_id)
             entries.move_rounds(db, game_id, round_no, 1, change)
-            insert_round(db, game_id, round_no, rnd, change)
+            made = insert_round(db, game_id, round_no, rnd, change)
+            assert made == play_id  # each moved round's row one entry, then this one
             results.write(db, game_id, round_no, kept)
             return save_summary(db, scored, done[-1][1])
         return scored.game.version, save

@@ -251,3 +251,83 @@ def test_the_changes_are_said_in_the_phones_language(table, client, lang, said):
     table.post(f"/plays/{meld}", {"player": "Mia", "cards": ["H4", "H5", "H6", "H7"], "save": "1"})
     client.post("/language", data={"lang": lang, "next": f"{table.url}/changes"})
     assert changes(client, table.url) == [said]
+
+
+def test_a_counted_rounds_changes_follow_it_when_an_earlier_round_goes_or_comes_back(client):
+    """Its changes are found by the round's row, which keeps its id as it moves: the edited
+    round keeps its link when round 1 is deleted and brought back; no other round gets it."""
+    game = Counted(client, "rummy", ["Ann", "Bob"])
+    game.record("Ann", {"Bob": "S3"})
+    game.record("Bob", {"Ann": "SK"})
+    game.record("Ann", {"Bob": "S4"})
+    assert client.post(game.url + "/counted/rounds/3/edit",
+                       data=game.form("Ann", {"Bob": "S4 HQ"}, round_no=3)).status_code == 303
+    deleted = client.post(game.url + "/counted/rounds/1/delete", data={}, follow_redirects=True)
+    html = deleted.get_data(as_text=True)
+    assert "1 change to this round" in words(client.get(game.url + "/counted/rounds/2"))
+    assert "change to this round" not in words(client.get(game.url + "/counted/rounds/1"))
+    assert changes(client, game.url, "?round=2") == ["A phone · Round 3 was changed · Ann's total 7 → 17"]
+    token = re.search(r'name="deleted" value="([^"]+)"', html).group(1)
+    action = re.search(r'<form method="post" action="([^"]+)" data-bring-back>', html).group(1)
+    assert client.post(action, data={"deleted": token}).status_code == 303
+    assert changes(client, game.url, "?round=1") == ["A phone · Round 1 was brought back · Ann's total 14 → 17"]
+    assert changes(client, game.url, "?round=3") == ["A phone · Round 3 was changed · Ann's total 7 → 17"]
+    assert changes(client, game.url, "?round=2") == []
+
+
+def test_the_app_reads_back_its_own_file_when_a_play_of_no_one_was_changed(client):
+    """Robber Rummy: a hand that ended on the stock, imported (its play names no one), taken
+    back: the record's play has no player, and the file still imports and scores."""
+    doc = {"format": "scorekeeper/1", "variant": "robber", "players": ["A", "B"],
+           "rounds": [{"events": [{"type": "meld", "player": "A", "cards": ["S2", "S3", "S4"]}],
+                       "hands": {"A": [], "B": ["HK"]}}]}
+    key = re.search(r"/g/([^/]+)/robber/game$", upload(client, json.dumps(doc)).headers["Location"]).group(1)
+    assert client.post(f"/g/{key}/robber/undo", data={"request_id": "u1", "last": "0"}).status_code == 303
+    last = re.findall(r'data-play="(\d+)"', client.get(f"/g/{key}/robber").get_data(as_text=True))[-1]
+    assert client.post(f"/g/{key}/robber/undo", data={"request_id": "u2", "last": last}).status_code == 303
+    exported = json.loads(client.get(f"/g/{key}/robber/export").get_data())
+    assert exported["changes"][-1]["was"] == {"kind": "stock", "player": "", "cards": []}
+    gamefile.score_document(exported)
+    assert upload(client, json.dumps(exported)).status_code == 303
+    assert changes(client, f"/g/{key}")[0] == "A phone · The stock running out was taken back"
+
+
+def test_a_rename_from_the_players_pages_names_the_phone_at_each_game(table, client, db):
+    from scorekeeper.storage import players
+    from scorekeeper.storage.players import EVERY_GAME
+
+    mia_and_zoe(table)
+    client.post(f"{table.url}/phone", data={"seat": "1"})  # Mia's phone at this game
+    mia = next(p.id for p in players.everyone(db, EVERY_GAME) if p.name == "Mia")
+    assert client.post(f"/players/{mia}/rename", data={"name": "Mira", "expected": "Mia"}).status_code == 303
+    assert changes(client, table.url) == ["Mira's phone · Mia was renamed Mira"]
+
+
+def test_the_changes_page_lists_the_latest_and_the_file_holds_them_all(table, client, seed_example):
+    from scorekeeper.storage import record
+
+    kept = [{"at": "2026-11-29T21:04:00+00:00", "by": "table", "kind": "rename", "was": f"A{n}", "now": f"B{n}"}
+            for n in range(record.SHOWN + 5)]
+    url = upload(client, json.dumps({**seed_example, "changes": kept})).headers["Location"]
+    shown = changes(client, url)
+    assert len(shown) == record.SHOWN and shown[0] == f"The table's phone · A{record.SHOWN + 4} was renamed " \
+                                                      f"B{record.SHOWN + 4}"
+    page = words(client.get(f"{url}/changes"))
+    assert f"The latest {record.SHOWN} of {record.SHOWN + 5} changes: the game file holds them all." in page
+    assert len(json.loads(client.get(url + "/export").get_data())["changes"]) == record.SHOWN + 5
+
+
+def test_finding_a_play_reads_its_own_entries_not_the_games(table, db):
+    """The lookups of one play by id (its round, its revision) use the play's own index, not
+    the game's entries (the views' planner would otherwise take the game's index)."""
+    from scorekeeper.storage import kernel, logs
+
+    meld, _ = mia_and_zoe(table)
+    asked = []
+    db.conn.set_trace_callback(asked.append)
+    assert logs.round_of(db, table.game_id, meld) == 1 and kernel.revision_of(db, table.game_id, meld) == 0
+    db.conn.set_trace_callback(None)
+    assert len(asked) == 2
+    for query in asked:
+        plan = " ".join(row[3] for row in db.conn.execute("EXPLAIN QUERY PLAN " + query).fetchall())
+        assert "USING INDEX play_entries_of (play=?)" in plan, plan

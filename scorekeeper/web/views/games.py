@@ -177,10 +177,10 @@ def changes(game_id: int):
     header = kernel.header(get_db(), game_id)
     play, round_no = (_id_arg(name) for name in ("play", "round"))
     players, word = header["players"], header["variant"].round_word
+    found, count = record.of_game(get_db(), game_id, play, round_no)
     shown = [{"at": c.at, "by": record.by_said(c.by, players), "what": record.what_said(c.facts, word),
-              "effects": record.effects_said(c.facts)}
-             for c in reversed(record.of_game(get_db(), game_id, play, round_no))]
-    return render_template("changes.html", game_id=game_id, changes=shown, play=play, round_no=round_no,
+              "effects": record.effects_said(c.facts)} for c in found]
+    return render_template("changes.html", game_id=game_id, changes=shown, count=count, play=play, round_no=round_no,
                            variant=header["variant"], back=families.page_url(header["variant"], "game", game_id))
 
 

@@ -15,19 +15,18 @@ if (navigator.wakeLock && $("[data-wake-lock]")) {
   awake();
 }
 
-/* The table pages and their files kept for when the network is gone (static/sw.js). */
+/* The table pages kept for when the network is gone (static/sw.js). */
 if (navigator.serviceWorker) navigator.serviceWorker.register(new URL("sw.js", $("link[rel=manifest]").href)).catch(() => {});
 
-/* Card picker: a picked card tapped again is unpicked, both copies (two decks: the second
-   copy's cell, added here where the page has data-two, is shown once the card is picked). */
+/* Card picker: a picked card tapped again is unpicked, both copies (data-two: the second
+   copy's cell, shown once the card is picked). */
 $$("[data-two]").forEach(i => i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2 aria-label="${fill(i.closest("[data-second]").dataset.second, {card: i.getAttribute("aria-label")}).replace(/"/g, "&quot;")}"><b>${i.nextElementSibling.textContent}²</b></label>`));
 on(document, "click", e => {  /* before the count below */
   const i = e.target, n = i.matches("[data-picker] input:not([data-copy])") && !i.checked && i.parentNode.nextElementSibling;
   if (n && n.matches(".two")) n.firstElementChild.checked = false;
 });
 
-/* The cards picked, in words (as picker.count_line writes them; _picker.html count_words).
-   One card or more: n == 1, the plural rule English, Spanish and German share. */
+/* The cards picked, in words (as picker.count_line; n == 1: the languages' plural rule). */
 const picked = (f, name = "cards") => $$(`[name=${name}]:checked`, f).map(i => i.nextElementSibling.textContent.replace("²", ""));
 const count = f => $$("[data-tally]", f).forEach(p => {
   const c = picked(f, p.dataset.tally), n = c.length, w = (p.closest("[data-bar]") || p).dataset;
@@ -35,8 +34,7 @@ const count = f => $$("[data-tally]", f).forEach(p => {
 });
 on(document, "click", e => { if (e.target.form && e.target.matches("[data-picker] input")) count(e.target.form); });
 
-/* What a play sent did, or why it was refused (its answer's "said"): in the bar, else
-   at the top; carried to the next page. */
+/* A play's answer ("said"): in the bar, else at the top; carried to the next page. */
 const say = html => {
   $$("[data-flash],[data-error]").forEach(e => e.remove());
   let slot = $("[data-said]");
@@ -45,7 +43,7 @@ const say = html => {
 };
 if (store(ss, "said")) say(store(ss, "said")), store(ss, "said", null);
 
-/* Live preview: what the picked cards make and score, before confirming. */
+/* Live preview: what the picked cards make and score. */
 $$("form[data-preview-url]").forEach(form => {
   const box = $("[data-preview]", form), ok = $("[data-action=confirm]", form);
   let timer, asked = 0;
@@ -64,10 +62,9 @@ $$("form[data-preview-url]").forEach(form => {
   else if (ok) ok.disabled = true;
 });
 
-/* The table, live: each change pushed (data-events; else asked every second) replaces
-   the regions (data-region) keeping what is picked, or goes on to the game's screen.
-   This phone's plays go in the background, in order, each with its request id (sent
-   twice, counted once), kept in localStorage until answered (listed while unanswered). */
+/* The table, live: each change pushed (else polled) replaces its regions, keeping what is
+   picked. This phone's plays go in the background, in order, each with its request id,
+   kept in localStorage until answered. */
 (() => {
   const {live, events} = body.dataset, table = body.matches(".table-screen"), form = $("#play");
   if (!live || !window.fetch) return;
@@ -79,14 +76,17 @@ $$("form[data-preview-url]").forEach(form => {
   const chosen = name => { const i = $(`[name=${name}]:checked`, form); return i ? i.value : ""; };
   const choose = (name, v) => { const i = $$(`[name=${name}]`, form).find(i => i.value === v && !i.disabled); if (i) i.checked = true; return i; };
   const cells = () => $$("[data-picker] input", form), any = () => $("[data-picker] :checked", form);
-  /* Who plays unless one is chosen for a play: this phone's player (data-me), else whose
-     turn it is. A choice holds until this phone sends a play. */
+  /* Who plays: this phone's player (data-me), else whose turn it is; a choice holds for one play. */
   const ours = () => { const m = form && $("[data-me]", form); return m ? m.dataset.me : turn(); };
   let own = form && chosen("player") !== ours();
   on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
+  /* A pass waiting moves the turn on here, as there (data-says: its words) */
+  const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value), o = n => p[(p.indexOf(n) + 1) % p.length], t = o(s.dataset.turn), h = $("[data-says]", s)) => {
+    if (b) s.dataset.turn = $("[name=turn]", s).value = t, h.textContent = fill(h.dataset.says, {player: t}),
+      b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours());
+  };
 
-  /* The cards picked (the form as sent): picked again when the page is opened again in
-     the round, or when their play is refused. */
+  /* The cards picked: picked again on the page opened again, or when their play is refused. */
   const keep = () => store(local, PICKS, any() && new URLSearchParams(new FormData(form)) + "");
   const pick = sent => {
     for (const [k, v] of new URLSearchParams(sent)) {  /* a card gone meanwhile too: the preview says so */
@@ -104,7 +104,7 @@ $$("form[data-preview-url]").forEach(form => {
     store(ss, "said", (mine && say.last) || null);
     location.assign(url);
   };
-  /* New regions; a piece sent as <template data-k> is this page's own, moved in (none: false). */
+  /* New regions; a <template data-k> is a piece this page has, moved in (none: false). */
   const swap = regions => {
     const mine = {}, todo = [];
     $$("[data-region] [data-k]").forEach(e => mine[e.dataset.k] = e);
@@ -146,7 +146,7 @@ $$("form[data-preview-url]").forEach(form => {
     });
     if (any()) form.later();
   };
-  /* Kept while a play is on its way (its answer is fresher) or a page loads. */
+  /* Kept while a play is on its way or a page loads. */
   const heard = data => { if (leaving || sending) held = data; else if (data.version > version) update(data); };
   const flush = () => { const h = held; held = null; if (h) heard(h); };
   const listen = () => {
@@ -188,7 +188,7 @@ $$("form[data-preview-url]").forEach(form => {
   };
   on(document, "submit", e => {
     const f = e.target, b = e.submitter, confirm = b && b.dataset.action === "confirm", k = f.elements;
-    /* A live region's form is drawn for every phone: this phone's token and an id of its own (a double tap: the same) */
+    /* A live region's form is every phone's: this phone's token, an id of its own */
     if (k.csrf_token && !k.csrf_token.value) k.csrf_token.value = $("meta[name=csrf-token]").content;
     if (k.request_id && !k.request_id.value) k.request_id.value = rid();
     if (!table || !b || !b.matches("[data-ace],[data-action=confirm],[data-action=pass],[data-action=undo],[data-action=out],[data-action=take],[data-action=stock],[data-action=renege]")) {
@@ -214,6 +214,7 @@ $$("form[data-preview-url]").forEach(form => {
       keep();
     }
     queue.push(item);
+    if (/\/pass$/.test(item.url)) passOn();
     draw();
     pump();
   });
@@ -239,6 +240,7 @@ $$("form[data-preview-url]").forEach(form => {
     on(form, "change", e => { if (e.target.name === "player") own = true; keep(); });
     on(form, "click", e => { if (e.target.matches("[data-picker] input")) keep(), say(); });
   }
+  queue.forEach(q => /\/pass$/.test(q.url) && passOn());  /* passes waiting, not on the page */
   draw();
   on(document, "visibilitychange", () => { if (document.hidden && stream) stream.close(), stream = null; poll(); });
   listen();

@@ -47,7 +47,7 @@ def check_offline(page, browser, server) -> None:
 
     page.once("dialog", lambda dialog: dialog.accept())  # "leave with plays not sent?"
     page.reload()
-    expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "A")
+    expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "B")  # A's pass waiting: moved on
     assert page.locator("body").get_attribute("data-version") == version  # the copy kept, not the server's
     expect(page.locator("[data-log] li[data-type=ace]")).to_have_count(0)
     expect(page.locator("[data-waiting] li")).to_have_count(2)
@@ -61,3 +61,49 @@ def check_offline(page, browser, server) -> None:
     expect(aces).to_have_count(2)
     expect(page.locator("[data-log] li[data-type=ace][data-player='B']")).to_contain_text("A♠")
     expect(page.locator("[data-log] li[data-type=ace][data-player='C']")).to_contain_text("A♣")
+
+
+def test_passes_waiting_move_the_turn_so_the_next_plays_are_credited_right(browser, server):
+    """A table phone offline: A passes, B melds, B passes, and a reload in between. Each
+    waiting pass moves the turn on the page at once (the heading, the Pass button, who
+    plays), so the next play is B's and the second pass names B's turn; back online,
+    every play lands once, in order, credited to whom it was tapped for."""
+    context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        phone = Phone(page)
+        phone.new_game(["A", "B", "C"], dealer=2)  # A's turn
+        under_the_worker(page)
+        phone.goto("/table")
+        turn = page.locator("section[data-turn]")
+        page.context.set_offline(True)
+
+        page.locator("[data-action=pass]").tap()  # A's pass, waiting
+        expect(turn).to_have_attribute("data-turn", "B")
+        expect(turn.locator("h1")).to_contain_text("B’s turn")
+        expect(page.locator("[data-action=pass]")).to_contain_text("Pass to C")
+        expect(page.locator("form#play input[name=player][value=B]")).to_be_checked()
+        phone.tap_cards("S7", "S8", "S9")
+        page.locator("form#play [data-action=confirm]").tap()  # B's meld, waiting
+        page.locator("[data-action=pass]").tap()  # B's pass, waiting
+        expect(turn).to_have_attribute("data-turn", "C")
+        expect(page.locator("[data-waiting] li")).to_have_count(3)
+
+        page.once("dialog", lambda dialog: dialog.accept())  # "leave with plays not sent?"
+        page.reload()  # offline: the copy kept, the waiting passes moved on again
+        expect(turn).to_have_attribute("data-turn", "C")
+        expect(page.locator("[data-action=pass]")).to_contain_text("Pass to A")
+        expect(page.locator("form#play input[name=player][value=C]")).to_be_checked()
+        expect(page.locator("[data-waiting] li")).to_have_count(3)
+
+        page.context.set_offline(False)
+        page.evaluate("dispatchEvent(new Event('online'))")
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(turn).to_have_attribute("data-turn", "C")
+        expect(page.locator("[data-log] li[data-type=meld][data-player=B]")).to_contain_text("7♠ 8♠ 9♠")
+        expect(page.locator("[data-log]")).to_contain_text("A passed to B")
+        expect(page.locator("[data-log]")).to_contain_text("B passed to C")
+        expect(page.locator("[data-error]")).to_have_count(0)
+    finally:
+        context.close()

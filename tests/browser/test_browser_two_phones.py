@@ -190,16 +190,19 @@ def test_a_page_whose_play_got_no_answer_is_live_again_30_seconds_on(phones):
     two.page.clock.install()
     two.goto("/table")
     held, asked = held_back(two, r"/pass$"), live_requests(two)  # never answered
+    version = two.page.locator("body").get_attribute("data-version")
     two.page.locator("[data-action=pass]").tap()
     until(two, lambda: held)
+    expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "B")  # the pass waiting moved it
     one.pass_turn()  # A's turn passed on by the other phone
     until(two, lambda: two.page.evaluate("window.__heard") > 0)  # its stream brought it, kept
     two.page.clock.run_for(5_000)
     two.page.evaluate("0")
     assert asked == []
-    expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "A")
+    expect(two.page.locator("body")).to_have_attribute("data-version", version)  # held back
     two.page.clock.run_for(26_000)  # 30 s after the Pass: live again
-    expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "B", timeout=LIVE)
+    expect(two.page.locator("body")).not_to_have_attribute("data-version", version, timeout=LIVE)
+    expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "B")
     expect(two.page.locator("[data-waiting] li")).to_have_text(["Pass to B"])
 
 

@@ -446,14 +446,19 @@ def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int,
         hands_left(state, player, cards)
         drafts = {**loaded.log.drafts, round_no: {**state.drafts, player: cards}}
         after = replay(loaded, replace(loaded.log, drafts=drafts))
-        after.counted()  # the hands entered so far must be possible: scored here
+        counted = after.counted()  # the hands entered so far must be possible: scored here
+        facts: dict[str, Any] | None = None
+        if player in state.drafts and tuple(state.drafts[player]) != tuple(cards):  # a hand corrected
+            facts = {"kind": "hand", "round": round_no, "was": {"player": player, "cards": list(state.drafts[player])},
+                     "now": {"player": player, "cards": list(cards)}}
+            was = state.counted()
+            if was is not None and counted is not None:
+                moved = record.score_facts(was.scored_round.scores, counted.scored_round.scores)
+                if moved:
+                    facts["scores"] = moved
 
         def save() -> LogState:
-            change = None
-            if player in state.drafts and tuple(state.drafts[player]) != tuple(cards):  # a hand corrected
-                change = record.note(db, game_id, {
-                    "kind": "hand", "round": round_no, "was": {"player": player, "cards": list(state.drafts[player])},
-                    "now": {"player": player, "cards": list(cards)}})
+            change = None if facts is None else record.note(db, game_id, facts)
             entries.set_hand(db, game_id, round_no, player, cards, confirmed=False, change=change)
             return save_summary(db, loaded.log, after)
         return loaded.log.version, save

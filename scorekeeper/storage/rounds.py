@@ -396,10 +396,12 @@ def insert_round(db: Database, game_id: int, round_no: int, rnd: RecordedRound, 
 
 
 def _noted(db: Database, game_id: int, kind: str, round_no: int, before: Scored, after: Standing,
-           play: int | None = None) -> int:
+           play: int | None = None, scores: dict[str, list[int]] | None = None) -> int:
     """A change of the recorded rounds kept in the record (storage/record.py): what it did
-    to the totals."""
+    to the round's scores (``scores``, an edit's) and to the totals."""
     facts: dict[str, Any] = {"kind": kind, "round": round_no}
+    if scores:
+        facts["scores"] = scores
     moved = record.score_facts(before.totals, after.totals)
     if moved:
         facts["totals"] = moved
@@ -478,10 +480,12 @@ def edit_round(db: Database, game_id: int, request_id: str | None, round_no: int
         old = _same_revision(scored, round_no, revision, later)
         done = _from(db, scored, round_no, [rnd] + later[1:])
         kept = encoded_results(done, scored.variant)
+        moved = record.score_facts(results.scores(db, game_id, round_no)[0],
+                                   gamefile.record_of(scored.variant, done[0][0]).scores)
 
         def save() -> Scored:
             assert old.play_id is not None  # a stored round's
-            change = _noted(db, game_id, "round edit", round_no, scored, done[-1][1], old.play_id)
+            change = _noted(db, game_id, "round edit", round_no, scored, done[-1][1], old.play_id, moved)
             entries.change_hands(db, game_id, round_no, change, live=False)
             entries.change_play(db, game_id, old.play_id, change, kind=rnd.how, player=rnd.player or "")
             entries.set_hands(db, game_id, round_no, rnd.hands or {}, confirmed=True, change=change)
@@ -534,15 +538,23 @@ def restore_round(db: Database, game_id: int, request_id: str | None, round_no: 
         kept = encoded_results(done, scored.variant)
 
         def save() -> Scored:
-            # The change names the round's row (found by it as it moves): the id it will have,
-            # after one new entry for each round's row that moves down to make room.
-            moving = db.execute("SELECT count(*) FROM plays WHERE game = ? AND round_no >= ?",
-                                [game_id, round_no]).fetchone()[0]
-            play_id = entries.next_play(db) + moving
-            change = _noted(db, game_id, "round restore", round_no, scored, done[-1][1], play_id)
-            entries.move_rounds(db, game_id, round_no, 1, change)
-            made = insert_round(db, game_id, round_no, rnd, change)
-            assert made == play_id  # each moved round's row one entry, then this one
+            if rnd.play_id is not None and entries.removed(db, game_id, rnd.play_id):
+                # The round deleted, brought back as itself: its row's next entry, its history one.
+                change = _noted(db, game_id, "round restore", round_no, scored, done[-1][1], rnd.play_id)
+                entries.move_rounds(db, game_id, round_no, 1, change)
+                entries.change_play(db, game_id, rnd.play_id, change, round_no=round_no, kind=rnd.how,
+                                    player=rnd.player or "")
+                entries.set_hands(db, game_id, round_no, rnd.hands or {}, confirmed=True, change=change)
+            else:
+                # The change names the round's row (found by it as it moves): the id it will
+                # have, after one new entry for each round's row that moves down to make room.
+                moving = db.execute("SELECT count(*) FROM plays WHERE game = ? AND round_no >= ?",
+                                    [game_id, round_no]).fetchone()[0]
+                play_id = entries.next_play(db) + moving
+                change = _noted(db, game_id, "round restore", round_no, scored, done[-1][1], play_id)
+                entries.move_rounds(db, game_id, round_no, 1, change)
+                made = insert_round(db, game_id, round_no, rnd, change)
+                assert made == play_id  # each moved round's row one entry, then this one
             results.write(db, game_id, round_no, kept)
             return save_summary(db, scored, done[-1][1])
         return scored.game.version, save

@@ -370,7 +370,7 @@ def delete_round(game_id: int, round_no: int):
         if 1 <= round_no <= _scored(game_id).recorded:
             return redirect(url_for("counted.round_detail", game_id=game_id, round_no=round_no), 303)
     else:
-        what = {"round": round_no, "how": deleted.how, "player": deleted.player,
+        what = {"id": deleted.play_id, "round": round_no, "how": deleted.how, "player": deleted.player,
                 "hands": None if deleted.hands is None else {p: list(c) for p, c in deleted.hands.items()},
                 "seats": bring_back.seated(game_id)}
         words = page_text("Round %(n)s deleted; the rounds after it moved up and every total is "
@@ -387,7 +387,9 @@ def _deleted_round(data: dict, game_id: int) -> tuple[int, counted.RecordedRound
         now = bring_back.by_seat(data.get("seats"), game_id)  # a player renamed since: the seat's name now
         hands = None if data["hands"] is None else {now(str(p)): tuple(str(c) for c in cards)
                                                     for p, cards in data["hands"].items()}
-        return int(data["round"]), counted.RecordedRound(str(data["how"]), now(str(data["player"])), hands)
+        play_id = data.get("id")  # the round's row: brought back, it is that round again (its history one)
+        return int(data["round"]), counted.RecordedRound(str(data["how"]), now(str(data["player"])), hands,
+                                                         play_id if isinstance(play_id, int) else None)
     except (TypeError, KeyError, ValueError, AttributeError):
         return None
 

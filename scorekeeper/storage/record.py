@@ -33,6 +33,9 @@ def note(db: Database, game_id: int, facts: dict[str, Any], *, play: int | None 
          json.dumps(row, ensure_ascii=False)]))
 
 
+IN_A_ROUND = ("edit", "delete", "undo", "restore", "hand")  # changes whose words name no round: the page does
+
+
 def play_facts(row: PlayRow) -> dict[str, Any]:
     """A play as the record keeps it."""
     return {"kind": row.type, "player": row.player, "cards": list(row.cards)}
@@ -72,7 +75,8 @@ class Change:
 # The changes of one round: a logged round keeps its number, so its changes are found by it; a
 # counted round moves when an earlier one is deleted or brought back, so a change of one
 # ("round edit" …) is found by the round's row, which keeps its id as it moves.
-_OF_ROUND = ("((kind NOT LIKE 'round %' AND round_no = ?) OR "
+# (A counted round's change imported from a file names no row: found by its number.)
+_OF_ROUND = ("(((kind NOT LIKE 'round %' OR play IS NULL) AND round_no = ?) OR "
              "(kind LIKE 'round %' AND play IN (SELECT id FROM plays WHERE game = ? AND round_no = ?)))")
 
 SHOWN = 200  # the changes a page lists at most, the latest (the game file holds them all)
@@ -93,6 +97,16 @@ def of_game(db: Database, game_id: int, play: int | None = None, round_no: int |
         [*args, latest]).fetchall()], count
 
 
+def rounds_now(db: Database, game_id: int, changes: Iterable[Change]) -> dict[int, int]:
+    """The round each counted round's row these changes name is now (play id → round)."""
+    ids = sorted({c.play for c in changes if c.play is not None and str(c.facts.get("kind", "")).startswith("round ")})
+    if not ids:
+        return {}
+    found = db.execute(f"SELECT id, round_no FROM plays WHERE +game = ? AND id IN ({', '.join('?' * len(ids))})",
+                       [game_id, *ids]).fetchall()
+    return {play: round_no for play, round_no in found}
+
+
 def in_round(db: Database, game_id: int, round_no: int) -> tuple[int, set[int]]:
     """(How many changes a round has had, the plays of it that have a history)."""
     rows = db.execute(f"SELECT play FROM changes WHERE game = ? AND {_OF_ROUND}",
@@ -107,11 +121,32 @@ def export(db: Database, game_id: int) -> list[dict[str, Any]]:
 
 
 def import_changes(db: Database, game_id: int, kept: Sequence[dict[str, Any]]) -> None:
-    """A game file's changes (checked: gamefile/changes.py) kept as the game's record."""
+    """A game file's changes (checked: gamefile/changes.py) kept as the game's record, each
+    change of a play linked to the play it made, found by what it became (the file names
+    plays by what they hold, not by id): the latest change first, a play's earlier change
+    by what its next one says it was."""
+    plays: dict[tuple[Any, ...], int] = {
+        (round_no, kind, player, tuple(json.loads(cards))): play_id
+        for play_id, round_no, kind, player, cards in db.execute(
+            "SELECT id, round_no, type, player, cards FROM plays WHERE game = ?", [game_id]).fetchall()}
+
+    def key(change: Mapping[str, Any], side: str) -> tuple[Any, ...] | None:
+        play = change.get(side)
+        if not isinstance(play, Mapping) or "kind" not in play:
+            return None
+        return change.get("round"), play["kind"], play.get("player", ""), tuple(play.get("cards", ()))
+
+    linked: list[int | None] = []
+    for change in reversed(kept):
+        now, was = key(change, "now"), key(change, "was")
+        play_id = plays.get(now) if now is not None and change["kind"] in ("edit", "restore") else None
+        if play_id is not None and was is not None:
+            plays[was] = play_id  # an earlier change of this play said it became what this one says it was
+        linked.append(play_id)
     db.conn.executemany(
-        "INSERT INTO changes (game, at, by, kind, play, round_no, facts) VALUES (?, ?, ?, ?, NULL, ?, ?)",
-        [(game_id, c["at"], c.get("by"), c["kind"], c.get("round"), json.dumps(c, ensure_ascii=False))
-         for c in kept])
+        "INSERT INTO changes (game, at, by, kind, play, round_no, facts) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(game_id, c["at"], c.get("by"), c["kind"], play_id, c.get("round"), json.dumps(c, ensure_ascii=False))
+         for c, play_id in zip(kept, reversed(linked))])
 
 
 # ---------------------------------------------------------------------------------------
@@ -136,8 +171,9 @@ def by_said(by: str | None, players: Sequence[str]) -> Say | None:
             "command line": Say("the command line")}.get(by)
 
 
-def what_said(facts: Mapping[str, Any], round_word: str = "round") -> Say:
-    """What a change did, in a sentence ("Mia's meld (5♥ 6♥ 7♥) became 4♥ 5♥ 6♥ 7♥")."""
+def what_said(facts: Mapping[str, Any], round_word: str = "round", round_now: int | None = None) -> Say:
+    """What a change did, in a sentence ("Mia's meld (5♥ 6♥ 7♥) became 4♥ 5♥ 6♥ 7♥"); ``round_now``:
+    the number a counted round changed or brought back has now, if an earlier one moved it."""
     kind, round_no = facts.get("kind"), int(facts.get("round") or 0)
     in_hand = round_word == "hand"
     if kind in ("edit", "delete", "undo", "restore"):
@@ -164,10 +200,14 @@ def what_said(facts: Mapping[str, Any], round_word: str = "round") -> Say:
     if kind == "rename":
         return Say("%(was)s was renamed %(now)s", was=str(facts.get("was", "")), now=str(facts.get("now", "")))
     if kind == "round edit":
+        if round_now is not None and round_now != round_no:
+            return Say("round %(round)s (round %(then)s then) was changed", round=round_now, then=round_no)
         return Say("round %(round)s was changed", round=round_no)
     if kind == "round delete":
         return Say("round %(round)s was deleted", round=round_no)
     if kind == "round restore":
+        if round_now is not None and round_now != round_no:
+            return Say("round %(round)s (round %(then)s then) was brought back", round=round_now, then=round_no)
         return Say("round %(round)s was brought back", round=round_no)
     return Say("a change the app does not know (%(kind)s)", kind=str(kind))
 

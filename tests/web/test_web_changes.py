@@ -51,7 +51,7 @@ def test_an_edit_is_said_with_what_it_did_to_the_scores_and_from_whose_phone(tab
     client.post(f"{table.url}/phone", data={"seat": "2"})  # Zoe's phone
     table.post(f"/plays/{meld}", {"player": "Mia", "cards": ["H4", "H5", "H6", "H7"], "save": "1"})
     assert changes(client, table.url) == [
-        "Zoe's phone · Mia's meld (5♥ 6♥ 7♥) became 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, Zoe's 8♥ 40 → 50"]
+        "Zoe's phone · Round 1: Mia's meld (5♥ 6♥ 7♥) became 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, Zoe's 8♥ 40 → 50"]
     page = client.get(f"{table.url}/changes").get_data(as_text=True)
     assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00">', page)
     assert 'src="/static/changes.js"' in page
@@ -85,10 +85,10 @@ def test_every_change_is_an_entry_and_nothing_is_overwritten(table, client, db):
     step(lambda: table.undo())  # the end of round 1 reopened
     assert changes(client, table.url) == [
         "The table's phone · The end of round 1 was reopened",
-        "The table's phone · Zoe's hand 9♣ became 9♣ K♣",
-        "The table's phone · Mia's meld (2♠ 3♠ 4♠) was taken back · Mia −30",
-        "The table's phone · Zoe's lay-off (8♥) was brought back · Zoe +40",
-        "The table's phone · Zoe's lay-off (8♥) was deleted · Zoe −40"]
+        "The table's phone · Round 1: Zoe's hand 9♣ became 9♣ K♣ · Zoe −10",
+        "The table's phone · Round 1: Mia's meld (2♠ 3♠ 4♠) was taken back · Mia −30",
+        "The table's phone · Round 1: Zoe's lay-off (8♥) was brought back · Zoe +40",
+        "The table's phone · Round 1: Zoe's lay-off (8♥) was deleted · Zoe −40"]
     # The play brought back is the same play (its history one), not a new one.
     assert table.play_ids()[:2] == [meld, lay_off]
     assert len(changes(client, table.url, f"?play={lay_off}")) == 2
@@ -169,7 +169,7 @@ def test_counted_rounds_changed_deleted_and_brought_back_are_said_with_the_total
     assert changes(client, game.url) == [
         "A phone · Round 2 was brought back · Bob's total 0 → 10",
         "A phone · Round 2 was deleted · Bob's total 10 → 0",
-        "A phone · Round 1 was changed · Ann's total 3 → 13"]
+        "A phone · Round 1 was changed · Ann +10, Ann's total 3 → 13"]
     assert "1 change to this round" in words(client.get(game.url + "/counted/rounds/1"))
 
 
@@ -182,7 +182,7 @@ def test_robber_rummy_keeps_its_record_too(client):
     lay_off = int(re.findall(r'data-play="(\d+)"', three.page())[1])
     three.ok(three.post(f"/plays/{lay_off}/delete", revision="0"))
     game = f"/g/{three.key}"
-    assert changes(client, game) == ["A phone · Bob's lay-off (4♦) was deleted · Ann +15, Bob −20"]
+    assert changes(client, game) == ["A phone · Hand 1: Bob's lay-off (4♦) was deleted · Ann +15, Bob −20"]
     assert "1 change to this hand" in words(client.get(three.url + "/hands/1"))
 
 
@@ -200,7 +200,7 @@ def test_the_game_file_keeps_the_record_and_an_import_keeps_it(table, client):
     assert gamefile.score_document(exported) == gamefile.score_document(without)
     again = upload(client, json.dumps(exported)).headers["Location"]
     assert changes(client, again) == changes(client, table.url) == [
-        "Mia's phone · Mia's meld (5♥ 6♥ 7♥) became 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, Zoe's 8♥ 40 → 50"]
+        "Mia's phone · Round 1: Mia's meld (5♥ 6♥ 7♥) became 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, Zoe's 8♥ 40 → 50"]
     assert json.loads(client.get(again + "/export").get_data())["changes"] == exported["changes"]
     # A file of the previous format (no record) imports as before, with no changes.
     before = upload(client, json.dumps(without)).headers["Location"]
@@ -240,9 +240,9 @@ def test_score_reads_a_file_with_its_record(tmp_path, seed_example):
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("es", "Teléfono de Zoe · La combinación de Mia (5♥ 6♥ 7♥) pasó a ser 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, "
+    ("es", "Teléfono de Zoe · Ronda 1: La combinación de Mia (5♥ 6♥ 7♥) pasó a ser 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, "
            "el 8♥ de Zoe 40 → 50"),
-    ("de", "Telefon von Zoe · Kombination von Mia (5♥ 6♥ 7♥) wurde zu 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, "
+    ("de", "Telefon von Zoe · Runde 1: Kombination von Mia (5♥ 6♥ 7♥) wurde zu 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, "
            "8♥ von Zoe 40 → 50"),
 ])
 def test_the_changes_are_said_in_the_phones_language(table, client, lang, said):
@@ -266,12 +266,14 @@ def test_a_counted_rounds_changes_follow_it_when_an_earlier_round_goes_or_comes_
     html = deleted.get_data(as_text=True)
     assert "1 change to this round" in words(client.get(game.url + "/counted/rounds/2"))
     assert "change to this round" not in words(client.get(game.url + "/counted/rounds/1"))
-    assert changes(client, game.url, "?round=2") == ["A phone · Round 3 was changed · Ann's total 7 → 17"]
+    assert changes(client, game.url, "?round=2") == [
+        "A phone · Round 2 (round 3 then) was changed · Ann +10, Ann's total 7 → 17"]
     token = re.search(r'name="deleted" value="([^"]+)"', html).group(1)
     action = re.search(r'<form method="post" action="([^"]+)" data-bring-back>', html).group(1)
     assert client.post(action, data={"deleted": token}).status_code == 303
-    assert changes(client, game.url, "?round=1") == ["A phone · Round 1 was brought back · Ann's total 14 → 17"]
-    assert changes(client, game.url, "?round=3") == ["A phone · Round 3 was changed · Ann's total 7 → 17"]
+    assert changes(client, game.url, "?round=1") == [  # the round brought back as itself: its history one
+        "A phone · Round 1 was brought back · Ann's total 14 → 17", "A phone · Round 1 was deleted · Ann's total 17 → 14"]
+    assert changes(client, game.url, "?round=3") == ["A phone · Round 3 was changed · Ann +10, Ann's total 7 → 17"]
     assert changes(client, game.url, "?round=2") == []
 
 
@@ -289,7 +291,7 @@ def test_the_app_reads_back_its_own_file_when_a_play_of_no_one_was_changed(clien
     assert exported["changes"][-1]["was"] == {"kind": "stock", "player": "", "cards": []}
     gamefile.score_document(exported)
     assert upload(client, json.dumps(exported)).status_code == 303
-    assert changes(client, f"/g/{key}")[0] == "A phone · The stock running out was taken back"
+    assert changes(client, f"/g/{key}")[0] == "A phone · Hand 1: The stock running out was taken back"
 
 
 def test_a_rename_from_the_players_pages_names_the_phone_at_each_game(table, client, db):
@@ -331,3 +333,26 @@ def test_finding_a_play_reads_its_own_entries_not_the_games(table, db):
     for query in asked:
         plan = " ".join(row[3] for row in db.conn.execute("EXPLAIN QUERY PLAN " + query).fetchall())
         assert "USING INDEX play_entries_of (play=?)" in plan, plan
+
+
+def test_an_imported_record_links_each_change_to_its_play_and_round(table, client):
+    """The file names plays by what they hold: an import finds the play each change made
+    (edited twice: both changes), so the imported game's round page links its history too;
+    a counted game's changes are found by their round."""
+    meld, _ = mia_and_zoe(table)
+    for cards in (["H4", "H5", "H6", "H7"], ["H3", "H4", "H5", "H6", "H7"]):
+        table.post(f"/plays/{meld}", {"player": "Mia", "cards": cards, "save": "1"})
+    again = upload(client, client.get(table.url + "/export").get_data()).headers["Location"]
+    page = client.get(f"{again}/rounds/1").get_data(as_text=True)
+    (history,) = re.findall(r'<a class="history" href="([^"]+)"', page)
+    assert len(changes(client, history.split("/changes")[0], "?" + history.split("?")[1])) == 2
+    assert "2 changes to this round" in words(page)
+
+    game = Counted(client, "rummy", ["Ann", "Bob"])
+    game.record("Ann", {"Bob": "S3"})
+    game.record("Bob", {"Ann": "SK"})
+    assert client.post(game.url + "/counted/rounds/2/edit",
+                       data=game.form("Bob", {"Ann": "SK HQ"}, round_no=2)).status_code == 303
+    imported = re.match(r"/g/[^/]+", upload(client, json.dumps(game.export())).headers["Location"]).group(0)
+    assert changes(client, imported, "?round=2") == changes(client, game.url, "?round=2") != []
+    assert "1 change to this round" in words(client.get(imported + "/counted/rounds/2"))

@@ -145,7 +145,8 @@ def test_a_change_is_said_on_the_changes_page_in_the_phones_own_time(page):
     phone.tap_and_wait(page.locator("[data-action=changes]"))
     line = page.locator("[data-change]")
     expect(line).to_have_count(1)
-    expect(line).to_contain_text("A phone · Round 1: Mia's meld (5♥ 6♥ 7♥) became 4♥ 5♥ 6♥ 7♥ · Mia +50, Mia's 8♥ 40 → 50")
+    expect(line).to_contain_text(
+        "A phone · Round 1: Mia's meld (5♥ 6♥ 7♥) became 4♥ 5♥ 6♥ 7♥ · Mia +50, Mia's 8♥ 40 → 50")
     expect(line.locator("time")).not_to_contain_text("UTC")  # changes.js wrote the phone's own time
     assert_accessible(page, "the changes page")
     phone.goto("/rounds/1")

@@ -272,7 +272,8 @@ def test_a_counted_rounds_changes_follow_it_when_an_earlier_round_goes_or_comes_
     action = re.search(r'<form method="post" action="([^"]+)" data-bring-back>', html).group(1)
     assert client.post(action, data={"deleted": token}).status_code == 303
     assert changes(client, game.url, "?round=1") == [  # the round brought back as itself: its history one
-        "A phone · Round 1 was brought back · Ann's total 14 → 17", "A phone · Round 1 was deleted · Ann's total 17 → 14"]
+        "A phone · Round 1 was brought back · Ann's total 14 → 17",
+        "A phone · Round 1 was deleted · Ann's total 17 → 14"]
     assert changes(client, game.url, "?round=3") == ["A phone · Round 3 was changed · Ann +10, Ann's total 7 → 17"]
     assert changes(client, game.url, "?round=2") == []
 

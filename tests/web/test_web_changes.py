@@ -357,3 +357,16 @@ def test_an_imported_record_links_each_change_to_its_play_and_round(table, clien
     imported = re.match(r"/g/[^/]+", upload(client, json.dumps(game.export())).headers["Location"]).group(0)
     assert changes(client, imported, "?round=2") == changes(client, game.url, "?round=2") != []
     assert "1 change to this round" in words(client.get(imported + "/counted/rounds/2"))
+
+
+def test_a_counted_games_round_page_asks_whose_phone_and_the_record_names_it(client):
+    game = Counted(client, "rummy", ["Ann", "Bob"])
+    page = client.get(game.url + "/counted/round").get_data(as_text=True)
+    assert f'<a class="whose" href="{game.url}/phone">Whose phone is this?</a>' in page
+    said = client.post(game.url + "/phone", data={"seat": "2"})
+    assert said.status_code == 303 and said.headers["Location"].endswith("/counted/round")
+    assert "Bob’s phone</a>" in client.get(game.url + "/counted/round").get_data(as_text=True)
+    game.record("Ann", {"Bob": "S3"})
+    assert client.post(game.url + "/counted/rounds/1/edit",
+                       data=game.form("Ann", {"Bob": "S3 HQ"}, round_no=1)).status_code == 303
+    assert changes(client, game.url) == ["Bob's phone · Round 1 was changed · Ann +10, Ann's total 3 → 13"]

@@ -156,6 +156,7 @@ def _round_page(scored: counted.Scored, round_no: int, form: RoundForm, *, picke
         pickers=_pickers(scored, in_play, picked or {}), ended=ended, rummy=rummy,
         preview=preview, preview_totals=preview_totals, error=error, editing=editing,
         expected=expected_cards(scored.variant, len(in_play)),
+        me=helpers.phone_of(game.id, scored.players), whose=links.whose(game.id),
     ), status
 
 

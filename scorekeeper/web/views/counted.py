@@ -149,6 +149,7 @@ def _round_page(scored: counted.Scored, round_no: int, form: RoundForm, *, picke
                 editing=None):
     """The round-end screen: how the round ended, the hands, and the scores once checked."""
     game = scored.game
+    assert game.id is not None  # a game read from the database
     in_play = scored.in_play(round_no)
     return render_template(
         "counted_round.html", scored=scored, game_id=game.id, variant=scored.variant,

@@ -41,13 +41,11 @@ def next_play(db: Database) -> int:
 def new_play(db: Database, game_id: int, round_no: int, seq: int, kind: str, player: str,
              cards: Iterable[str] = (), target: int | None = None, change: int | None = None) -> int:
     """A play logged: its first entry, whose id is the play's."""
-    db.execute(
+    return kernel.inserted(db.execute(
         f"INSERT INTO play_entries (id, play, {_PLAY_COLUMNS}) "
         f"VALUES ({_NEXT}, {_NEXT}, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?)",
         [game_id, round_no, seq, kind, player, json.dumps(list(cards)), target, kernel.now(), BY.get()(game_id),
-         change])
-    found: int = db.execute("SELECT max(id) FROM play_entries").fetchone()[0]
-    return found
+         change]))
 
 
 def new_plays(db: Database, game_id: int, rows: Iterable[tuple[int, int, str, str, str, int | None]]) -> int:

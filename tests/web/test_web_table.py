@@ -437,3 +437,8 @@ def test_a_long_name_heads_its_column_with_soft_hyphens_where_it_may_break(table
         marked = hyphenated_filter("Ann-Marie")
     assert marked.replace("\u00ad", "") == "Ann-Marie"
     assert "\u00ad-" not in marked and "-\u00ad" not in marked  # never beside a hyphen of its own
+    # Each word of a hyphenated name on its own: the patterns read "Montgomery-Smythe" as one
+    # word and broke it "S-mythe" (a new user saw it in the strip).
+    with app.test_request_context():
+        marked = hyphenated_filter("Catherine-Elizabeth-Montgomery-Smythe")
+    assert marked.split("-")[-1] == "Smythe" and "Mont\u00adgo\u00admery" in marked

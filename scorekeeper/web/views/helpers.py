@@ -281,9 +281,14 @@ def hyphenated_filter(name) -> str:
     letters, so a name too long for a phone's column breaks there, "Chris-topher", never
     anywhere; it reads, and is read aloud, as it is."""
     name = str(name)
-    points = sorted({int(p) for h in hyphenations() for p in h.positions(name)
-                     if name[int(p) - 1].isalpha() and name[int(p)].isalpha()})
+    # Each word of the name on its own ("Montgomery-Smythe" is two): the patterns read a
+    # hyphen as part of a word, and would break "S-mythe".
+    points = sorted({word.start() + int(p) for word in _WORD.finditer(name) for h in hyphenations()
+                     for p in h.positions(word.group())})
     return "\u00ad".join(name[i:j] for i, j in zip([0, *points], [*points, len(name)]))
+
+
+_WORD = re.compile(r"[^\W\d_]+")  # a run of letters
 
 
 @bp.app_template_filter("signed")

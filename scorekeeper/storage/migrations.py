@@ -284,7 +284,7 @@ def m011_change_record(db: Database) -> None:
     every UPDATE and DELETE of them. ``plays`` and ``hands`` become views: each play's
     and hand's latest entry, unless it is a removal, under the names and columns the
     stores always read. ``changes``: one row per change (what it was, what it became,
-    what it did to the scores, when and from whose phone). Every existing row becomes its
+    what it did to the scores, when and from whose phone), append-only too. Every existing row becomes its
     play's or hand's first entry, of no known phone; the changes before this were not kept."""
     db.execute("""
         CREATE TABLE play_entries (
@@ -309,8 +309,9 @@ def m011_change_record(db: Database) -> None:
                "SELECT id, id, game, round_no, player, cards, confirmed, created FROM hands")
     db.execute("DROP TABLE plays")
     db.execute("DROP TABLE hands")
-    for table, of in (("play_entries", "play"), ("hand_entries", "hand")):
-        db.execute(f"CREATE INDEX {table}_of ON {table} ({of}, id)")
+    for table, of in (("play_entries", "play"), ("hand_entries", "hand"), ("changes", None)):
+        if of is not None:
+            db.execute(f"CREATE INDEX {table}_of ON {table} ({of}, id)")
         for action in ("UPDATE", "DELETE"):
             db.execute(f"CREATE TRIGGER {table}_no_{action.lower()} BEFORE {action} ON {table} "
                        "BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END")

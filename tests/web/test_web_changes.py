@@ -95,12 +95,14 @@ def test_every_change_is_an_entry_and_nothing_is_overwritten(table, client, db):
 
 
 def test_the_database_refuses_to_overwrite_the_log(table, db):
-    mia_and_zoe(table)
+    meld, _ = mia_and_zoe(table)
+    table.post(f"/plays/{meld}", {"player": "Mia", "cards": ["H4", "H5", "H6", "H7"], "save": "1"})
     table.out("Mia")
     table.hand("Zoe", "C9")
     for statement in ("UPDATE play_entries SET cards = '[]'", "DELETE FROM play_entries",
                       "UPDATE hand_entries SET cards = '[]'", "DELETE FROM hand_entries",
-                      "UPDATE plays SET cards = '[]'", "DELETE FROM plays"):
+                      "UPDATE plays SET cards = '[]'", "DELETE FROM plays",
+                      "UPDATE changes SET facts = '{}'", "DELETE FROM changes"):
         with pytest.raises(sqlite3.DatabaseError):
             db.execute(statement)
     assert len(table.play_ids()) == 3

@@ -18,8 +18,8 @@ on (its score, and the totals after it and after every later round).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlite_utils import Database
@@ -274,42 +274,55 @@ def _ends_before(variant: LogVariant, round_no: int) -> Say:
                        "delete the later hands first", round=round_no))
 
 
+@dataclass(frozen=True)
+class _Changed:
+    """What a change does to the round it changes, for the record (storage/record.py): the
+    round before it (its plays only: no hands scored again), the round after it, and the
+    round's scores before it (as kept, once its hands are counted)."""
+
+    before: LogState
+    after: LogState
+    scores: Mapping[str, int]
+
+    def facts(self, kind: str, *, was: PlayRow | None = None, now: PlayRow | None = None,
+              changed: int | None = None) -> dict[str, Any]:
+        return record.round_change(kind, self.before, self.after, was=was, now=now, scores_before=self.scores,
+                                   changed=changed)
+
+
 def _change_in_round(db: Database, game_id: int, request_id: str | None, play_id: int,
                      revision: int | None,
                      changed_log: Callable[[GameLog], tuple[GameLog, PlayRow | None, PlayRow]],
-                     write_row: Callable[[PlayRow, dict[str, Any]], PlayRow]) -> PlayRow:
+                     write_row: Callable[[PlayRow, _Changed], PlayRow]) -> PlayRow:
     """One play of any round changed (``changed_log(log) -> (the new log, the play it is
-    about, what the answer names)``), written with ``write_row(play, the change's
-    facts)``."""
+    about, what the answer names)``), written with ``write_row(play, what the change
+    does)``."""
     def plan() -> tuple[int, Callable[[], PlayRow]]:
         loaded = _round_of(db, game_id, play_id, revision)
         _same_revision(loaded.log, play_id, revision)
         log, about, answer = changed_log(loaded.log)
-        return _round_changed(db, loaded, log, about, lambda facts: write_row(answer, facts))
+        return _round_changed(db, loaded, log, about, lambda changed: write_row(answer, changed))
 
     return kernel.change(db, game_id, request_id, plan)
 
 
 def _round_changed(db: Database, loaded: Loaded, log: GameLog, about: PlayRow | None,
-                   write_row: Callable[[dict[str, Any]], PlayRow]) -> tuple[int, Callable[[], PlayRow]]:
+                   write_row: Callable[[_Changed], PlayRow]) -> tuple[int, Callable[[], PlayRow]]:
     """The plan of a change to the round read (its rows as ``log`` has them; ``about``: the
     play changed, if any): the round replayed, its order checked, the rounds after it
-    worked out; (the version read, the writer: ``write_row(what the change did to the
-    round: its plays before and after, the scores it moved)`` then the results and the
-    summary)."""
+    worked out; (the version read, the writer: ``write_row(what the change does)`` then
+    the results and the summary)."""
     after = replay(loaded, log, about)
     check_order(log.variant, after.log.rows(loaded.round_no), after.rules)
     kept, standing, playing_now = _rounds_after(db, loaded, after)
-    # The round before the change, its plays only (no hands scored again); its scores as kept
-    # once its hands are counted.
     before = replay(loaded, replace(loaded.log, hands={}))
     assert loaded.log.id is not None  # a stored game's
     counted = loaded.round_no in loaded.log.hands
     scores = results.scores(db, loaded.log.id, loaded.round_no)[0] if counted else before.scored_round.scores
-    facts = {"before": before, "after": after, "scores": scores}
+    changed = _Changed(before, after, scores)
 
     def save() -> PlayRow:
-        saved = write_row(facts)
+        saved = write_row(changed)
         if kept is not None:
             assert loaded.log.id is not None  # a stored game's
             results.write(db, loaded.log.id, loaded.round_no, kept)
@@ -329,11 +342,9 @@ def edit_play(db: Database, game_id: int, request_id: str | None, play_id: int, 
         old, row = _edited(log, play_id, player, cards, target)
         return log.replacing(old, row), row, row
 
-    def write_row(row: PlayRow, facts: dict[str, Any]) -> PlayRow:
-        was = facts["before"].log.play(play_id)
-        change = record.note(db, game_id, record.round_change(
-            "edit", facts["before"], facts["after"], was=was, now=row, scores_before=facts["scores"],
-            changed=play_id), play=play_id)
+    def write_row(row: PlayRow, changed: _Changed) -> PlayRow:
+        was = changed.before.log.play(play_id)
+        change = record.note(db, game_id, changed.facts("edit", was=was, now=row, changed=play_id), play=play_id)
         entries.change_play(db, game_id, play_id, change, player=row.player, cards=row.cards, target=row.target)
         return row
 
@@ -351,10 +362,8 @@ def delete_play(db: Database, game_id: int, request_id: str | None, play_id: int
                 raise Refused(_lay_off_first(log.variant, on_it[0]))
         return log.without(row), None, row
 
-    def write_row(row: PlayRow, facts: dict[str, Any]) -> PlayRow:
-        change = record.note(db, game_id, record.round_change(
-            "delete", facts["before"], facts["after"], was=row, scores_before=facts["scores"],
-            changed=play_id), play=play_id)
+    def write_row(row: PlayRow, changed: _Changed) -> PlayRow:
+        change = record.note(db, game_id, changed.facts("delete", was=row, changed=play_id), play=play_id)
         entries.change_play(db, game_id, play_id, change, live=False)
         return row
 
@@ -378,15 +387,13 @@ def restore_play(db: Database, game_id: int, request_id: str | None, row: PlayRo
             raise Refused(Say("another play has been logged in its place since: log it again "
                               "instead"))
         plays = tuple(sorted(log.plays + (row,), key=lambda p: p.seq))
-        return _round_changed(db, loaded, replace(log, plays=plays), row, lambda facts: _bring_back(row, facts))
+        return _round_changed(db, loaded, replace(log, plays=plays), row, lambda changed: _bring_back(row, changed))
 
-    def _bring_back(row: PlayRow, facts: dict[str, Any]) -> PlayRow:
+    def _bring_back(row: PlayRow, changed: _Changed) -> PlayRow:
         """The play's own next entry if it was removed from this game; else a new play."""
         again = row.id is not None and entries.removed(db, game_id, row.id)
         play_id = row.id if again and row.id is not None else entries.next_play(db)
-        change = record.note(db, game_id, record.round_change(
-            "restore", facts["before"], facts["after"], now=row, scores_before=facts["scores"],
-            changed=row.id), play=play_id)
+        change = record.note(db, game_id, changed.facts("restore", now=row, changed=row.id), play=play_id)
         if again and row.id is not None:
             entries.change_play(db, game_id, row.id, change, round_no=row.round_no, seq=row.seq,
                                 player=row.player, cards=row.cards, target=row.target)

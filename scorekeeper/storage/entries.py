@@ -118,32 +118,31 @@ def set_hands(db: Database, game_id: int, round_no: int, hands: Mapping[str, Ite
 
 
 def change_hands(db: Database, game_id: int, round_no: int, change: int | None, *, live: bool = True,
-                 confirmed: bool | None = None, moved_to: int | None = None,
-                 renamed: tuple[str, str] | None = None) -> None:
-    """A new entry of each hand of a round (of a player only, with ``renamed``: (old name,
-    new)): ``confirmed`` changed, moved to round ``moved_to``, the player renamed, or
-    removed (``live`` False)."""
-    args: list[object] = [game_id, round_no]
-    where = "game = ? AND round_no = ?"
-    if renamed is not None:
-        where, args = "game = ? AND player = ?", [game_id, renamed[0]]
+                 confirmed: bool | None = None) -> None:
+    """A new entry of each hand of a round: ``confirmed`` changed, or removed (``live``
+    False)."""
     db.execute(
         "INSERT INTO hand_entries (hand, game, round_no, player, cards, confirmed, live, created, by, change) "
-        "SELECT id, game, coalesce(?, round_no), coalesce(?, player), cards, coalesce(?, confirmed), ?, ?, ?, ? "
-        f"FROM hands WHERE {where} ORDER BY round_no, id",
-        [moved_to, None if renamed is None else renamed[1], None if confirmed is None else int(confirmed),
-         int(live), kernel.now(), BY.get()(game_id), change, *args])
+        "SELECT id, game, round_no, player, cards, coalesce(?, confirmed), ?, ?, ?, ? "
+        "FROM hands WHERE game = ? AND round_no = ? ORDER BY id",
+        [None if confirmed is None else int(confirmed), int(live), kernel.now(), BY.get()(game_id), change,
+         game_id, round_no])
 
 
 def rename(db: Database, game_id: int, old: str, new: str, change: int | None) -> None:
     """Every play and hand of a player in a game, a new entry under the new name (each
     play's revision one more: a page that shows it refuses a stale edit)."""
+    now, who = kernel.now(), BY.get()(game_id)
     db.execute(
         f"INSERT INTO play_entries (play, {_PLAY_COLUMNS}) "
         "SELECT id, game, round_no, seq, type, ?, cards, target, revision + 1, 1, ?, ?, ? "
         "FROM plays WHERE game = ? AND player = ? ORDER BY round_no, seq",
-        [new, kernel.now(), BY.get()(game_id), change, game_id, old])
-    change_hands(db, game_id, 0, change, renamed=(old, new))
+        [new, now, who, change, game_id, old])
+    db.execute(
+        "INSERT INTO hand_entries (hand, game, round_no, player, cards, confirmed, live, created, by, change) "
+        "SELECT id, game, round_no, ?, cards, confirmed, 1, ?, ?, ? "
+        "FROM hands WHERE game = ? AND player = ? ORDER BY round_no, id",
+        [new, now, who, change, game_id, old])
 
 
 def move_rounds(db: Database, game_id: int, first: int, by: int, change: int | None) -> None:

@@ -5,7 +5,8 @@ Each edit, delete, bring-back, undo, hand corrected, round end reopened, counted
 changed, deleted or brought back, and each rename is one ``changes`` row, written in the
 change's own transaction beside the log's new entries (storage/entries.py), which name it.
 Its facts are the game file's ``changes`` (gamefile/changes.py: their fields, checked on
-import); the pages say them in words (:func:`said`).
+import); the pages say them in words (:func:`what_said`, :func:`effects_said`,
+:func:`by_said`).
 """
 from __future__ import annotations
 
@@ -223,8 +224,6 @@ def effects_said(facts: Mapping[str, Any]) -> Joined | None:
     for player, (before, after) in (facts.get("totals") or {}).items():
         parts.append(Say("%(player)s's total %(before)s → %(after)s", player=player, before=before, after=after))
     return joined(parts, ", ") if parts else None
-
-
 
 
 # ---------------------------------------------------------------------------------------

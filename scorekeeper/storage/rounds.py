@@ -538,21 +538,20 @@ def restore_round(db: Database, game_id: int, request_id: str | None, round_no: 
         kept = encoded_results(done, scored.variant)
 
         def save() -> Scored:
-            if rnd.play_id is not None and entries.removed(db, game_id, rnd.play_id):
-                # The round deleted, brought back as itself: its row's next entry, its history one.
-                change = _noted(db, game_id, "round restore", round_no, scored, done[-1][1], rnd.play_id)
-                entries.move_rounds(db, game_id, round_no, 1, change)
-                entries.change_play(db, game_id, rnd.play_id, change, round_no=round_no, kind=rnd.how,
+            # The change names the round's row (found by it as it moves): the deleted round's,
+            # brought back as itself (its history one), else the id a new row will have, after
+            # one new entry for each round's row that moves down to make room.
+            again = rnd.play_id is not None and entries.removed(db, game_id, rnd.play_id)
+            moving = db.execute("SELECT count(*) FROM plays WHERE game = ? AND round_no >= ?",
+                                [game_id, round_no]).fetchone()[0]
+            play_id = rnd.play_id if again and rnd.play_id is not None else entries.next_play(db) + moving
+            change = _noted(db, game_id, "round restore", round_no, scored, done[-1][1], play_id)
+            entries.move_rounds(db, game_id, round_no, 1, change)
+            if again:
+                entries.change_play(db, game_id, play_id, change, round_no=round_no, kind=rnd.how,
                                     player=rnd.player or "")
                 entries.set_hands(db, game_id, round_no, rnd.hands or {}, confirmed=True, change=change)
             else:
-                # The change names the round's row (found by it as it moves): the id it will
-                # have, after one new entry for each round's row that moves down to make room.
-                moving = db.execute("SELECT count(*) FROM plays WHERE game = ? AND round_no >= ?",
-                                    [game_id, round_no]).fetchone()[0]
-                play_id = entries.next_play(db) + moving
-                change = _noted(db, game_id, "round restore", round_no, scored, done[-1][1], play_id)
-                entries.move_rounds(db, game_id, round_no, 1, change)
                 made = insert_round(db, game_id, round_no, rnd, change)
                 assert made == play_id  # each moved round's row one entry, then this one
             results.write(db, game_id, round_no, kept)

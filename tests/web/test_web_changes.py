@@ -372,3 +372,20 @@ def test_a_counted_games_round_page_asks_whose_phone_and_the_record_names_it(cli
     assert client.post(game.url + "/counted/rounds/1/edit",
                        data=game.form("Ann", {"Bob": "S3 HQ"}, round_no=1)).status_code == 303
     assert changes(client, game.url) == ["Bob's phone · Round 1 was changed · Ann +10, Ann's total 3 → 13"]
+
+
+def test_a_counted_round_brought_back_from_a_notice_that_names_no_row_is_a_new_row_its_change_names(client, db):
+    """A notice made before notices named the round's row: the round comes back as a new
+    row, and the record names that row (its page links the change)."""
+    from scorekeeper.storage import rounds
+
+    game = Counted(client, "rummy", ["Ann", "Bob"])
+    game.record("Ann", {"Bob": "S3"})
+    game.record("Bob", {"Ann": "SK"})
+    old = rounds.recorded_round(db, game.game_id, 1)
+    assert client.post(game.url + "/counted/rounds/1/delete", data={}).status_code == 303
+    rounds.restore_round(db, game.game_id, "back-1", 1, rounds.RecordedRound(old.how, old.player, old.hands))
+    assert rounds.recorded_round(db, game.game_id, 1).play_id != old.play_id
+    # No phone named: the store was called here, not from a page.
+    assert changes(client, game.url, "?round=1") == ["Round 1 was brought back · Ann's total 0 → 3"]
+    assert changes(client, game.url, "?round=2") == []

@@ -98,7 +98,29 @@ def of_game(db: Database, game_id: int, play: int | None = None, round_no: int |
         [*args, latest]).fetchall()], count
 
 
-def rounds_now(db: Database, game_id: int, changes: Iterable[Change]) -> dict[int, int]:
+@dataclass(frozen=True)
+class Line:
+    """A change as the Changes page says it: when, whose phone, the round it names (None:
+    its words name it, or it has none), what it did, what that did to the scores."""
+
+    at: str
+    by: Say | None
+    round: int | None
+    what: Say
+    effects: Joined | None
+
+
+def lines(db: Database, game_id: int, players: Sequence[str], round_word: str, play: int | None = None,
+          round_no: int | None = None) -> tuple[list[Line], int]:
+    """The latest changes of a game (:func:`of_game`) in words, and how many there are."""
+    found, count = of_game(db, game_id, play, round_no)
+    now = _rounds_now(db, game_id, found)
+    return [Line(c.at, by_said(c.by, players), c.facts.get("round") if c.facts.get("kind") in IN_A_ROUND else None,
+                 what_said(c.facts, round_word, now.get(c.play) if c.play is not None else None),
+                 effects_said(c.facts)) for c in found], count
+
+
+def _rounds_now(db: Database, game_id: int, changes: Iterable[Change]) -> dict[int, int]:
     """The round each counted round's row these changes name is now (play id → round)."""
     ids = sorted({c.play for c in changes if c.play is not None and str(c.facts.get("kind", "")).startswith("round ")})
     if not ids:

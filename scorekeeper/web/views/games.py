@@ -176,13 +176,7 @@ def changes(game_id: int):
     scores. ``?play=N``: one play's history (the dispute view links it)."""
     header = kernel.header(get_db(), game_id)
     play, round_no = (_id_arg(name) for name in ("play", "round"))
-    players, word = header["players"], header["variant"].round_word
-    found, count = record.of_game(get_db(), game_id, play, round_no)
-    now = record.rounds_now(get_db(), game_id, found)
-    shown = [{"at": c.at, "by": record.by_said(c.by, players),
-              "what": record.what_said(c.facts, word, now.get(c.play) if c.play is not None else None),
-              "round": c.facts.get("round") if c.facts.get("kind") in record.IN_A_ROUND else None,
-              "effects": record.effects_said(c.facts)} for c in found]
+    shown, count = record.lines(get_db(), game_id, header["players"], header["variant"].round_word, play, round_no)
     return render_template("changes.html", game_id=game_id, changes=shown, count=count, play=play, round_no=round_no,
                            variant=header["variant"], back=families.page_url(header["variant"], "game", game_id))
 

@@ -83,15 +83,20 @@ def by_seat(then, game_id: int):
     return lambda name: names.get(name, name)
 
 
+def deleted_id(data: dict) -> int | None:
+    """The play (or counted round's row) a notice names: brought back, it is that one again,
+    its history one (None: a notice made before notices named it)."""
+    found = data.get("id")
+    return found if isinstance(found, int) else None
+
+
 def row_deleted(data: dict, players: list[str]) -> PlayRow | None:
     """The play a notice keeps, by the name its seat has now in ``players`` (None if it is
     not one: the notice is signed, but said so)."""
     try:
         seat = data.get("seat")
         player = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else str(data["player"])
-        play_id = data.get("id")  # the play deleted: brought back, it is that play again (its history one)
-        return PlayRow(play_id if isinstance(play_id, int) else None, int(data["round"]), int(data["seq"]),
-                       str(data["type"]),
+        return PlayRow(deleted_id(data), int(data["round"]), int(data["seq"]), str(data["type"]),
                        player, tuple(str(c) for c in data["cards"]),
                        None if data["target"] is None else int(data["target"]))
     except (KeyError, TypeError, ValueError):

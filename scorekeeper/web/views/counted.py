@@ -389,9 +389,8 @@ def _deleted_round(data: dict, game_id: int) -> tuple[int, counted.RecordedRound
         now = bring_back.by_seat(data.get("seats"), game_id)  # a player renamed since: the seat's name now
         hands = None if data["hands"] is None else {now(str(p)): tuple(str(c) for c in cards)
                                                     for p, cards in data["hands"].items()}
-        play_id = data.get("id")  # the round's row: brought back, it is that round again (its history one)
         return int(data["round"]), counted.RecordedRound(str(data["how"]), now(str(data["player"])), hands,
-                                                         play_id if isinstance(play_id, int) else None)
+                                                         bring_back.deleted_id(data))
     except (TypeError, KeyError, ValueError, AttributeError):
         return None
 

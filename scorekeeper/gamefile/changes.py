@@ -19,7 +19,7 @@ from typing import Any
 from ..games.cards import CardError, parse_card
 from ..games.errors import GameFileError
 from ..games.words import Say
-from .document import MAX_ROUNDS
+from .document import MAX_ROUNDS, NAME_LENGTH
 
 KINDS = ("edit", "delete", "undo", "restore", "hand", "reopen", "rename",
          "round edit", "round delete", "round restore")
@@ -27,7 +27,7 @@ BY = re.compile(r"seat:[0-9]|table|phone|command line")
 AT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2})?([+-][0-9]{2}:[0-9]{2}|Z)?")
 FIELDS = {"at", "by", "kind", "round", "was", "now", "scores", "cards", "totals"}
 MOST_CARDS = 4 * 54  # the cards one play or hand names, at most: every card of four decks
-TEXT = 40  # the letters of a name or a kind of play, at most (a player's name: storage/kernel.py)
+TEXT = NAME_LENGTH  # the letters of a name (or of a kind of play, far shorter), at most
 
 
 def _refuse(n: int, what: Say) -> GameFileError:

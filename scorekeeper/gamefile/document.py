@@ -34,6 +34,8 @@ TOP_KEYS = {"format", "variant", "rules", "players", "teams", "rounds", "changes
 # changes bounded (an earlier round changed is scored again up to the last one).
 MAX_ROUNDS = 100
 
+NAME_LENGTH = 40  # letters in a player's name, at most (the app's forms and imports keep to it)
+
 
 # What the JSON reader stopped at, in the app's words (not the reader's own).
 JSON_FAULTS = {

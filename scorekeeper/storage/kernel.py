@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 import icu
 from sqlite_utils import Database
 
+from ..gamefile.document import NAME_LENGTH as NAME_LENGTH  # the rule for names: here, with clean_name
 from ..games import registry
 from ..games.cards import parse_card
 from ..games.errors import GameFileError
@@ -435,7 +436,6 @@ def revision_of(db: Database, game_id: int, play_id: int) -> int | None:
 # Who sits where: the people behind the names (storage/players.py renames and merges).
 
 
-NAME_LENGTH = 40  # letters in a player's name, at most
 # Characters Unicode counts as letters or marks but draws as nothing (fillers, the
 # combining grapheme joiner, Khmer's inherent vowels, Mongolian variation selectors).
 _BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0")

@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..games import registry
 from ..games.cards import CardError, parse_card
 from ..games.errors import GameFileError
 from ..games.words import Say
@@ -27,6 +28,7 @@ BY = re.compile(r"seat:[0-9]|table|phone|command line")
 AT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2})?([+-][0-9]{2}:[0-9]{2}|Z)?")
 FIELDS = {"at", "by", "kind", "round", "was", "now", "scores", "cards", "totals"}
 MOST_CARDS = 4 * 54  # the cards one play or hand names, at most: every card of four decks
+MOST_PLAYERS = max(v.max_players for v in registry.VARIANTS.values())  # the players a change's scores name
 TEXT = NAME_LENGTH  # the letters of a name (or of a kind of play, far shorter), at most
 
 
@@ -70,7 +72,7 @@ def _side(n: int, value: Any, field: str, kind: str) -> Any:
 
 
 def _moved(n: int, value: Any, field: str) -> dict[str, list[int]]:
-    if not isinstance(value, Mapping) or len(value) > 8:
+    if not isinstance(value, Mapping) or len(value) > MOST_PLAYERS:
         raise _refuse(n, Say("%(field)s must give each player's points before and after", field=field))
     moved = {}
     for player, pair in value.items():

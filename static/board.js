@@ -1,14 +1,14 @@
 /* The scoreboard, live (templates/board.html). The game's stream of changes (web/live.py:
    data-board-events) says when the game has moved on; the board is then asked again
    (?since=<version>: 204 while nothing changed) and replaced. Where no stream is held the
-   board asks every second; a hidden page asks nothing and catches up when shown. Without
+   board asks every second (a night's screen, which has none: every data-board-every ms); a hidden page asks nothing and catches up when shown. Without
    this script the page reloads itself (a <noscript> refresh). */
 "use strict";
 (() => {
-  const body = document.body, {board, boardEvents} = body.dataset;
+  const body = document.body, {board, boardEvents} = body.dataset, every = +body.dataset.boardEvery || 1000;
   if (!board || !window.fetch) return;
   let version = +body.dataset.version, stream, timer, busy, again, polling = !boardEvents || !window.EventSource;
-  const later = () => { clearTimeout(timer); if (polling && !document.hidden) timer = setTimeout(ask, 1000); };
+  const later = () => { clearTimeout(timer); if (polling && !document.hidden) timer = setTimeout(ask, every); };
   function ask() {
     if (busy) return void (again = true);
     busy = true;

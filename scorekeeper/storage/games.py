@@ -9,7 +9,7 @@ right store; nothing here knows a game by name.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from sqlite_utils import Database
@@ -56,10 +56,12 @@ def store_of(variant: Variant) -> Store:
 
 def create(db: Database, variant: Variant, players: list[str], rules: Mapping[str, Any],
            first_dealer: int, teams: list[list[str]] | None = None,
-           request_id: str | None = None, group: int | None = None) -> tuple[int, str]:
+           request_id: str | None = None, group: int | None = None,
+           also: Callable[[Database, int], None] | None = None) -> tuple[int, str]:
     """A new game, checked by replaying its game file with no rounds; (id, edit secret).
     ``request_id``: the new-game form's; sent twice, it makes one game (AlreadyHere).
-    ``group``: the group it joins (None: a new group of its own)."""
+    ``group``: the group it joins (None: a new group of its own). ``also``: what else the
+    same transaction writes, given the new game's id (a night's table: storage/nights.py)."""
     if not 0 <= first_dealer < len(players):
         raise Refused(Say("the first dealer must be one of the players"))
     doc = {"format": gamefile.FORMAT, "variant": variant.key, "rules": dict(rules),
@@ -69,9 +71,12 @@ def create(db: Database, variant: Variant, players: list[str], rules: Mapping[st
     except ScorekeeperError as e:
         raise Refused(e.message) from None  # its sentence, as the rules said it
     with write(db):
-        return kernel.insert_game(db, variant, players, rules, first_dealer, teams,
+        made = kernel.insert_game(db, variant, players, rules, first_dealer, teams,
                                   status=game.said_status(), totals=game.totals, made_by=request_id,
                                   group=group)
+        if also is not None:
+            also(db, made[0])
+        return made
 
 
 def state(db: Database, game_id: int, round_no: int | None = None) -> logs.LogState | rounds.Scored:

@@ -513,6 +513,12 @@ def _find_or_add(db: Database, group: int | None, name: str, taken: set[int]) ->
         candidate = f"{base} ({n})"
 
 
+def player_named(db: Database, group: int, name: str) -> int:
+    """The player of ``group`` called ``name`` (compared as names are: :func:`key_of`), or
+    a new one, with no game yet (a night's player who has not sat at a table)."""
+    return _find_or_add(db, group, clean_name(name), set())
+
+
 def seat_players(db: Database, game_id: int, names: Iterable[str], *, grouped: bool = True) -> None:
     """Record who sits in each seat of a game, players of the game's group (a game already
     seated is left alone). ``grouped``: False before there were groups (migration m004),

@@ -333,6 +333,30 @@ def m011_change_record(db: Database) -> None:
         WHERE e.live AND NOT EXISTS (SELECT 1 FROM hand_entries l WHERE l.hand = e.hand AND l.id > e.id)""")
 
 
+@migrations()
+def m012_nights(db: Database) -> None:
+    """Club nights (storage/nights.py): ``nights``, a group's evening of several tables
+    (its name, the variant and rules its tables start with, the players a table seats,
+    how the standings rank; ``version``: bumped by each change of the night itself, as a
+    game's is), ``night_tables`` (the games it played, each in its round of tables, and
+    whether it was abandoned) and ``night_players`` (who came, and who left early)."""
+    db.execute("""
+        CREATE TABLE nights (
+            id INTEGER PRIMARY KEY, group_id INTEGER NOT NULL REFERENCES groups(id), name TEXT NOT NULL,
+            variant TEXT NOT NULL, rules TEXT NOT NULL, table_size INTEGER NOT NULL, ranking TEXT NOT NULL,
+            places TEXT NOT NULL, created TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0,
+            made_by TEXT UNIQUE)""")
+    db.execute("CREATE INDEX nights_group ON nights (group_id, id)")
+    db.execute("""
+        CREATE TABLE night_tables (
+            night INTEGER NOT NULL REFERENCES nights(id), game INTEGER NOT NULL UNIQUE REFERENCES games(id),
+            round INTEGER NOT NULL, abandoned INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (night, game))""")
+    db.execute("""
+        CREATE TABLE night_players (
+            night INTEGER NOT NULL REFERENCES nights(id), player INTEGER NOT NULL REFERENCES players(id),
+            seq INTEGER NOT NULL, left INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (night, player))""")
+    db.execute("CREATE INDEX night_players_player ON night_players (player)")
+
 def migrate(db: Database) -> list[str]:
     """Apply the migrations this database has not had yet; returns their names."""
     pending = [m.name for m in migrations.pending(db)]

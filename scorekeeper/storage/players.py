@@ -313,6 +313,9 @@ def merge(db: Database, source_id: int, target_id: int, *, editable: Games,
             conn.execute("UPDATE seats SET player = ? WHERE game = ? AND seat = ?",
                          [target_id, game_id, seat])
             changed.append(game_id)
+        # The nights ``source`` came to (storage/nights.py) are ``target``'s now.
+        conn.execute("UPDATE OR IGNORE night_players SET player = ? WHERE player = ?", [target_id, source_id])
+        conn.execute("DELETE FROM night_players WHERE player = ?", [source_id])
         conn.execute("DELETE FROM players WHERE id = ?", [source_id])
     return changed
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
 from ...games import registry
-from ...storage import games, kernel, record, transfer
+from ...storage import games, kernel, nights, record, transfer
 from ...storage.kernel import AlreadyHere, Refused
 from ...storage.players import filter_history
 from .. import links
@@ -52,7 +52,8 @@ def index():
     shown, filters, problems = filter_history(found, request.args)
     return render_template("games.html", games=shown, all_games=len(found), filters=filters,
                            filter_problems=problems, variants=variants(),
-                           import_form=ImportForm(), group_share=share, my_groups=[
+                           import_form=ImportForm(), group_share=share,
+                           group_nights=nights.of_group(get_db(), group) if group is not None else [], my_groups=[
                                url_for("games.index", group_key=links.group_key_for(i))
                                for i in links.held_groups()] if share is None else [])
 

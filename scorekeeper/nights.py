@@ -1,0 +1,189 @@
+"""Club night: several tables in one evening, one standings board (pure: no Flask, no
+database, like stats.py).
+
+A night is what a group plays in one evening: tables, each a game of any variant, in
+rounds of tables (players move between tables from one round of tables to the next).
+What this module decides is the evening's own rules, not a game's:
+
+- **where each player finished at a table**, once its game is over (:func:`finishing_order`):
+  the game's winners first, then the others by their totals as the game ranks them (the
+  lowest first where the lowest total wins); equal totals share a place;
+- **the standings** (:func:`standings`), by the rule the night was opened with:
+  :data:`PLACES`, placing points per finished game (3/2/1/0 by place unless the night
+  says otherwise; players tied for a place share the points of the places they fill), or
+  :data:`SCORES`, the sum of each player's totals over the night's games, in progress
+  ones too (a night of one variant only: totals of two games are comparable only then).
+  Players with the same points share a rank, told as a tie; every figure keeps the
+  table it came from (:class:`Result`);
+- **the seats for the next round of tables** (:func:`suggest`): tables as even as the
+  players allow, each player put where they meet the fewest people they already met
+  tonight. Tables of the round already started stay as they are, and the rest of the
+  suggestion does not move when one is started as suggested.
+
+An abandoned game counts for nothing; a player who left early keeps what they earned.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations
+from typing import TypeVar
+
+from .stats import GameRecord
+
+PLACES, SCORES = "places", "scores"
+RULES = (PLACES, SCORES)
+DEFAULT_PLACES = (3, 2, 1, 0)
+MOST_PLACES = 8  # a table seats at most 8 (Rummy 500 with two decks): points for 8 places
+MOST_POINTS = 100  # the points of one place
+
+K = TypeVar("K", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of the night: its game (``record``; None where it could not be read) in
+    round of tables ``round``, the ``number``-th table started in that round."""
+
+    game_id: int
+    round: int
+    number: int
+    record: GameRecord | None
+    abandoned: bool = False
+
+    @property
+    def over(self) -> bool:
+        return self.record is not None and self.record.over
+
+
+@dataclass(frozen=True)
+class Result:
+    """A player's figures from one table: their place (None while the game goes on) among
+    ``tied`` players sharing it, the points it earned tonight, their total in the game."""
+
+    table: Table
+    name: str  # their name in that game
+    place: int | None
+    tied: int
+    points: Fraction
+    total: int
+    won: bool
+
+
+@dataclass
+class Standing:
+    """A player's line of the standings."""
+
+    player: Hashable
+    name: str
+    left: bool = False
+    rank: int = 0
+    tied: bool = False  # another player has the same points
+    games: int = 0  # finished games played tonight
+    won: int = 0
+    points: Fraction = Fraction(0)
+    results: list[Result] = field(default_factory=list)
+    playing: bool = False  # at a table whose game goes on
+
+
+def finishing_order(record: GameRecord) -> list[list[str]]:
+    """A finished game's players by where they finished: groups of names, the first
+    place's first (the winners), each group one place shared."""
+    winners = [p for p in record.players if p in record.winners]
+    rest = [p for p in record.players if p not in record.winners]
+    by_total: dict[int, list[str]] = {}
+    for p in rest:
+        by_total.setdefault(record.totals[p], []).append(p)
+    order = sorted(by_total, reverse=not record.low_wins)
+    return ([winners] if winners else []) + [by_total[t] for t in order]
+
+
+def placing_points(record: GameRecord, points: Sequence[int]) -> dict[str, tuple[int, int, Fraction]]:
+    """Each player's (place, players sharing it, points) in a finished game: the players
+    tied for a place share the points of the places they fill (two tied for first with
+    3/2/1/0 get 2½ each); a place past the list earns nothing."""
+    found: dict[str, tuple[int, int, Fraction]] = {}
+    filled = 0
+    for group in finishing_order(record):
+        share = Fraction(sum(points[i] for i in range(filled, filled + len(group)) if i < len(points)),
+                         len(group))
+        for name in group:
+            found[name] = (filled + 1, len(group), share)
+        filled += len(group)
+    return found
+
+
+def standings(tables: Iterable[Table], rule: str, points: Sequence[int],
+              present: Mapping[K, tuple[str, bool]], *, low_wins: bool = False) -> list[Standing]:
+    """The night's standings, best first. ``present``: the night's players (key → name,
+    left early), each listed even with nothing earned yet; anyone who sat at a table is
+    listed too. ``low_wins``: under :data:`SCORES`, the night's variant ranks the lowest
+    sum first."""
+    lines: dict[Hashable, Standing] = {key: Standing(key, name, left) for key, (name, left) in present.items()}
+    for table in tables:
+        record = table.record
+        if record is None or table.abandoned:
+            continue
+        places = placing_points(record, points) if record.over else {}
+        for name in record.players:
+            key = record.key(name)
+            line = lines.setdefault(key, Standing(key, name))
+            place, tied, earned = places.get(name, (None, 0, Fraction(0)))
+            total = record.totals[name]
+            won = record.over and name in record.winners
+            if rule == SCORES:
+                earned = Fraction(total)
+            line.results.append(Result(table, name, place, tied, earned, total, won))
+            if record.over:
+                line.games += 1
+                line.won += won
+            else:
+                line.playing = True
+            if record.over or rule == SCORES:
+                line.points += earned
+    best_first = -1 if rule == PLACES or not low_wins else 1
+    ranked = sorted(lines.values(), key=lambda s: (best_first * s.points, s.name.casefold()))
+    counts = Counter(s.points for s in ranked)
+    for i, line in enumerate(ranked):
+        line.rank = ranked[i - 1].rank if i and ranked[i - 1].points == line.points else i + 1
+        line.tied = counts[line.points] > 1
+    return ranked
+
+
+def table_sizes(players: int, size: int, tables: int | None = None) -> list[int]:
+    """How many sit at each table: ``players`` at ``tables`` tables (by default as few as
+    seat everyone at most ``size`` a table), as even as they can be, the larger first."""
+    if players <= 0:
+        return []
+    count = tables if tables else -(-players // size)
+    base, extra = divmod(players, count)
+    return [base + 1] * extra + [base] * (count - extra)
+
+
+def suggest(waiting: Sequence[K], size: int, earlier: Iterable[Sequence[K]],
+            started: Sequence[Sequence[K]] = ()) -> list[list[K]]:
+    """The tables still to start in this round of tables, for the players ``waiting`` (in
+    the order the night lists them), at most ``size`` a table: as many tables as the
+    whole round (``started``: its tables already started, and the waiting players) needs,
+    less those started. Each player, those who met the most people tonight (``earlier``:
+    the tables of the rounds before) first, sits where they meet the fewest people they
+    met already, else at the emptiest table, else the first."""
+    met: Counter[frozenset[K]] = Counter()
+    for table in earlier:
+        met.update(frozenset(pair) for pair in combinations(set(table), 2))
+    meetings: Counter[K] = Counter()
+    for pair, n in met.items():
+        for p in pair:
+            meetings[p] += n
+    whole = table_sizes(len(waiting) + sum(len(t) for t in started), size)
+    count = max(len(whole) - len(started), -(-len(waiting) // size))
+    seats = table_sizes(len(waiting), size, count)
+    tables: list[list[K]] = [[] for _ in seats]
+    for player in sorted(waiting, key=lambda p: -meetings[p]):  # a stable sort: the night's order next
+        room = [i for i, table in enumerate(tables) if len(table) < seats[i]]
+        best = min(room, key=lambda i: (sum(met[frozenset((player, q))] for q in tables[i]), len(tables[i]), i))
+        tables[best].append(player)
+    return [t for t in tables if t]
+

@@ -1,0 +1,333 @@
+"""Club night: a group's evening of several tables and one standings board
+(``/group/<key>/nights/…``, docs/nights.md).
+
+The group's edit link opens a night (who came, the game and rules its tables start
+with, how the standings rank), starts each table in one tap from the seats the night
+suggests (the names editable in place), adds a table late (any game, through the
+new-game form), abandons a game, and lets a player leave early; the read-only link
+shows the same and changes nothing. The night's screen (for a TV: standings and each
+table in big type, live) and its sheet (to print and share) are read by the group's
+read-only link. Every page is plain forms and links: without JavaScript it all works.
+
+The pages compute nothing of their own: the standings and the seats are the night's
+rules (scorekeeper/nights.py), over the games as the stores keep them
+(storage/nights.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import format_decimal
+
+from ... import nights as night_rules
+from ...games import registry
+from ...storage import kernel
+from ...storage import nights as store
+from ...storage.kernel import AlreadyHere, NotFound, Refused
+from .. import links
+from ..database import get_db
+from ..forms import NEW_GAME_FORMS, NIGHT_FORMS, night_places
+from ..words import page_text, said
+from . import families
+from .games import flat_errors
+
+bp = Blueprint("nights", __name__, url_prefix="/group/<group_key>/nights")
+
+
+@bp.app_template_filter("points")
+def points_filter(points: Fraction) -> str:
+    """A night's points as the phone's language writes a number (2.5, 2,5; 10, not 10.0)."""
+    return str(points.numerator) if points.denominator == 1 else format_decimal(float(points), "#,##0.##")
+
+
+def _edit_only() -> None:
+    if g.group_access != links.EDIT:
+        abort(403)
+
+
+def _night(night_id: int) -> store.Night:
+    try:
+        return store.get(get_db(), g.group_id, night_id)
+    except NotFound:
+        abort(404)
+
+
+def _variant(key: str | None, night: store.Night | None = None):
+    variant = registry.get(key) if key else (night.variant if night else next(iter(registry.VARIANTS.values())))
+    if variant is None:
+        abort(404)
+    return variant
+
+
+# ---------------------------------------------------------------------------------------
+# What every page of a night shows
+
+
+@dataclass
+class TableView:
+    table: night_rules.Table
+    variant: Any
+    players: list[str]
+    totals: dict[str, int]
+    winners: list[str]
+    round_no: int  # the round being played, or the last one once over
+    page: str | None  # its table page (its game page once over)
+
+
+@dataclass
+class NightView:
+    night: store.Night
+    standings: list[night_rules.Standing]
+    tables: list[TableView]
+    rounds: list[int]  # the rounds of tables so far
+    unread: list[int]
+    seats: list[store.Seat]
+    next_round: int
+    suggested: list[list[str]]  # the seats of the tables still to start
+    waiting: list[str]  # free players too few for a table
+    version: int
+
+
+def night_view(night: store.Night) -> NightView:
+    db = get_db()
+    tables, unread = store.scored_tables(db, night)
+    seats = store.seated(db, night.id)
+    present = {s.player: (s.name, s.left) for s in seats}
+    low = next((t.record.low_wins for t in tables if t.record is not None), False)
+    standing = night_rules.standings(tables, night.ranking, night.places, present, low_wins=low)
+    names = {s.player: s.name for s in seats}
+    shown = [_table_view(t) for t in tables]
+    next_round, suggested, waiting = _next_round(night, tables, seats)
+    return NightView(night, standing, shown, sorted({t.round for t in tables}), unread, seats, next_round,
+                     [[names[p] for p in t] for t in suggested], [names[p] for p in waiting],
+                     store.version(db, night))
+
+
+def _table_view(table: night_rules.Table) -> TableView:
+    record = table.record
+    if record is None:  # a game that cannot be read: listed, without figures
+        return TableView(table, None, [], {}, [], 0, None)
+    game = record.game
+    over = record.over
+    return TableView(table, record.variant, record.players, dict(record.totals), list(record.winners),
+                     len(game.rounds) if over else len(game.rounds) + 1,
+                     families.page_url(record.variant, "game" if over else "table", table.game_id))
+
+
+def _players_at(table: night_rules.Table) -> list:
+    record = table.record
+    return [] if record is None else [record.key(p) for p in record.players]
+
+
+def _next_round(night: store.Night, tables: list[night_rules.Table],
+                seats: list[store.Seat]) -> tuple[int, list[list[int]], list[int]]:
+    """(the round of tables to seat, the suggested tables still to start, the free players
+    too few for a table): the players who came and did not leave, not at a table whose
+    game goes on, and (while the latest round is being seated) not yet at one of its
+    tables; else the next round's."""
+    busy = {p for t in tables if not t.abandoned and t.record is not None and not t.over for p in _players_at(t)}
+    free = [s.player for s in seats if not s.left and s.player not in busy]
+    latest = max((t.round for t in tables), default=0)
+    of_latest = [t for t in tables if t.round == latest and not t.abandoned]
+    seated_now = {p for t in of_latest for p in _players_at(t)}
+    round_no, waiting, started = latest + 1, free, []
+    not_yet = [p for p in free if p not in seated_now]
+    if latest and len(not_yet) >= night.variant.min_players:
+        round_no, waiting, started = latest, not_yet, [_players_at(t) for t in of_latest]
+    if len(waiting) < night.variant.min_players:
+        return round_no, [], waiting
+    earlier = [_players_at(t) for t in tables if t.round < round_no]
+    return round_no, night_rules.suggest(waiting, night.table_size, earlier, started), []
+
+
+def _night_urls(night: store.Night) -> dict[str, str]:
+    """The night's screen and sheet by the group's read-only link, to hand on."""
+    _edit, view = kernel.group_secrets(get_db(), night.group)
+    key = links.make_key(night.group, view)
+    return {part: url_for(f"nights.{part}", group_key=key, night_id=night.id, _external=True)
+            for part in ("screen", "sheet")}
+
+
+# ---------------------------------------------------------------------------------------
+# Pages
+
+
+@bp.route("/new")
+def new():
+    _edit_only()
+    variant = _variant(request.args.get("variant"))
+    return _render_new(NIGHT_FORMS[variant.key](), [])
+
+
+def _render_new(form, errors: list[str]):
+    return render_template("night_new.html", form=form, errors=errors, variants=list(registry.VARIANTS.values()))
+
+
+@bp.route("", methods=["POST"])
+def create():
+    variant = _variant(request.form.get("variant"))
+    form = NIGHT_FORMS[variant.key]()
+    if not form.validate():
+        return _render_new(form, flat_errors(form)), 422
+    db = get_db()
+    try:
+        night_id = store.open_night(db, g.group_id, form.night_name() or _default_name(), variant,
+                                    form.rules_sent(), form.table_size.data, form.ranking.data,
+                                    night_places(form.places.data), form.names(), form.request_id.key())
+    except AlreadyHere as e:
+        flash(page_text("Already saved: that was sent twice, and counts once."))
+        return redirect(url_for("nights.show", night_id=e.game_id), 303)
+    except Refused as e:
+        return _render_new(form, [said(e.said)]), 422
+    flash(page_text("The night is open: start the first tables below."))
+    return redirect(url_for("nights.show", night_id=night_id), 303)
+
+
+def _default_name():
+    from .helpers import date_filter
+
+    return page_text("The night of %(day)s", day=date_filter(kernel.now()))
+
+
+@bp.route("/<id:night_id>")
+def show(night_id: int):
+    night = _night(night_id)
+    view = night_view(night)
+    urls = _night_urls(night)
+    share = [{"url": urls["screen"], "title": page_text("The night's screen: standings and tables for a TV"),
+              "qr": links.qr_svg(urls["screen"], page_text("The night's screen: standings and tables for a TV"))}]
+    return render_template("night.html", view=view, night=night, share=share, sheet_url=urls["sheet"],
+                           can_change=g.group_access == links.EDIT)
+
+
+@bp.route("/<id:night_id>/screen")
+def screen(night_id: int):
+    """The night's screen for a TV or a tablet; 204 when asked ``?since=<version>`` while
+    nothing changed (static/board.js asks every few seconds)."""
+    night = _night(night_id)
+    if request.args.get("since") == str(store.version(get_db(), night)):
+        return "", 204
+    return render_template("night_screen.html", view=night_view(night), night=night)
+
+
+@bp.route("/<id:night_id>/sheet")
+def sheet(night_id: int):
+    """The night's sheet: the standings, every table, each player's games; to print, and
+    shared by the group's read-only link."""
+    night = _night(night_id)
+    url = _night_urls(night)["sheet"]
+    return render_template("night_sheet.html", view=night_view(night), night=night, sheet_url=url,
+                           qr=links.qr_svg(url, page_text("Read-only link to this night's sheet")))
+
+
+@bp.route("/<id:night_id>/tables/new")
+def new_table(night_id: int):
+    """A table added to the night through the new-game form: any game, its seats and rules
+    (the night's, for a table of the night's game)."""
+    _edit_only()
+    night = _night(night_id)
+    variant = _variant(request.args.get("variant"), night)
+    form = NEW_GAME_FORMS[variant.key](formdata=None, data=_night_rules(night, variant))
+    return _render_table_form(night, form, [], _round_of(request.args.get("round"), night))
+
+
+def _night_rules(night: store.Night, variant) -> dict[str, str]:
+    """The rule fields a table of the night starts with: the night's, for its own game."""
+    return {f"rule_{k}": v for k, v in night.rules.items()} if variant.key == night.variant.key else {}
+
+
+def _round_of(text: str | None, night: store.Night) -> int:
+    number = links.parse_id(text or "")
+    return number if number is not None else night_view(night).next_round
+
+
+def _render_table_form(night: store.Night, form, errors: list[str], round_no: int):
+    return render_template("new_game.html", form=form, errors=errors, variants=list(registry.VARIANTS.values()),
+                           night=night, night_round=round_no,
+                           action=url_for("nights.start", night_id=night.id),
+                           variant_url=lambda key: url_for("nights.new_table", night_id=night.id, variant=key,
+                                                           round=round_no))
+
+
+@bp.route("/<id:night_id>/tables", methods=["POST"])
+def start(night_id: int):
+    """A table of the night started: its game made in the night's group with the seats and
+    rules sent (the suggested table's, in one tap; or the new-game form's)."""
+    night = _night(night_id)
+    variant = _variant(request.form.get("variant"), night)
+    form = NEW_GAME_FORMS[variant.key]()
+    round_no = links.parse_id(request.form.get("round", ""))
+    if round_no is None:
+        return _render_table_form(night, form, [page_text("Which round of tables is this? Start it from the "
+                                                          "night's page.")], night_view(night).next_round), 422
+    if not form.validate():
+        return _render_table_form(night, form, flat_errors(form), round_no), 422
+    names, rules, dealer = form.game()
+    try:
+        store.start_table(get_db(), night, round_no, variant, names, rules, dealer, form.teams(),
+                          form.request_id.key())
+    except AlreadyHere:
+        flash(page_text("Already saved: that was sent twice, and counts once."))
+    except Refused as e:
+        return _render_table_form(night, form, [said(e.said)], round_no), 422
+    else:
+        flash(page_text("Table started: %(players)s. Each of them opens it from this page.",
+                        players=", ".join(names)))
+    return redirect(url_for("nights.show", night_id=night.id), 303)
+
+
+@bp.route("/<id:night_id>/tables/<id:table>", methods=["POST"])
+def table_state(night_id: int, table: int):
+    """A table's game abandoned (it counts for nothing tonight), or counted again."""
+    night = _night(night_id)
+    abandoned = request.form.get("abandoned")
+    if abandoned not in ("1", "0"):
+        return _refused(night, page_text("Say whether the game is abandoned."))
+    try:
+        store.set_abandoned(get_db(), night, table, abandoned == "1")
+    except NotFound:
+        return _refused(night, page_text("That game is not one of this night's tables."), 404)
+    flash(page_text("The game is abandoned: it counts for nothing tonight.") if abandoned == "1"
+          else page_text("The game counts again."))
+    return redirect(url_for("nights.show", night_id=night.id), 303)
+
+
+@bp.route("/<id:night_id>/players", methods=["POST"])
+def players(night_id: int):
+    """A player joins the night (``name``), or leaves early or comes back (``player`` and
+    ``left``)."""
+    night = _night(night_id)
+    db = get_db()
+    if "name" in request.form:
+        name = " ".join((request.form.get("name") or "").split())
+        try:
+            changed = store.add_player(db, night, name)
+        except Refused as e:
+            return _refused(night, page_text("%(name)s did not join: %(reason)s", name=name or "…",
+                                             reason=kernel.sentence(said(e.said))))
+        flash(page_text("%(name)s joins the night.", name=name) if changed
+              else page_text("%(name)s is at the night already.", name=name))
+        return redirect(url_for("nights.show", night_id=night.id), 303)
+    player = links.parse_id(request.form.get("player", ""))
+    left = request.form.get("left")
+    if player is None or left not in ("1", "0"):
+        return _refused(night, page_text("Choose a player of the night."))
+    try:
+        store.set_left(db, night, player, left == "1")
+    except NotFound:
+        return _refused(night, page_text("That player is not at this night."), 404)
+    seat = next(s for s in store.seated(db, night.id) if s.player == player)
+    flash(page_text("%(name)s has left: no later table seats them; what they earned stays.", name=seat.name)
+          if left == "1" else page_text("%(name)s is back.", name=seat.name))
+    return redirect(url_for("nights.show", night_id=night.id), 303)
+
+
+def _refused(night: store.Night, message: str, status: int = 422):
+    """The night's page with why nothing changed."""
+    view = night_view(night)
+    urls = _night_urls(night)
+    return render_template("night.html", view=view, night=night, error=message, share=[],
+                           sheet_url=urls["sheet"], can_change=True), status

@@ -221,6 +221,16 @@ class World:
         peek = self._counted("peek", "rummy", ["A", "Vee"], [("p1", {"A": "C2"})], client=other)
         self._ok(self.client.get(f"/g/{peek.view}/counted"), 200)
         self._counted("hidden", "rummy", ["Hid", "A"], client=other)
+        # A club night of this phone's group: four players, one table of Basic Rummy started.
+        group = self._query("SELECT group_id FROM games WHERE id = ?", [self.games["ice_play"].id])[0][0]
+        secret = self._query("SELECT edit_token FROM groups WHERE id = ?", [group])[0][0]
+        night = self._ok(self.client.post(f"/group/{group}-{secret}/nights", data={
+            "variant": "rummy", "players": "A\nB\nNia\nOz", "table_size": "2", "ranking": "places",
+            "places": "3 1", "rule_target": "50"})).headers["Location"]
+        self._ok(self.client.post(f"{night}/tables", data={"variant": "rummy", "round": "1", "first_dealer": "0",
+                                                          "seat_0": "Nia", "seat_1": "Oz"}))
+        self.night = int(night.rsplit("/", 1)[1])
+        self.night_tables = [r[0] for r in self._query("SELECT game FROM night_tables WHERE night = ?", [self.night])]
         for game in self.games.values():
             rows = self._query("SELECT id, type, round_no FROM plays WHERE game = ? ORDER BY id", [game.id])
             game.plays = [r[0] for r in rows]
@@ -523,6 +533,35 @@ def _routes() -> dict[tuple[str, str], Route]:
                      .replace("/games", "/group/<group_key>/games", 1), method): route
                     for (rule, method), route in r.items()
                     if rule.startswith("/players") or (rule.startswith("/games") and rule != "/games")}
+    # A club night of the group.
+    night = "/group/<group_key>/nights"
+    r[(f"{night}/new", "GET")] = Route((), {"variant": value(*registry.VARIANTS, "canasta", "")})
+    r[(night, "POST")] = Route((), {
+        "variant": value(*registry.VARIANTS, "canasta", ""), "players": value("A\nB", "A\nB\nC\nD", "A", "A\na", ""),
+        "name": anything, "table_size": value("2", "4", "9", "0", "-1", ""), "ranking": value("places", "scores", "x"),
+        "places": value("3 2 1 0", "3,1", "", "1 2 3 4 5 6 7 8 9", "999"), **{k: v for k, v in NEW_GAME.items()
+                                                                          if k.startswith("rule_")},
+        "request_id": value("r1", "")}, (), lambda w: [
+        (None, {}, {"variant": "gin", "players": "A\nB\nCy", "table_size": "2", "ranking": "scores",
+                    "places": "3 1"}),
+        (None, {}, {"variant": "rummy", "players": "A\nB\nCy\nDi", "table_size": "4", "ranking": "places",
+                    "places": "3 2 1 0", "rule_target": "10"})], posts)
+    for rule in (f"{night}/<id:night_id>", f"{night}/<id:night_id>/sheet"):
+        r[(rule, "GET")] = Route((), {"x": anything})
+    r[(f"{night}/<id:night_id>/screen", "GET")] = Route((), {"since": value("0", "1", "3", "99")})
+    r[(f"{night}/<id:night_id>/tables/new", "GET")] = Route((), {
+        "variant": value(*registry.VARIANTS, "canasta", ""), "round": value("1", "2", "3", "0", "")})
+    r[(f"{night}/<id:night_id>/tables", "POST")] = Route((), {**NEW_GAME, "round": value("1", "2", "3", "0", "")},
+                                                         (), lambda w: [
+        (None, {}, {"variant": "rummy", "round": "1", "first_dealer": "0", "seat_0": "A", "seat_1": "B"}),
+        (None, {}, {"variant": "rummy", "round": "2", "first_dealer": "1", "seat_0": "Nia", "seat_1": "Pip",
+                    "rule_target": "20"})], posts)
+    r[(f"{night}/<id:night_id>/tables/<id:table>", "POST")] = Route((), {"abandoned": value("1", "0", "2", "")}, (),
+                                                                   lambda w: [(None, {}, {"abandoned": "1"})], posts)
+    r[(f"{night}/<id:night_id>/players", "POST")] = Route((), {
+        "name": names, "player": value(*[str(i) for i in range(1, 12)], "0", ""), "left": value("1", "0", "")},
+        (), lambda w: [(None, {}, {"name": "Quinn"}), (None, {}, {"player": str(w.players["A"]), "left": "1"})],
+        posts)
     group_routes[("/group/<group_key>", "GET")] = r[("/games", "GET")]
     group_routes[("/group/<group_key>/games", "POST")] = r[("/games", "POST")]
     r.update(group_routes)
@@ -662,6 +701,10 @@ def asks(draw, world: World, rule: tuple[str, str]) -> Ask:
         if param in ("variant", "variant_key"):
             return draw(st.one_of(st.sampled_from(list(registry.VARIANTS) * 2), st.sampled_from(
                 ["canasta", "GIN", "gin%FF", "%FF", "x" * 300, "gin%00", "g%C3%AFn"])))
+        if param == "night_id":
+            return pick_id([world.night])
+        if param == "table":
+            return pick_id(world.night_tables + [world.games["rummy"].id])
         if param == "filename":
             return draw(st.one_of(st.sampled_from(STATIC), st.sampled_from(WEIRD_PATHS)))
         raise AssertionError(param)
@@ -826,7 +869,8 @@ def plain_ask(world: World, rule: tuple[str, str]) -> Ask:
     game = world.games[name] if name else None
     defaults = {"game_key": game.edit if game else None, "group_key": world.groups["mine"][0], "round_no": 1,
                 "player_id": world.players["A"], "play_id": (game.plays or [1])[-1] if game else 1,
-                "variant": "iceberg", "variant_key": "gin", "filename": "app.js"}
+                "variant": "iceberg", "variant_key": "gin", "filename": "app.js", "night_id": world.night,
+                "table": world.night_tables[0]}
     url = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(params.get(m.group(1), defaults[m.group(1)])), path)
     pairs = [(k, v) for k, vs in data.items() for v in (vs if isinstance(vs, list) else [vs])]
     if route.file:

@@ -24,7 +24,7 @@ from flask_babel import format_decimal
 
 from ... import nights as night_rules
 from ...games import registry
-from ...storage import kernel
+from ...storage import kernel, players
 from ...storage import nights as store
 from ...storage.kernel import AlreadyHere, NotFound, Refused
 from .. import links
@@ -90,6 +90,11 @@ class NightView:
     waiting: list[str]  # free players too few for a table
     version: int
 
+    @property
+    def playing(self) -> int:
+        """How many tables are still playing."""
+        return sum(1 for t in self.tables if not t.table.abandoned and t.table.record is not None and not t.table.over)
+
 
 def night_view(night: store.Night) -> NightView:
     db = get_db()
@@ -141,6 +146,25 @@ def _next_round(night: store.Night, tables: list[night_rules.Table],
         return round_no, [], waiting
     earlier = [_players_at(t) for t in tables if t.round < round_no]
     return round_no, night_rules.suggest(waiting, night.table_size, earlier, started), []
+
+
+@bp.app_template_global("player_nights")
+def player_nights(player_id: int) -> list[tuple[store.Night, night_rules.Standing, str]]:
+    """The nights a player came to, as their statistics show them: (night, their line of
+    its standings, its page), the latest first; only where this phone holds the link of
+    the player's group (a night's page opens with it)."""
+    db = get_db()
+    group = players.group_of(db, player_id)
+    if group is None or (g.get("group_id") != group and group not in links.held_groups()):
+        return []
+    key = links.group_key_for(group)
+    found = []
+    for night_id in reversed(store.of_player(db, player_id)):
+        night = store.get(db, group, night_id)
+        line = next((s for s in night_view(night).standings if s.player == player_id), None)
+        if line is not None:
+            found.append((night, line, url_for("nights.show", group_key=key, night_id=night.id)))
+    return found
 
 
 def _night_urls(night: store.Night) -> dict[str, str]:
@@ -296,7 +320,7 @@ def table_state(night_id: int, table: int):
 
 
 @bp.route("/<id:night_id>/players", methods=["POST"])
-def players(night_id: int):
+def night_players(night_id: int):
     """A player joins the night (``name``), or leaves early or comes back (``player`` and
     ``left``)."""
     night = _night(night_id)

@@ -65,8 +65,8 @@ def start_suggested(client, url):
 
 def table_links(client, url):
     page = text(client.get(url))
-    return re.findall(r'<li data-table="(\d+)" data-table-number="\d+"[^>]*>.*?<a href="(/g/[^"]+)" data-action="open-table">',
-                      page, re.S)
+    return re.findall(r'<li data-table="(\d+)" data-table-number="\d+"[^>]*>.*?'
+                      r'<a href="(/g/[^"]+)" data-action="open-table">', page, re.S)
 
 
 def finish(client, link, out, names, hands):
@@ -94,7 +94,8 @@ def test_the_group_page_opens_a_night_and_lists_it(client, group):
     url = night_url(client, edit, name="Friday club")
     assert "The night is open" in text(client.get(url))
     assert "Friday club" in text(client.get(f"/group/{edit}"))
-    assert "Friday club" in text(client.get(f"/group/{view}")) and "/nights/new" not in text(client.get(f"/group/{view}"))
+    watched = text(client.get(f"/group/{view}"))
+    assert "Friday club" in watched and "/nights/new" not in watched
     assert client.get(f"/group/{view}/nights/new").status_code == 403
 
 
@@ -108,12 +109,13 @@ def test_twelve_players_two_rounds_of_tables_standings_from_the_games(client, gr
     assert "Everyone is at a table" in text(client.get(url))
     games = table_links(client, url)
     assert len(games) == 3
-    for (game_id, link), names in zip(games, first):
+    for (game_id, _link), names in zip(games, first):
         rules = kernel.header(db, int(game_id))
         assert rules["rules"]["target"] == 10 and rules["players"] == names  # the night's rules and seats
-    # Table 1: its first player goes out and wins; table 2 the second; table 3's two last tie.
+    # Table 1: its first player goes out and wins; table 2: its second.
     finish(client, games[0][1], first[0][0], first[0], {first[0][1]: ["SK"], first[0][2]: ["D9"], first[0][3]: ["H2"]})
-    finish(client, games[1][1], first[1][1], first[1], {first[1][0]: ["SK", "HK"], first[1][2]: ["C3"], first[1][3]: ["C4"]})
+    finish(client, games[1][1], first[1][1], first[1],
+           {first[1][0]: ["SK", "HK"], first[1][2]: ["C3"], first[1][3]: ["C4"]})
     page = text(client.get(url))
     table = standings(page)
     assert table[first[0][0]] == (1, "3") and table[first[1][1]] == (1, "3")
@@ -265,7 +267,8 @@ def test_the_sheet_lists_every_table_and_each_players_games(client, group):
     sheet = text(client.get(url + "/sheet"))
     assert "Night sheet: Sheet night" in sheet and "<svg" in sheet
     assert f"/group/{view}/nights/" in sheet  # shared by the read-only link
-    assert re.search(rf'data-player="{first[0][0]}"><strong>{first[0][0]}</strong>:\s*round 1, table 1: 1st \(3\)', sheet)
+    winner = first[0][0]
+    assert re.search(rf'data-player="{winner}"><strong>{winner}</strong>:\s*round 1, table 1: 1st \(3\)', sheet)
 
 
 def test_a_night_of_another_group_is_not_found(client, group, db):

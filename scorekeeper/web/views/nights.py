@@ -91,6 +91,11 @@ class NightView:
     version: int
 
     @property
+    def started(self) -> int:
+        """How many tables of the round being seated have started (the suggested ones are numbered on)."""
+        return sum(1 for t in self.tables if t.table.round == self.next_round)
+
+    @property
     def playing(self) -> int:
         """How many tables are still playing."""
         return sum(1 for t in self.tables if not t.table.abandoned and t.table.record is not None and not t.table.over)

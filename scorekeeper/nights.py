@@ -163,13 +163,15 @@ def table_sizes(players: int, size: int, tables: int | None = None) -> list[int]
 
 
 def suggest(waiting: Sequence[K], size: int, earlier: Iterable[Sequence[K]],
-            started: Sequence[Sequence[K]] = ()) -> list[list[K]]:
+            started: Sequence[Sequence[K]] = (), least: int = 1, most: int | None = None) -> list[list[K]]:
     """The tables still to start in this round of tables, for the players ``waiting`` (in
-    the order the night lists them), at most ``size`` a table: as many tables as the
-    whole round (``started``: its tables already started, and the waiting players) needs,
-    less those started. Each player, those who met the most people tonight (``earlier``:
-    the tables of the rounds before) first, sits where they meet the fewest people they
-    met already, else at the emptiest table, else the first."""
+    the order the night lists them), ``size`` a table where they can be: as many tables as
+    the whole round (``started``: its tables already started, and the waiting players)
+    needs, less those started, none with fewer than ``least`` players (the game's fewest:
+    then fewer tables, up to ``most`` a table, the game's most; whoever still has no seat
+    waits for the next table). Each player, those who met the most people tonight
+    (``earlier``: the tables of the rounds before) first, sits where they meet the fewest
+    people they met already, else at the emptiest table, else the first."""
     met: Counter[frozenset[K]] = Counter()
     for table in earlier:
         met.update(frozenset(pair) for pair in combinations(set(table), 2))
@@ -178,12 +180,15 @@ def suggest(waiting: Sequence[K], size: int, earlier: Iterable[Sequence[K]],
         for p in pair:
             meetings[p] += n
     whole = table_sizes(len(waiting) + sum(len(t) for t in started), size)
-    count = max(len(whole) - len(started), -(-len(waiting) // size))
-    seats = table_sizes(len(waiting), size, count)
+    count = min(max(len(whole) - len(started), -(-len(waiting) // size)), len(waiting) // max(least, 1))
+    if count <= 0:
+        return []
+    seats = table_sizes(min(len(waiting), count * (most or size)), size, count)
     tables: list[list[K]] = [[] for _ in seats]
     for player in sorted(waiting, key=lambda p: -meetings[p]):  # a stable sort: the night's order next
         room = [i for i, table in enumerate(tables) if len(table) < seats[i]]
+        if not room:  # every seat taken: waits for the next table
+            break
         best = min(room, key=lambda i: (sum(met[frozenset((player, q))] for q in tables[i]), len(tables[i]), i))
         tables[best].append(player)
     return [t for t in tables if t]
-

@@ -133,3 +133,12 @@ def test_every_waiting_player_gets_one_seat_and_starting_a_table_as_suggested_mo
     assert max(map(len, tables)) - min(map(len, tables)) <= 1
     started, rest = tables[:1], [p for p in players if p not in tables[0]]
     assert nights.suggest(rest, size, earlier, started) == tables[1:]
+
+
+def test_no_table_has_fewer_players_than_the_game_needs():
+    # Gin seats two: of five players, one waits for the next table.
+    tables = nights.suggest(TWELVE[:5], 2, [], least=2, most=2)
+    assert [len(t) for t in tables] == [2, 2]
+    # Manipulation takes 3 to 5: four players at "3 a table" make one table of four, not two of two.
+    assert [len(t) for t in nights.suggest(TWELVE[:4], 3, [], least=3, most=5)] == [4]
+    assert nights.suggest(TWELVE[:2], 3, [], least=3, most=5) == []

@@ -150,7 +150,11 @@ def _next_round(night: store.Night, tables: list[night_rules.Table],
     if len(waiting) < night.variant.min_players:
         return round_no, [], waiting
     earlier = [_players_at(t) for t in tables if t.round < round_no]
-    return round_no, night_rules.suggest(waiting, night.table_size, earlier, started), []
+    variant = night.variant
+    suggested = night_rules.suggest(waiting, night.table_size, earlier, started, variant.min_players,
+                                    variant.max_players)
+    seated = {p for t in suggested for p in t}
+    return round_no, suggested, [p for p in waiting if p not in seated]
 
 
 @bp.app_template_global("player_nights")

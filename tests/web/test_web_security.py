@@ -200,7 +200,8 @@ def test_safe_is_used_only_on_the_server_drawn_qr_codes():
         assert "autoescape false" not in text, path.name
         uses += [(path.name, m) for m in re.findall(r"\{\{[^}]*\|\s*safe[^}]*\}\}", text)]
     # summary.html and counted_game.html include it
-    assert uses == [("_share.html", "{{ link.qr|safe }}"), ("sheet.html", "{{ qr|safe }}")]
+    assert uses == [("_share.html", "{{ link.qr|safe }}"), ("night.html", "{{ link.qr|safe }}"),
+                    ("night_sheet.html", "{{ qr|safe }}"), ("sheet.html", "{{ qr|safe }}")]
     made = [(path.name, line.strip()) for path in (ROOT / "scorekeeper").rglob("*.py")
             for line in path.read_text().splitlines() if "Markup(" in line]
     # The card chips: a fixed piece of HTML whose values format() escapes, joined by a space.

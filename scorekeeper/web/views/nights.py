@@ -29,7 +29,8 @@ from ...storage import nights as store
 from ...storage.kernel import AlreadyHere, NotFound, Refused
 from .. import links
 from ..database import get_db
-from ..forms import NEW_GAME_FORMS, NIGHT_FORMS, night_places
+from ..forms import NEW_GAME_FORMS
+from ..night_forms import NIGHT_FORMS, night_places
 from ..words import page_text, said
 from . import families
 from .games import flat_errors

@@ -87,11 +87,12 @@ def check(variant: Variant, table_size: int, ranking: str, places: Sequence[int]
                           most=rules_of_nights.MOST_PLACES, high=rules_of_nights.MOST_POINTS))
 
 
-def open_night(db: Database, group: int, name: str, variant: Variant, rules: Mapping[str, str],
+def open_night(db: Database, group: int | None, name: str, variant: Variant, rules: Mapping[str, str],
                table_size: int, ranking: str, places: Sequence[int], names: Sequence[str],
                request_id: str | None = None) -> int:
-    """A new night of ``group`` with its players (``names``, in the order given); its id.
-    The form sent twice opens one night (AlreadyHere, with its id)."""
+    """A new night of ``group`` (None: a new group of its own) with its players (``names``,
+    in the order given); its id. The form sent twice opens one night (AlreadyHere, with
+    its id)."""
     kernel.check_request_id(request_id)
     check(variant, table_size, ranking, places)
     if len(names) > MOST_PLAYERS:
@@ -100,6 +101,8 @@ def open_night(db: Database, group: int, name: str, variant: Variant, rules: Map
         found = request_id and db.execute("SELECT id FROM nights WHERE made_by = ?", [request_id]).fetchone()
         if found:
             raise AlreadyHere(Say("this night was opened already (the form was sent twice)"), found[0])
+        if group is None:
+            group = kernel.add_group(db)
         night_id = kernel.inserted(db.execute(
             "INSERT INTO nights (group_id, name, variant, rules, table_size, ranking, places, created, made_by) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -116,6 +119,14 @@ def get(db: Database, group: int, night_id: int) -> Night:
     if row is None:
         raise NotFound(Say("there is no such night"))
     return _night(row)
+
+
+def group_of(db: Database, night_id: int) -> int:
+    """The group a night belongs to."""
+    row = db.execute("SELECT group_id FROM nights WHERE id = ?", [night_id]).fetchone()
+    if row is None:
+        raise NotFound(Say("there is no such night"))
+    return int(row[0])
 
 
 def of_group(db: Database, group: int) -> list[Night]:

@@ -535,8 +535,9 @@ def _routes() -> dict[tuple[str, str], Route]:
                     if rule.startswith("/players") or (rule.startswith("/games") and rule != "/games")}
     # A club night of the group.
     night = "/group/<group_key>/nights"
-    r[(f"{night}/new", "GET")] = Route((), {"variant": value(*registry.VARIANTS, "canasta", "")})
-    r[(night, "POST")] = Route((), {
+    r[(f"{night}/new", "GET")] = r[("/nights/new", "GET")] = Route((), {
+        "variant": value(*registry.VARIANTS, "canasta", "")})
+    r[(night, "POST")] = r[("/nights", "POST")] = Route((), {
         "variant": value(*registry.VARIANTS, "canasta", ""), "players": value("A\nB", "A\nB\nC\nD", "A", "A\na", ""),
         "name": anything, "table_size": value("2", "4", "9", "0", "-1", ""), "ranking": value("places", "scores", "x"),
         "places": value("3 2 1 0", "3,1", "", "1 2 3 4 5 6 7 8 9", "999"), **{k: v for k, v in NEW_GAME.items()

@@ -313,3 +313,25 @@ def test_the_night_in_spanish_and_german(client, group):
     for lang, word in (("es", "Clasificación"), ("de", "Tabelle")):
         client.post("/language", data={"lang": lang, "next": "/"})
         assert word in text(client.get(url))
+
+
+def test_a_phone_with_no_group_opens_a_night_in_a_new_group_and_holds_its_edit_link(client, db):
+    page = text(client.get("/"))
+    assert 'href="/nights/new"' in page
+    form = client.get("/nights/new?variant=rummy")
+    assert form.status_code == 200 and 'action="/nights"' in text(form)
+    response = client.post("/nights", data={"variant": "rummy", "players": "Ann\nBob", "table_size": "2",
+                                            "ranking": "places", "places": "3 1", "request_id": "first-night-123"})
+    assert response.status_code == 303
+    url = response.headers["Location"]
+    group = int(re.search(r"/group/(\d+)-", url).group(1))
+    edit, _view = kernel.group_secrets(db, group)
+    assert url.startswith(f"/group/{group}-{edit}/nights/")
+    assert "start the first tables" in text(client.get(url))
+    # The same form again (its answer lost on bad wifi): the same night, no second group.
+    again = client.post("/nights", data={"variant": "rummy", "players": "Ann\nBob", "table_size": "2",
+                                         "ranking": "places", "places": "3 1", "request_id": "first-night-123"})
+    assert again.headers["Location"] == url
+    assert db.execute("SELECT COUNT(*) FROM groups").fetchone()[0] == 1
+    # Its home group now: the home page's form leads there.
+    assert client.get("/nights/new").headers["Location"].startswith(f"/group/{group}-{edit}/nights/new")

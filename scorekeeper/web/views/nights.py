@@ -35,7 +35,8 @@ from ..words import page_text, said
 from . import families
 from .games import flat_errors
 
-bp = Blueprint("nights", __name__, url_prefix="/group/<group_key>/nights")
+bp = Blueprint("nights", __name__)
+AT = "/group/<group_key>/nights"  # every night's page: on its group's link
 
 
 @bp.app_template_filter("points")
@@ -45,7 +46,8 @@ def points_filter(points: Fraction) -> str:
 
 
 def _edit_only() -> None:
-    if g.group_access != links.EDIT:
+    """On a group's read-only link nothing is opened or changed (403)."""
+    if g.get("group_id") is not None and g.group_access != links.EDIT:
         abort(403)
 
 
@@ -189,10 +191,16 @@ def _night_urls(night: store.Night) -> dict[str, str]:
 # Pages
 
 
-@bp.route("/new")
+@bp.route("/nights/new")
+@bp.route(f"{AT}/new")
 def new():
+    """A new night's form: on a group's edit link, for that group; elsewhere, for this
+    phone's home group (web/links.py), or a new group of its own if it holds none."""
     _edit_only()
     variant = _variant(request.args.get("variant"))
+    home = links.home_group()
+    if g.get("group_id") is None and home is not None:
+        return redirect(url_for("nights.new", group_key=links.group_key_for(home), variant=variant.key), 303)
     return _render_new(NIGHT_FORMS[variant.key](), [])
 
 
@@ -200,24 +208,33 @@ def _render_new(form, errors: list[str]):
     return render_template("night_new.html", form=form, errors=errors, variants=list(registry.VARIANTS.values()))
 
 
-@bp.route("", methods=["POST"])
+@bp.route("/nights", methods=["POST"])
+@bp.route(AT, methods=["POST"])
 def create():
+    """A night opened in the group whose page sent it, else in this phone's home group,
+    else in a new group, whose edit link this phone then holds (as a new game's)."""
+    _edit_only()
     variant = _variant(request.form.get("variant"))
     form = NIGHT_FORMS[variant.key]()
     if not form.validate():
         return _render_new(form, flat_errors(form)), 422
     db = get_db()
     try:
-        night_id = store.open_night(db, g.group_id, form.night_name() or _default_name(), variant,
+        night_id = store.open_night(db, links.home_group(), form.night_name() or _default_name(), variant,
                                     form.rules_sent(), form.table_size.data, form.ranking.data,
                                     night_places(form.places.data), form.names(), form.request_id.key())
-    except AlreadyHere as e:
+    except AlreadyHere as e:  # sent twice (the form's key is this phone's): the night it opened
+        night_id = e.game_id
         flash(page_text("Already saved: that was sent twice, and counts once."))
-        return redirect(url_for("nights.show", night_id=e.game_id), 303)
     except Refused as e:
         return _render_new(form, [said(e.said)]), 422
-    flash(page_text("The night is open: start the first tables below."))
-    return redirect(url_for("nights.show", night_id=night_id), 303)
+    else:
+        flash(page_text("The night is open: start the first tables below."))
+    group = store.group_of(db, night_id)
+    if g.get("group_id") is None:
+        edit, _view = kernel.group_secrets(db, group)
+        links.remember_group(group, links.make_key(group, edit), links.EDIT)
+    return redirect(url_for("nights.show", group_key=links.group_key_for(group), night_id=night_id), 303)
 
 
 def _default_name():
@@ -226,7 +243,7 @@ def _default_name():
     return page_text("The night of %(day)s", day=date_filter(kernel.now()))
 
 
-@bp.route("/<id:night_id>")
+@bp.route(f"{AT}/<id:night_id>")
 def show(night_id: int):
     night = _night(night_id)
     view = night_view(night)
@@ -237,7 +254,7 @@ def show(night_id: int):
                            can_change=g.group_access == links.EDIT)
 
 
-@bp.route("/<id:night_id>/screen")
+@bp.route(f"{AT}/<id:night_id>/screen")
 def screen(night_id: int):
     """The night's screen for a TV or a tablet; 204 when asked ``?since=<version>`` while
     nothing changed (static/board.js asks every few seconds)."""
@@ -247,7 +264,7 @@ def screen(night_id: int):
     return render_template("night_screen.html", view=night_view(night), night=night)
 
 
-@bp.route("/<id:night_id>/sheet")
+@bp.route(f"{AT}/<id:night_id>/sheet")
 def sheet(night_id: int):
     """The night's sheet: the standings, every table, each player's games; to print, and
     shared by the group's read-only link."""
@@ -257,7 +274,7 @@ def sheet(night_id: int):
                            qr=links.qr_svg(url, page_text("Read-only link to this night's sheet")))
 
 
-@bp.route("/<id:night_id>/tables/new")
+@bp.route(f"{AT}/<id:night_id>/tables/new")
 def new_table(night_id: int):
     """A table added to the night through the new-game form: any game, its seats and rules
     (the night's, for a table of the night's game)."""
@@ -286,7 +303,7 @@ def _render_table_form(night: store.Night, form, errors: list[str], round_no: in
                                                            round=round_no))
 
 
-@bp.route("/<id:night_id>/tables", methods=["POST"])
+@bp.route(f"{AT}/<id:night_id>/tables", methods=["POST"])
 def start(night_id: int):
     """A table of the night started: its game made in the night's group with the seats and
     rules sent (the suggested table's, in one tap; or the new-game form's)."""
@@ -313,7 +330,7 @@ def start(night_id: int):
     return redirect(url_for("nights.show", night_id=night.id), 303)
 
 
-@bp.route("/<id:night_id>/tables/<id:table>", methods=["POST"])
+@bp.route(f"{AT}/<id:night_id>/tables/<id:table>", methods=["POST"])
 def table_state(night_id: int, table: int):
     """A table's game abandoned (it counts for nothing tonight), or counted again."""
     night = _night(night_id)
@@ -329,7 +346,7 @@ def table_state(night_id: int, table: int):
     return redirect(url_for("nights.show", night_id=night.id), 303)
 
 
-@bp.route("/<id:night_id>/players", methods=["POST"])
+@bp.route(f"{AT}/<id:night_id>/players", methods=["POST"])
 def night_players(night_id: int):
     """A player joins the night (``name``), or leaves early or comes back (``player`` and
     ``left``)."""

@@ -14,6 +14,8 @@ from itertools import combinations
 
 from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
+from test_browser_layout import cut_off
+from test_browser_tap_targets import MEASURE, MINIMUM, TARGETS
 
 POINTS = (3, 2, 1, 0)
 
@@ -148,3 +150,11 @@ def test_a_night_of_three_tables_and_twelve_players_over_two_rounds(no_script_pa
     page.goto(night + "/sheet")
     expect(page.locator("[data-sheet-players] li")).to_have_count(12)
     assert_accessible(page, "night sheet")
+    # At phone size nothing is cut off, and every target on the night's pages is big enough to tap.
+    for path in (night, night + "/sheet", night + "/tables/new", night.rsplit("/", 1)[0] + "/new"):
+        page.goto(path)
+        page.locator("details").evaluate_all("all => all.forEach((d) => { d.open = true; })")
+        problems = cut_off(page)
+        assert problems == [], (path, problems)
+        small = [t for t in page.evaluate(MEASURE, TARGETS) if t["width"] < MINIMUM or t["height"] < MINIMUM]
+        assert small == [], (path, small)

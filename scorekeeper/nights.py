@@ -143,13 +143,23 @@ def standings(tables: Iterable[Table], rule: str, points: Sequence[int],
                 line.playing = True
             if record.over or rule == SCORES:
                 line.points += earned
-    best_first = -1 if rule == PLACES or not low_wins else 1
-    ranked = sorted(lines.values(), key=lambda s: (best_first * s.points, s.name.casefold()))
-    counts = Counter(s.points for s in ranked)
+    ranked = sorted(lines.values(), key=lambda s: (_standing(s, rule, low_wins), s.name.casefold()))
+    counts = Counter(_standing(s, rule, low_wins) for s in ranked)
     for i, line in enumerate(ranked):
-        line.rank = ranked[i - 1].rank if i and ranked[i - 1].points == line.points else i + 1
-        line.tied = counts[line.points] > 1
+        same = i and _standing(ranked[i - 1], rule, low_wins) == _standing(line, rule, low_wins)
+        line.rank = ranked[i - 1].rank if same else i + 1
+        line.tied = counts[_standing(line, rule, low_wins)] > 1
     return ranked
+
+
+def _standing(line: Standing, rule: str, low_wins: bool) -> tuple[int, Fraction]:
+    """What ranks a line, the best the smallest: the most points; under :data:`SCORES`
+    where the lowest total wins, the most tables sat at first (a sum of penalties is
+    smaller for who played less: one who has not played yet is not first), then the
+    lowest sum."""
+    if rule == SCORES and low_wins:
+        return -len(line.results), line.points
+    return 0, -line.points
 
 
 def table_sizes(players: int, size: int, tables: int | None = None) -> list[int]:
@@ -163,15 +173,35 @@ def table_sizes(players: int, size: int, tables: int | None = None) -> list[int]
 
 
 def suggest(waiting: Sequence[K], size: int, earlier: Iterable[Sequence[K]],
-            started: Sequence[Sequence[K]] = (), least: int = 1, most: int | None = None) -> list[list[K]]:
+            started: Sequence[Sequence[K]] = (), least: int = 1, order: Sequence[K] = ()) -> list[list[K]]:
     """The tables still to start in this round of tables, for the players ``waiting`` (in
-    the order the night lists them), ``size`` a table where they can be: as many tables as
-    the whole round (``started``: its tables already started, and the waiting players)
-    needs, less those started, none with fewer than ``least`` players (the game's fewest:
-    then fewer tables, up to ``most`` a table, the game's most; whoever still has no seat
-    waits for the next table). Each player, those who met the most people tonight
-    (``earlier``: the tables of the rounds before) first, sits where they meet the fewest
-    people they met already, else at the emptiest table, else the first."""
+    the order the night lists them), at most ``size`` a table and none with fewer than
+    ``least`` (the game's fewest: then fewer tables, and whoever has no seat waits for the
+    next one), so that the people at each table met as few times tonight as can be found
+    (``earlier``: the tables of the rounds before).
+
+    The suggestion is made for the whole round, its tables already started (``started``)
+    and its players still waiting alike; where each started table is one of its tables,
+    the others are what is left to start, so starting a table as suggested moves no other
+    seat. A table started otherwise stays as it is, and the rest is made around it.
+    ``order``: the night's players in its order, which the whole round is taken in (by
+    default the waiting players' order, the started tables' players after them)."""
+    earlier = [list(t) for t in earlier]
+    listed: dict[K, int] = {}
+    for p in list(order) + list(waiting):
+        listed.setdefault(p, len(listed))
+    everyone = sorted([p for t in started for p in t] + list(waiting), key=lambda p: listed.get(p, len(listed)))
+    whole = _seat(everyone, size, least, earlier, [])
+    if all(any(set(t) == set(w) for w in whole) for t in started):
+        return [w for w in whole if not any(set(t) == set(w) for t in started)]
+    return _seat(list(waiting), size, least, earlier, [list(t) for t in started])
+
+
+def _seat(players: list[K], size: int, least: int, earlier: list[list[K]], fixed: list[list[K]]) -> list[list[K]]:
+    """Tables for ``players`` besides the ``fixed`` ones: placed one by one (those who met
+    the most people first, each where they meet the fewest they met, else at the emptiest
+    table, else the first), then two players of two tables swapped while that lowers the
+    meetings again (the first such swap each time, in order: the same answer every time)."""
     met: Counter[frozenset[K]] = Counter()
     for table in earlier:
         met.update(frozenset(pair) for pair in combinations(set(table), 2))
@@ -179,16 +209,34 @@ def suggest(waiting: Sequence[K], size: int, earlier: Iterable[Sequence[K]],
     for pair, n in met.items():
         for p in pair:
             meetings[p] += n
-    whole = table_sizes(len(waiting) + sum(len(t) for t in started), size)
-    count = min(max(len(whole) - len(started), -(-len(waiting) // size)), len(waiting) // max(least, 1))
+    whole = table_sizes(len(players) + sum(len(t) for t in fixed), size)
+    count = min(max(len(whole) - len(fixed), -(-len(players) // size)), len(players) // max(least, 1))
     if count <= 0:
         return []
-    seats = table_sizes(min(len(waiting), count * (most or size)), size, count)
+    seats = table_sizes(min(len(players), count * size), size, count)
     tables: list[list[K]] = [[] for _ in seats]
-    for player in sorted(waiting, key=lambda p: -meetings[p]):  # a stable sort: the night's order next
+
+    def cost(player: K, table: list[K]) -> int:
+        return sum(met[frozenset((player, q))] for q in table if q != player)
+
+    for player in sorted(players, key=lambda p: -meetings[p]):  # a stable sort: the night's order next
         room = [i for i, table in enumerate(tables) if len(table) < seats[i]]
         if not room:  # every seat taken: waits for the next table
             break
-        best = min(room, key=lambda i: (sum(met[frozenset((player, q))] for q in tables[i]), len(tables[i]), i))
+        best = min(room, key=lambda i: (cost(player, tables[i]), len(tables[i]), i))
         tables[best].append(player)
+    improved = True
+    while improved:  # each swap lowers the meetings, a whole number: it ends
+        improved = False
+        for i, j in combinations(range(len(tables)), 2):
+            for a, b in ((a, b) for a in tables[i] for b in tables[j]):
+                rest_i = [q for q in tables[i] if q != a]
+                rest_j = [q for q in tables[j] if q != b]
+                if cost(b, rest_i) + cost(a, rest_j) < cost(a, rest_i) + cost(b, rest_j):
+                    tables[i] = rest_i + [b]
+                    tables[j] = rest_j + [a]
+                    improved = True
+                    break
+            if improved:
+                break
     return [t for t in tables if t]

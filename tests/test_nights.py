@@ -92,6 +92,16 @@ def test_the_sum_of_scores_counts_games_in_progress_and_ranks_as_the_game_does()
     assert [s.name for s in ranked] == ["Ann", "Bob"]
 
 
+def test_where_the_lowest_sum_wins_who_sat_at_more_tables_ranks_first():
+    """A sum of penalties is smaller for who played less: one who has not played yet is
+    not first, nor is one who left after a game ahead of those who played on."""
+    low = [table(1, {"Ann": 20, "Bob": 160}, ["Ann"], variant=KALOOKI),
+           table(2, {"Ann": 30, "Cy": 10}, ["Cy"], round_no=2, variant=KALOOKI)]
+    ranked = nights.standings(low, nights.SCORES, (3, 2), present("Ann", "Bob", "Cy", "Dee"), low_wins=True)
+    assert [(s.name, s.rank, s.points) for s in ranked] == [("Ann", 1, 50), ("Cy", 2, 10), ("Bob", 3, 160),
+                                                              ("Dee", 4, 0)]
+
+
 def test_tables_are_as_even_as_the_players_allow():
     assert nights.table_sizes(12, 4) == [4, 4, 4]
     assert nights.table_sizes(10, 4) == [4, 3, 3]
@@ -132,13 +142,29 @@ def test_every_waiting_player_gets_one_seat_and_starting_a_table_as_suggested_mo
     assert all(len(t) <= size for t in tables)
     assert max(map(len, tables)) - min(map(len, tables)) <= 1
     started, rest = tables[:1], [p for p in players if p not in tables[0]]
-    assert nights.suggest(rest, size, earlier, started) == tables[1:]
+    assert nights.suggest(rest, size, earlier, started, order=players) == tables[1:]
+    moved = [tables[0][1:] + rest[:1]] if len(tables) > 1 else []  # a table started otherwise
+    if moved:
+        others = nights.suggest([p for p in players if p not in moved[0]], size, earlier, moved, order=players)
+        assert sorted(p for t in moved + others for p in t) == sorted(players)
 
 
-def test_no_table_has_fewer_players_than_the_game_needs():
+def test_no_table_has_fewer_players_than_the_game_needs_nor_more_than_the_night_seats():
     # Gin seats two: of five players, one waits for the next table.
-    tables = nights.suggest(TWELVE[:5], 2, [], least=2, most=2)
-    assert [len(t) for t in tables] == [2, 2]
-    # Manipulation takes 3 to 5: four players at "3 a table" make one table of four, not two of two.
-    assert [len(t) for t in nights.suggest(TWELVE[:4], 3, [], least=3, most=5)] == [4]
-    assert nights.suggest(TWELVE[:2], 3, [], least=3, most=5) == []
+    assert [len(t) for t in nights.suggest(TWELVE[:5], 2, [], least=2)] == [2, 2]
+    # Manipulation takes 3 to 5: four players at 3 a table make one table of three, not two of two.
+    assert [len(t) for t in nights.suggest(TWELVE[:4], 3, [], least=3)] == [3]
+    assert nights.suggest(TWELVE[:2], 3, [], least=3) == []
+
+
+NINE = [f"P{i}" for i in range(9)]
+
+
+def test_nine_players_at_three_a_table_meet_no_one_twice_in_four_rounds():
+    """Nine players in threes: four rounds where no pair meets twice exist (Kirkman's
+    schoolgirls, for nine); the suggestion finds them."""
+    earlier: list = []
+    for _round in range(4):
+        tables = nights.suggest(NINE, 3, earlier)
+        assert repeats(tables, earlier) == 0, (tables, earlier)
+        earlier += tables

@@ -155,7 +155,7 @@ def _next_round(night: store.Night, tables: list[night_rules.Table],
     earlier = [_players_at(t) for t in tables if t.round < round_no]
     variant = night.variant
     suggested = night_rules.suggest(waiting, night.table_size, earlier, started, variant.min_players,
-                                    variant.max_players)
+                                    [s.player for s in seats])
     seated = {p for t in suggested for p in t}
     return round_no, suggested, [p for p in waiting if p not in seated]
 

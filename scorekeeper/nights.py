@@ -186,15 +186,15 @@ def suggest(waiting: Sequence[K], size: int, earlier: Iterable[Sequence[K]],
     seat. A table started otherwise stays as it is, and the rest is made around it.
     ``order``: the night's players in its order, which the whole round is taken in (by
     default the waiting players' order, the started tables' players after them)."""
-    earlier = [list(t) for t in earlier]
+    before = [list(t) for t in earlier]
     listed: dict[K, int] = {}
     for p in list(order) + list(waiting):
         listed.setdefault(p, len(listed))
     everyone = sorted([p for t in started for p in t] + list(waiting), key=lambda p: listed.get(p, len(listed)))
-    whole = _seat(everyone, size, least, earlier, [])
+    whole = _seat(everyone, size, least, before, [])
     if all(any(set(t) == set(w) for w in whole) for t in started):
         return [w for w in whole if not any(set(t) == set(w) for t in started)]
-    return _seat(list(waiting), size, least, earlier, [list(t) for t in started])
+    return _seat(list(waiting), size, least, before, [list(t) for t in started])
 
 
 def _seat(players: list[K], size: int, least: int, earlier: list[list[K]], fixed: list[list[K]]) -> list[list[K]]:

@@ -64,12 +64,7 @@ def create(db: Database, variant: Variant, players: list[str], rules: Mapping[st
     same transaction writes, given the new game's id (a night's table: storage/nights.py)."""
     if not 0 <= first_dealer < len(players):
         raise Refused(Say("the first dealer must be one of the players"))
-    doc = {"format": gamefile.FORMAT, "variant": variant.key, "rules": dict(rules),
-           "players": list(players), "teams": teams, "rounds": []}
-    try:
-        game = gamefile.replay(doc)
-    except ScorekeeperError as e:
-        raise Refused(e.message) from None  # its sentence, as the rules said it
+    game = check_new(variant, players, rules, teams)
     with write(db):
         made = kernel.insert_game(db, variant, players, rules, first_dealer, teams,
                                   status=game.said_status(), totals=game.totals, made_by=request_id,
@@ -77,6 +72,19 @@ def create(db: Database, variant: Variant, players: list[str], rules: Mapping[st
         if also is not None:
             also(db, made[0])
         return made
+
+
+def check_new(variant: Variant, players: Sequence[str], rules: Mapping[str, Any],
+              teams: list[list[str]] | None = None) -> gamefile.LogGame | gamefile.CountGame:
+    """A new game as its rules see it (its game file with no rounds, replayed); Refused,
+    in the rules' words, for one they do not allow (a deck too small for the players)."""
+    doc = {"format": gamefile.FORMAT, "variant": variant.key, "rules": dict(rules),
+           "players": list(players), "teams": teams, "rounds": []}
+    try:
+        game: gamefile.LogGame | gamefile.CountGame = gamefile.replay(doc)
+    except ScorekeeperError as e:
+        raise Refused(e.message) from None  # its sentence, as the rules said it
+    return game
 
 
 def state(db: Database, game_id: int, round_no: int | None = None) -> logs.LogState | rounds.Scored:

@@ -28,7 +28,7 @@ from . import games, kernel, players
 from .db import write
 from .kernel import AlreadyHere, NotFound, Refused
 
-NAME_LENGTH = 60  # a night's name
+NAME_LENGTH = kernel.NAME_LENGTH  # a night's name, kept as a player's is (kernel.clean_name)
 MOST_PLAYERS = 64  # at a night: eight tables of eight
 MOST_TABLES = 64  # tables in one night
 
@@ -89,12 +89,22 @@ def check(variant: Variant, table_size: int, ranking: str, places: Sequence[int]
 
 def open_night(db: Database, group: int | None, name: str, variant: Variant, rules: Mapping[str, str],
                table_size: int, ranking: str, places: Sequence[int], names: Sequence[str],
-               request_id: str | None = None) -> int:
+               request_id: str | None = None, *, tables: Mapping[int, Mapping[str, Any]]) -> int:
     """A new night of ``group`` (None: a new group of its own) with its players (``names``,
-    in the order given); its id. The form sent twice opens one night (AlreadyHere, with
-    its id)."""
+    in the order given); its id. ``tables``: the rules a table of each size the night may
+    seat starts with, each checked as a new game's (Refused, naming the size, for rules
+    none of its tables could start with: one deck for eight players). The form sent twice
+    opens one night (AlreadyHere, with its id)."""
     kernel.check_request_id(request_id)
     check(variant, table_size, ranking, places)
+    if name:
+        name = kernel.clean_name(name)
+    for size, table_rules in sorted(tables.items()):
+        try:
+            games.check_new(variant, [str(n) for n in range(1, size + 1)], table_rules)
+        except Refused as e:
+            raise Refused(Say("a table of %(n)s players could not start: %(reason)s", n=size,
+                              reason=e.said)) from None
     if len(names) > MOST_PLAYERS:
         raise Refused(Say("a night has at most %(most)s players", most=MOST_PLAYERS))
     with write(db):
@@ -225,6 +235,23 @@ def set_left(db: Database, night: Night, player_id: int, left: bool) -> None:
         _bump(db, night.id)
 
 
+def remove_player(db: Database, night: Night, player_id: int) -> str:
+    """A player added by mistake (a name mistyped) taken off the night's list; only one
+    who sat at none of its tables (what was played stays). Their name."""
+    with write(db):
+        row = db.execute("SELECT p.name FROM night_players n JOIN players p ON p.id = n.player "
+                         "WHERE n.night = ? AND n.player = ?", [night.id, player_id]).fetchone()
+        if row is None:
+            raise NotFound(Say("that player is not at this night"))
+        if db.execute("SELECT 1 FROM night_tables t JOIN seats s ON s.game = t.game WHERE t.night = ? "
+                      "AND s.player = ?", [night.id, player_id]).fetchone():
+            raise Refused(Say("%(player)s sat at a table tonight: what was played stays (they can leave early)",
+                              player=row[0]))
+        db.execute("DELETE FROM night_players WHERE night = ? AND player = ?", [night.id, player_id])
+        _bump(db, night.id)
+    return str(row[0])
+
+
 def set_abandoned(db: Database, night: Night, game_id: int, abandoned: bool) -> None:
     """A table's game abandoned (it counts for nothing tonight; the game itself is kept as
     it is), or counted again."""
@@ -238,13 +265,19 @@ def set_abandoned(db: Database, night: Night, game_id: int, abandoned: bool) -> 
 
 def start_table(db: Database, night: Night, round_no: int, variant: Variant, names: list[str],
                 rules: Mapping[str, Any], first_dealer: int, teams: list[list[str]] | None = None,
-                request_id: str | None = None) -> int:
+                request_id: str | None = None, *, as_sent: Mapping[str, str]) -> int:
     """A new table of the night in round of tables ``round_no``: a game of the night's
     group (storage/games.py ``create``), its players at the night, in one transaction;
-    the game's id. The form sent twice starts one table (AlreadyHere, with its game)."""
-    if night.ranking == rules_of_nights.SCORES and variant.key != night.variant.key:
-        raise Refused(Say("tonight's standings add up the scores of %(game)s, so every table plays it",
-                          game=night.variant.name))
+    the game's id. The form sent twice starts one table (AlreadyHere, with its game).
+
+    Refused for a player already at a table of this round or at one still playing (a
+    second phone, an old tab: one player, one table), and, where the standings add up
+    the scores, for a table of another game or of other rules (``as_sent``: its rule
+    fields as sent, compared with the night's)."""
+    if night.ranking == rules_of_nights.SCORES and (variant.key != night.variant.key
+                                                    or dict(as_sent) != dict(night.rules)):
+        raise Refused(Say("tonight's standings add up the scores of %(game)s played by the night's rules, "
+                          "so every table plays it by them", game=night.variant.name))
     last = db.execute("SELECT COALESCE(MAX(round), 0), COUNT(*) FROM night_tables WHERE night = ?",
                       [night.id]).fetchone()
     if not 1 <= round_no <= last[0] + 1:
@@ -253,6 +286,14 @@ def start_table(db: Database, night: Night, round_no: int, variant: Variant, nam
         raise Refused(Say("a night has at most %(most)s tables", most=MOST_TABLES))
 
     def seat(db: Database, game_id: int) -> None:
+        busy = db.execute(
+            "SELECT p.name FROM seats s JOIN players p ON p.id = s.player WHERE s.game = ? AND s.player IN ("
+            "SELECT o.player FROM night_tables t JOIN seats o ON o.game = t.game JOIN games g ON g.id = t.game "
+            "WHERE t.night = ? AND NOT t.abandoned AND (t.round = ? OR NOT g.over)) ORDER BY s.seat",
+            [game_id, night.id, round_no]).fetchall()
+        if busy:
+            raise Refused(Say("%(players)s: already at a table of this round, or at one still playing",
+                              players=", ".join(row[0] for row in busy)))
         db.execute("INSERT INTO night_tables (night, game, round) VALUES (?, ?, ?)", [night.id, game_id, round_no])
         for (player_id,) in db.execute("SELECT player FROM seats WHERE game = ? ORDER BY seat", [game_id]).fetchall():
             _join(db, night.id, player_id)

@@ -297,6 +297,18 @@ class RuleChoices:
         return {"text": text, "house": house,
                 "open": any(field.errors for _option, field in self.rule_fields())}
 
+    def rules_for(self, players: int) -> dict:
+        """The rules chosen, for a table of ``players``: "as the rules say" worked out."""
+        rules: dict = {}
+        fields = self.rule_fields()
+        for option, field in fields:  # the plain choices first: computed defaults read them
+            if not option.default_for:
+                rules[option.name] = rule_value(option, field.data, players, rules)
+        for option, field in fields:
+            if option.default_for:
+                rules[option.name] = rule_value(option, field.data, players, rules)
+        return {o.name: rules[o.name] for o, _f in fields}
+
     def rules_sent(self) -> dict[str, str]:
         """The rule fields as sent, by option (a night keeps them: each table's player count
         decides what "as the rules say" is, :func:`rule_value`)."""
@@ -374,15 +386,7 @@ class NewGameBase(RuleChoices, PageForm):
         seated = self.seated()
         names = [n for _i, n in seated]
         dealer = [i for i, _n in seated].index(int(self.first_dealer.data))
-        rules: dict = {}
-        fields = self.rule_fields()
-        for option, field in fields:  # the plain choices first: computed defaults read them
-            if not option.default_for:
-                rules[option.name] = rule_value(option, field.data, len(names), rules)
-        for option, field in fields:
-            if option.default_for:
-                rules[option.name] = rule_value(option, field.data, len(names), rules)
-        return names, {o.name: rules[o.name] for o, _f in fields}, dealer
+        return names, self.rules_for(len(names)), dealer
 
 
 def _value_label(choice) -> tuple:

@@ -15,7 +15,7 @@ from ..games.variant import Variant
 from ..storage import kernel
 from ..storage import nights as store_nights
 from .forms import Choice, PageForm, RequestIdField, RuleChoices, rule_field
-from .words import page_text
+from .words import page_text, said
 
 
 def night_places(text: str | None) -> tuple[int, ...]:
@@ -54,6 +54,13 @@ class NightBase(RuleChoices, PageForm):
         if field.data is not None and not low <= field.data <= high:
             raise ValidationError(page_text("%(game)s seats %(low)s to %(high)s players at a table.",
                                             game=self.variant.name, low=low, high=high))
+
+    def validate_name(self, field) -> None:
+        if self.night_name():
+            try:
+                kernel.clean_name(self.night_name())
+            except kernel.Refused as e:
+                raise ValidationError(said(e.said)) from None
 
     def validate_places(self, field) -> None:
         night_places(field.data)

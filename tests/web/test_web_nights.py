@@ -207,7 +207,11 @@ def test_under_the_sum_of_scores_every_table_plays_the_nights_game(app, client, 
     ({"places": "1 " * 9}, "at most 8 numbers"),
     ({"ranking": "luck"}, "Not a valid choice"),
     ({"rule_target": "-4"}, "Target"),
-    ({"name": "n" * 61}, "keep it to 60 letters"),
+    ({"table_size": "3", "rule_target": "10", "places": "3 1", "variant": "gin"}, "seats 2 to 2 players"),
+    ({"name": "n" * 41}, "keep it to 40 letters"),
+    ({"name": "\u200b\u200b"}, "invisible character"),
+    ({"variant": "rummy500", "table_size": "8", "rule_decks": "1"},
+     "A table of 8 players could not start: Rules: one deck cannot deal 7 cards to each of 8 players"),
 ])
 def test_a_night_that_cannot_be_is_refused_in_words_and_changes_nothing(app, client, group, db, change, says):
     edit, _view = group
@@ -335,3 +339,68 @@ def test_a_phone_with_no_group_opens_a_night_in_a_new_group_and_holds_its_edit_l
     assert db.execute("SELECT COUNT(*) FROM groups").fetchone()[0] == 1
     # Its home group now: the home page's form leads there.
     assert client.get("/nights/new").headers["Location"].startswith(f"/group/{group}-{edit}/nights/new")
+
+
+def test_one_player_sits_at_one_table_whatever_a_second_phone_or_an_old_tab_sends(app, client, group):
+    edit, _view = group
+    url = night_url(client, edit, players="\n".join(TWELVE[:8]))
+    action, fields = suggested(text(client.get(url)))[0]
+    assert client.post(action, data=fields).status_code == 303
+    before = dump(app.config["DATABASE"])
+    again = client.post(action, data=dict(fields, request_id="another-phone-1234"))  # the same tap, another phone
+    assert again.status_code == 422
+    assert f"{fields['seat_0']}, {fields['seat_1']}" in text(again) and "already at a table" in text(again)
+    assert dump(app.config["DATABASE"]) == before
+    # The rest of the round is seated as suggested; no one is offered a second seat.
+    rest = sum((seats(f) for _a, f in suggested(text(client.get(url)))), [])
+    assert sorted(rest + seats(fields)) == sorted(TWELVE[:8])
+
+
+def test_under_the_sum_of_scores_a_table_of_other_rules_is_refused(app, client, group):
+    edit, _view = group
+    url = night_url(client, edit, players="\n".join(TWELVE[:4]), ranking="scores")
+    before = dump(app.config["DATABASE"])
+    response = client.post(f"{url}/tables", data={"variant": "rummy", "round": "1", "first_dealer": "0",
+                                                   "seat_0": "Ann", "seat_1": "Bob", "rule_scoring": "penalty",
+                                                   "rule_target": "10"})
+    assert response.status_code == 422 and "played by the night's rules" in text(response)
+    assert dump(app.config["DATABASE"]) == before
+
+
+def test_a_name_typed_by_mistake_comes_off_the_list_but_not_one_who_played(client, group):
+    edit, _view = group
+    url = night_url(client, edit, players="Ann\nBob\nAnm")
+    page = text(client.get(url))
+    anm = re.search(r'data-night-player="Anm".*?name="player" value="(\d+)"', page, re.S).group(1)
+    assert client.post(f"{url}/players", data={"player": anm, "remove": "1"}).status_code == 303
+    assert 'data-night-player="Anm"' not in text(client.get(url))
+    client.post(f"{url}/tables", data={"variant": "rummy", "round": "1", "first_dealer": "0",
+                                       "seat_0": "Ann", "seat_1": "Bob"})
+    page = text(client.get(url))
+    ann = re.search(r'data-night-player="Ann".*?name="player" value="(\d+)"', page, re.S).group(1)
+    refused = client.post(f"{url}/players", data={"player": ann, "remove": "1"})
+    assert refused.status_code == 422 and "what was played stays" in text(refused)
+
+
+def test_the_screen_keeps_a_table_of_an_earlier_round_while_it_plays_and_follows_a_rename(client, group, db):
+    edit, _view = group
+    url = night_url(client, edit, players="\n".join(TWELVE[:4]), table_size="2")
+    first = start_suggested(client, url)
+    (_g1, link1), (_g2, _link2) = table_links(client, url)
+    finish(client, link1, first[0][0], first[0], {first[0][1]: ["SK"]})
+    start_suggested(client, url)  # round 2 for the table that finished; round 1's other table plays on
+    screen = text(client.get(url + "/screen"))
+    assert "Table 2 of round 1" in screen and "Tables of round 2" in screen
+    version = re.search(r'data-version="(\d+)"', screen).group(1)
+    player = db.execute("SELECT id FROM players WHERE name = ?", [TWELVE[0]]).fetchone()[0]
+    assert client.post(f"/group/{edit}/players/{player}/rename", data={"name": "Annie"}).status_code == 303
+    moved = client.get(url + f"/screen?since={version}")
+    assert moved.status_code == 200 and "Annie" in text(moved)
+
+
+def test_a_night_opened_without_a_name_is_named_by_its_day_in_the_phones_words(client, group):
+    edit, _view = group
+    url = night_url(client, edit, name="")
+    assert "The night of " in text(client.get(url))
+    client.post("/language", data={"lang": "es", "next": "/"})
+    assert "La noche del " in text(client.get(url))

@@ -94,6 +94,19 @@ class NightView:
     version: int
 
     @property
+    def at_no_table(self) -> set:
+        """The night's players who sat at none of its tables."""
+        sat = {p for t in self.tables for p in _players_at(t.table)}
+        return {s.player for s in self.seats if s.player not in sat}
+
+    @property
+    def screen_tables(self) -> list[TableView]:
+        """What the night's screen shows: the latest round's tables, and any still playing."""
+        latest = max(self.rounds, default=0)
+        return [t for t in self.tables if t.table.round == latest
+                or (not t.table.abandoned and t.table.record is not None and not t.table.over)]
+
+    @property
     def started(self) -> int:
         """How many tables of the round being seated have started (the suggested ones are numbered on)."""
         return sum(1 for t in self.tables if t.table.round == self.next_round)
@@ -220,9 +233,11 @@ def create():
         return _render_new(form, flat_errors(form)), 422
     db = get_db()
     try:
-        night_id = store.open_night(db, links.home_group(), form.night_name() or _default_name(), variant,
+        night_id = store.open_night(db, links.home_group(), form.night_name(), variant,
                                     form.rules_sent(), form.table_size.data, form.ranking.data,
-                                    night_places(form.places.data), form.names(), form.request_id.key())
+                                    night_places(form.places.data), form.names(), form.request_id.key(),
+                                    tables={n: form.rules_for(n) for n in range(variant.min_players,
+                                                                               form.table_size.data + 1)})
     except AlreadyHere as e:  # sent twice (the form's key is this phone's): the night it opened
         night_id = e.game_id
         flash(page_text("Already saved: that was sent twice, and counts once."))
@@ -237,10 +252,13 @@ def create():
     return redirect(url_for("nights.show", group_key=links.group_key_for(group), night_id=night_id), 303)
 
 
-def _default_name():
+@bp.app_template_global("night_title")
+def night_title(night: store.Night) -> str:
+    """A night's name; one opened without a name is the night of its day, in the
+    phone's words."""
     from .helpers import date_filter
 
-    return page_text("The night of %(day)s", day=date_filter(kernel.now()))
+    return night.name or page_text("The night of %(day)s", day=date_filter(night.created))
 
 
 @bp.route(f"{AT}/<id:night_id>")
@@ -319,7 +337,7 @@ def start(night_id: int):
     names, rules, dealer = form.game()
     try:
         store.start_table(get_db(), night, round_no, variant, names, rules, dealer, form.teams(),
-                          form.request_id.key())
+                          form.request_id.key(), as_sent=form.rules_sent())
     except AlreadyHere:
         flash(page_text("Already saved: that was sent twice, and counts once."))
     except Refused as e:
@@ -348,8 +366,9 @@ def table_state(night_id: int, table: int):
 
 @bp.route(f"{AT}/<id:night_id>/players", methods=["POST"])
 def night_players(night_id: int):
-    """A player joins the night (``name``), or leaves early or comes back (``player`` and
-    ``left``)."""
+    """A player joins the night (``name``), leaves early or comes back (``player`` and
+    ``left``), or, added by mistake and at no table yet, is taken off its list (``player``
+    and ``remove``)."""
     night = _night(night_id)
     db = get_db()
     if "name" in request.form:
@@ -363,6 +382,15 @@ def night_players(night_id: int):
               else page_text("%(name)s is at the night already.", name=name))
         return redirect(url_for("nights.show", night_id=night.id), 303)
     player = links.parse_id(request.form.get("player", ""))
+    if player is not None and request.form.get("remove") == "1":
+        try:
+            name = store.remove_player(db, night, player)
+        except NotFound:
+            return _refused(night, page_text("That player is not at this night."), 404)
+        except Refused as e:
+            return _refused(night, kernel.sentence(said(e.said)))
+        flash(page_text("%(name)s is off tonight's list.", name=name))
+        return redirect(url_for("nights.show", night_id=night.id), 303)
     left = request.form.get("left")
     if player is None or left not in ("1", "0"):
         return _refused(night, page_text("Choose a player of the night."))

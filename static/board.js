@@ -1,7 +1,8 @@
 /* The scoreboard, live (templates/board.html). The game's stream of changes (web/live.py:
    data-board-events) says when the game has moved on; the board is then asked again
    (?since=<version>: 204 while nothing changed) and replaced. Where no stream is held the
-   board asks every second (a night's screen, which has none: every data-board-every ms); a hidden page asks nothing and catches up when shown. Without
+   board asks every second (a night's screen and page, which have none: every
+   data-board-every ms); a hidden page asks nothing and catches up when shown. Without
    this script the page reloads itself (a <noscript> refresh). */
 "use strict";
 (() => {

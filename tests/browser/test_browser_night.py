@@ -147,6 +147,9 @@ def test_a_night_of_three_tables_and_twelve_players_over_two_rounds(no_script_pa
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(night)
     assert_accessible(page, "night page")
+    # The night's page keeps its standings live too: the table counted again, the points come back.
+    tap_and_wait(phone, phone.locator("li[data-table-number='1'] [data-action=count-again]").first)
+    expect(page.locator(f"tr[data-standing='{winner}'] [data-points]")).to_have_text(before, timeout=10_000)
     page.goto(night + "/sheet")
     expect(page.locator("[data-sheet-players] li")).to_have_count(12)
     assert_accessible(page, "night sheet")

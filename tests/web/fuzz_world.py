@@ -547,9 +547,9 @@ def _routes() -> dict[tuple[str, str], Route]:
                     "places": "3 1"}),
         (None, {}, {"variant": "rummy", "players": "A\nB\nCy\nDi", "table_size": "4", "ranking": "places",
                     "places": "3 2 1 0", "rule_target": "10"})], posts)
-    for rule in (f"{night}/<id:night_id>", f"{night}/<id:night_id>/sheet"):
-        r[(rule, "GET")] = Route((), {"x": anything})
-    r[(f"{night}/<id:night_id>/screen", "GET")] = Route((), {"since": value("0", "1", "3", "99")})
+    r[(f"{night}/<id:night_id>/sheet", "GET")] = Route((), {"x": anything})
+    for rule in (f"{night}/<id:night_id>", f"{night}/<id:night_id>/screen"):
+        r[(rule, "GET")] = Route((), {"since": value("0", "1", "3", "4", "99")})
     r[(f"{night}/<id:night_id>/tables/new", "GET")] = Route((), {
         "variant": value(*registry.VARIANTS, "canasta", ""), "round": value("1", "2", "3", "0", "")})
     r[(f"{night}/<id:night_id>/tables", "POST")] = Route((), {**NEW_GAME, "round": value("1", "2", "3", "0", "")},

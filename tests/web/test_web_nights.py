@@ -257,9 +257,11 @@ def test_the_screen_answers_204_until_something_changes(client, group):
     version = re.search(r'data-version="(\d+)"', page).group(1)
     assert screen.status_code == 200 and "data-board-every" in page and "Ann" in page
     assert client.get(url + f"/screen?since={version}").status_code == 204
+    assert client.get(url + f"?since={version}").status_code == 204  # the night's page, live too
     start_suggested(client, url)
     moved = client.get(url + f"/screen?since={version}")
     assert moved.status_code == 200 and "Table 3" in text(moved)
+    assert client.get(url + f"?since={version}").status_code == 200
 
 
 def test_the_sheet_lists_every_table_and_each_players_games(client, group):

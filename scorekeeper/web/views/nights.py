@@ -263,7 +263,12 @@ def night_title(night: store.Night) -> str:
 
 @bp.route(f"{AT}/<id:night_id>")
 def show(night_id: int):
+    """The night's page: its standings (live: static/board.js asks ``?since=<version>``
+    every few seconds, a 204 while nothing changed, and redraws them), its next tables,
+    its tables so far, its players, its screen and sheet to hand on."""
     night = _night(night_id)
+    if request.args.get("since") == str(store.version(get_db(), night)):
+        return "", 204
     view = night_view(night)
     urls = _night_urls(night)
     share = [{"url": urls["screen"], "title": page_text("The night's screen: standings and tables for a TV"),

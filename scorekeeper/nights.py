@@ -200,8 +200,8 @@ def suggest(waiting: Sequence[K], size: int, earlier: Iterable[Sequence[K]],
 def _seat(players: list[K], size: int, least: int, earlier: list[list[K]], fixed: list[list[K]]) -> list[list[K]]:
     """Tables for ``players`` besides the ``fixed`` ones: placed one by one (those who met
     the most people first, each where they meet the fewest they met, else at the emptiest
-    table, else the first), then two players of two tables swapped while that lowers the
-    meetings again (the first such swap each time, in order: the same answer every time)."""
+    table, else the first), then two players of two tables swapped wherever that lowers the
+    meetings, pass after pass until no swap does (in order: the same answer every time)."""
     met: Counter[frozenset[K]] = Counter()
     for table in earlier:
         met.update(frozenset(pair) for pair in combinations(set(table), 2))
@@ -229,14 +229,12 @@ def _seat(players: list[K], size: int, least: int, earlier: list[list[K]], fixed
     while improved:  # each swap lowers the meetings, a whole number: it ends
         improved = False
         for i, j in combinations(range(len(tables)), 2):
-            for a, b in ((a, b) for a in tables[i] for b in tables[j]):
-                rest_i = [q for q in tables[i] if q != a]
-                rest_j = [q for q in tables[j] if q != b]
-                if cost(b, rest_i) + cost(a, rest_j) < cost(a, rest_i) + cost(b, rest_j):
-                    tables[i] = rest_i + [b]
-                    tables[j] = rest_j + [a]
-                    improved = True
-                    break
-            if improved:
-                break
+            for a in list(tables[i]):
+                for b in list(tables[j]):
+                    rest_i = [q for q in tables[i] if q != a]
+                    rest_j = [q for q in tables[j] if q != b]
+                    if cost(b, rest_i) + cost(a, rest_j) < cost(a, rest_i) + cost(b, rest_j):
+                        tables[i], tables[j] = rest_i + [b], rest_j + [a]
+                        improved = True
+                        break  # ``a`` sits at table j now: the next player of table i
     return [t for t in tables if t]

@@ -117,7 +117,9 @@ class NightView:
         return sum(1 for t in self.tables if not t.table.abandoned and t.table.record is not None and not t.table.over)
 
 
-def night_view(night: store.Night) -> NightView:
+def night_view(night: store.Night, *, seats_next: bool = False) -> NightView:
+    """What a night's pages show; ``seats_next``: the next round's seats too (the night's
+    own page: the other pages do not show them)."""
     db = get_db()
     tables, unread = store.scored_tables(db, night)
     seats = store.seated(db, night.id)
@@ -126,7 +128,7 @@ def night_view(night: store.Night) -> NightView:
     standing = night_rules.standings(tables, night.ranking, night.places, present, low_wins=low)
     names = {s.player: s.name for s in seats}
     shown = [_table_view(t) for t in tables]
-    next_round, suggested, waiting = _next_round(night, tables, seats)
+    next_round, suggested, waiting = _next_round(night, tables, seats) if seats_next else (0, [], [])
     return NightView(night, standing, shown, sorted({t.round for t in tables}), unread, seats, next_round,
                      [[names[p] for p in t] for t in suggested], [names[p] for p in waiting],
                      store.version(db, night))
@@ -269,7 +271,7 @@ def show(night_id: int):
     night = _night(night_id)
     if request.args.get("since") == str(store.version(get_db(), night)):
         return "", 204
-    view = night_view(night)
+    view = night_view(night, seats_next=True)
     urls = _night_urls(night)
     share = [{"url": urls["screen"], "title": page_text("The night's screen: standings and tables for a TV"),
               "qr": links.qr_svg(urls["screen"], page_text("The night's screen: standings and tables for a TV"))}]
@@ -315,7 +317,7 @@ def _night_rules(night: store.Night, variant) -> dict[str, str]:
 
 def _round_of(text: str | None, night: store.Night) -> int:
     number = links.parse_id(text or "")
-    return number if number is not None else night_view(night).next_round
+    return number if number is not None else night_view(night, seats_next=True).next_round
 
 
 def _render_table_form(night: store.Night, form, errors: list[str], round_no: int):
@@ -336,7 +338,7 @@ def start(night_id: int):
     round_no = links.parse_id(request.form.get("round", ""))
     if round_no is None:
         return _render_table_form(night, form, [page_text("Which round of tables is this? Start it from the "
-                                                          "night's page.")], night_view(night).next_round), 422
+                                                          "night's page.")], _round_of(None, night)), 422
     if not form.validate():
         return _render_table_form(night, form, flat_errors(form), round_no), 422
     names, rules, dealer = form.game()
@@ -411,7 +413,7 @@ def night_players(night_id: int):
 
 def _refused(night: store.Night, message: str, status: int = 422):
     """The night's page with why nothing changed."""
-    view = night_view(night)
+    view = night_view(night, seats_next=True)
     urls = _night_urls(night)
     return render_template("night.html", view=view, night=night, error=message, share=[],
                            sheet_url=urls["sheet"], can_change=True), status

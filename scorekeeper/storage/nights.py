@@ -154,6 +154,13 @@ def of_player(db: Database, player_id: int) -> list[int]:
     return [row[0] for row in rows]
 
 
+def of_game(db: Database, game_id: int) -> tuple[int, int] | None:
+    """(night, group) of the night a game is a table of; None for a game of no night."""
+    row = db.execute("SELECT n.id, n.group_id FROM night_tables t JOIN nights n ON n.id = t.night "
+                     "WHERE t.game = ?", [game_id]).fetchone()
+    return None if row is None else (int(row[0]), int(row[1]))
+
+
 def seated(db: Database, night_id: int) -> list[Seat]:
     """The night's players in the order they joined it."""
     rows = db.execute(

@@ -105,3 +105,18 @@ def _night_form(v: Variant) -> type[NightBase]:
 
 
 NIGHT_FORMS = {key: _night_form(v) for key, v in registry.VARIANTS.items()}
+
+
+def night_rules_line(night: store_nights.Night):
+    """The rules a night's tables start with, in one line (as the new-game form says them)."""
+    form = NIGHT_FORMS[night.variant.key](formdata=None, data={
+        f"rule_{option.name}": _field_value(option, night.rules.get(option.name, ""))
+        for option in night.variant.rules})
+    return form.rules_line()["text"]
+
+
+def _field_value(option, sent: str):
+    """A kept rule field, as its form field holds it: a number's as a number."""
+    if option.kind == "int" and not option.choices:
+        return int(sent) if sent.lstrip("-").isdigit() else None
+    return sent

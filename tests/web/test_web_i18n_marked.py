@@ -45,7 +45,8 @@ TEMPLATES = [
     "_hand_entry.html", "counted_round.html", "robber_hand.html", "robber_end.html",
     "round_end.html", "_robber_taken.html", "_languages.html", "whose.html", "_whose.html", "changes.html",
     "board.html", "_board_last.html", "_rules_choice.html",
-    "night_new.html", "night.html", "_night_standings.html", "night_screen.html", "night_sheet.html",
+    "night_new.html", "night.html", "_night_standings.html", "_night_ahead.html", "night_screen.html",
+    "night_sheet.html",
 ]
 LATER: list[str] = []
 

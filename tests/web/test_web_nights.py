@@ -125,10 +125,11 @@ def test_twelve_players_two_rounds_of_tables_standings_from_the_games(client, gr
     assert re.search(rf'data-standing="{first[2][0]}".*?data-playing', page, re.S)
     assert "1 table is still playing" in page
     # The traces: each figure names its table and links its game.
-    trace = re.search(rf'<details data-trace="{first[0][0]}">(.*?)</details>', page, re.S).group(1)
-    assert "Round 1 of tables, table 1: 1st of 4" in trace and f"/g/{games[0][0]}-" in trace
-    loser = re.search(rf'<details data-trace="{first[0][1]}">(.*?)</details>', page, re.S).group(1)
-    assert "table 1: 2nd of 4 (tied)" in loser and "points: 1" in loser
+    trace = re.search(rf'<li data-trace="{first[0][0]}">(.*?)</ul>', page, re.S).group(1)
+    assert "Round 1 of tables, table 1: place 1 of 4" in trace and f"/g/{games[0][0]}-" in trace
+    loser = re.search(rf'<li data-trace="{first[0][1]}">(.*?)</ul>', page, re.S).group(1)
+    assert "table 1: place 2 of 4 (tied)" in loser and "points: 1" in loser
+    assert f"Ahead tonight, tied: {first[0][0]} and {first[1][1]}, 3 each." in page
     finish(client, games[2][1], first[2][0], first[2], {first[2][1]: ["SK"], first[2][2]: ["S5"], first[2][3]: ["H5"]})
     table = standings(text(client.get(url)))
     assert sorted(table.values()) == [(1, "3")] * 3 + [(4, "1")] * 9
@@ -274,7 +275,10 @@ def test_the_sheet_lists_every_table_and_each_players_games(client, group):
     assert "Night sheet: Sheet night" in sheet and "<svg" in sheet
     assert f"/group/{view}/nights/" in sheet  # shared by the read-only link
     winner = first[0][0]
-    assert re.search(rf'data-player="{winner}"><strong>{winner}</strong>:\s*round 1, table 1: 1st \(3\)', sheet)
+    assert re.search(rf'data-player="{winner}"><strong>{winner}</strong>:\s*round 1, table 1: place 1 \(3\)', sheet)
+    assert f"Won the night: {winner}, 3." in sheet
+    loser = first[0][1]
+    assert re.search(rf'data-player="{loser}"><strong>{loser}</strong>:\s*round 1, table 1: place 2, tied', sheet)
 
 
 def test_a_night_of_another_group_is_not_found(client, group, db):
@@ -296,7 +300,7 @@ def test_a_players_statistics_show_their_nights(client, group, db):
     finish(client, link, first[0][0], first[0], {first[0][1]: ["SK"]})
     player = db.execute("SELECT id FROM players WHERE name = ?", [first[0][0]]).fetchone()[0]
     page = text(client.get(f"/group/{edit}/players/{player}"))
-    assert re.search(r"Stats night</a> · 1st · 1 game, 1 won · points: 3", page)
+    assert re.search(r"Stats night</a> · place 1 · 1 game, 1 won · points: 3", page)
 
 
 def test_a_merge_keeps_the_merged_players_nights(client, group, db):
@@ -310,7 +314,7 @@ def test_a_merge_keeps_the_merged_players_nights(client, group, db):
     assert response.status_code == 303
     page = text(client.get(url))
     assert 'data-night-player="Ann"' in page and 'data-night-player="Annie"' not in page
-    assert len(re.search(r'<details data-trace="Ann">(.*?)</details>', page, re.S).group(1).split("<li>")) == 3
+    assert len(re.search(r'<li data-trace="Ann">(.*?)</ul>', page, re.S).group(1).split("<li>")) == 3
 
 
 def test_the_night_in_spanish_and_german(client, group):
@@ -406,3 +410,14 @@ def test_a_night_opened_without_a_name_is_named_by_its_day_in_the_phones_words(c
     assert "The night of " in text(client.get(url))
     client.post("/language", data={"lang": "es", "next": "/"})
     assert "La noche del " in text(client.get(url))
+
+
+def test_a_tables_game_page_leads_back_to_its_night_and_the_night_says_its_rules(client, group):
+    edit, _view = group
+    url = night_url(client, edit, players="\n".join(TWELVE[:4]))
+    page = text(client.get(url))
+    assert re.search(r"data-night-rules><strong>Rules:</strong> The published rules, changed: Target: 10", page)
+    start_suggested(client, url)
+    (_game, link), = table_links(client, url)
+    game_page = text(client.get(link.rsplit("/counted", 1)[0] + "/counted"))
+    assert re.search(rf'<a class="button" href="{re.escape(url)}" data-action="night">', game_page)

@@ -30,7 +30,7 @@ from ...storage.kernel import AlreadyHere, NotFound, Refused
 from .. import links
 from ..database import get_db
 from ..forms import NEW_GAME_FORMS
-from ..night_forms import NIGHT_FORMS, night_places
+from ..night_forms import NIGHT_FORMS, night_places, night_rules_line
 from ..words import page_text, said
 from . import families
 from .games import flat_errors
@@ -92,6 +92,17 @@ class NightView:
     suggested: list[list[str]]  # the seats of the tables still to start
     waiting: list[str]  # free players too few for a table
     version: int
+
+    @property
+    def ahead(self) -> list[night_rules.Standing]:
+        """Who is ahead tonight (several: tied), once a game has counted for anyone."""
+        first = [s for s in self.standings if s.rank == 1]
+        return first if any(s.results for s in first) and len(first) < len(self.standings) else []
+
+    @property
+    def over(self) -> bool:
+        """No table plays any more, and one has finished: the night's result stands."""
+        return self.playing == 0 and any(t.table.over and not t.table.abandoned for t in self.tables)
 
     @property
     def at_no_table(self) -> set:
@@ -194,6 +205,16 @@ def player_nights(player_id: int) -> list[tuple[store.Night, night_rules.Standin
     return found
 
 
+@bp.app_template_global("night_page")
+def night_page(game_id: int) -> str | None:
+    """The page of the night a game is a table of, if it is one and this phone holds the
+    link of its group (a game's page links it, beside its group's)."""
+    night = store.of_game(get_db(), game_id)
+    if night is None or night[1] not in links.held_groups():
+        return None
+    return url_for("nights.show", group_key=links.group_key_for(night[1]), night_id=night[0])
+
+
 def _night_urls(night: store.Night) -> dict[str, str]:
     """The night's screen and sheet by the group's read-only link, to hand on."""
     _edit, view = kernel.group_secrets(get_db(), night.group)
@@ -273,10 +294,11 @@ def show(night_id: int):
         return "", 204
     view = night_view(night, seats_next=True)
     urls = _night_urls(night)
+    rules = night_rules_line(night)
     share = [{"url": urls["screen"], "title": page_text("The night's screen: standings and tables for a TV"),
               "qr": links.qr_svg(urls["screen"], page_text("The night's screen: standings and tables for a TV"))}]
     return render_template("night.html", view=view, night=night, share=share, sheet_url=urls["sheet"],
-                           can_change=g.group_access == links.EDIT)
+                           can_change=g.group_access == links.EDIT, rules=rules)
 
 
 @bp.route(f"{AT}/<id:night_id>/screen")
@@ -406,7 +428,8 @@ def night_players(night_id: int):
     except NotFound:
         return _refused(night, page_text("That player is not at this night."), 404)
     seat = next(s for s in store.seated(db, night.id) if s.player == player)
-    flash(page_text("%(name)s has left: no later table seats them; what they earned stays.", name=seat.name)
+    flash(page_text("%(name)s has left: no later table seats them; what they earned stays, and a game "
+                    "they are in goes on as its table decides.", name=seat.name)
           if left == "1" else page_text("%(name)s is back.", name=seat.name))
     return redirect(url_for("nights.show", night_id=night.id), 303)
 
@@ -416,4 +439,4 @@ def _refused(night: store.Night, message: str, status: int = 422):
     view = night_view(night, seats_next=True)
     urls = _night_urls(night)
     return render_template("night.html", view=view, night=night, error=message, share=[],
-                           sheet_url=urls["sheet"], can_change=True), status
+                           sheet_url=urls["sheet"], can_change=True, rules=night_rules_line(night)), status

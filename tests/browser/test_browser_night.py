@@ -161,3 +161,13 @@ def test_a_night_of_three_tables_and_twelve_players_over_two_rounds(no_script_pa
         assert problems == [], (path, problems)
         small = [t for t in page.evaluate(MEASURE, TARGETS) if t["width"] < MINIMUM or t["height"] < MINIMUM]
         assert small == [], (path, small)
+    # In Spanish and German too: the standings' longer headings fit, axe finds nothing.
+    for language, heading in (("es", "Clasificación"), ("de", "Tabelle")):
+        page.goto(night)
+        tap_and_wait(page, page.locator(f"form[data-languages] button[value='{language}']"))
+        expect(page.locator("#standings-h")).to_have_text(heading)
+        problems = cut_off(page)
+        assert problems == [], (language, problems)
+        screenshot(page, f"night-{language}")
+        assert_accessible(page, f"night page, {language}")
+    page.locator("form[data-languages] button[value='en']").tap()

@@ -154,6 +154,14 @@ def of_player(db: Database, player_id: int) -> list[int]:
     return [row[0] for row in rows]
 
 
+def abandoned(db: Database, game_ids: Sequence[int]) -> set[int]:
+    """Which of these games were abandoned at their night (the history list says so)."""
+    ids = list(game_ids)
+    rows = db.execute(f"SELECT game FROM night_tables WHERE abandoned AND game IN ({', '.join('?' * len(ids))})",
+                      ids).fetchall() if ids else []
+    return {int(row[0]) for row in rows}
+
+
 def of_game(db: Database, game_id: int) -> tuple[int, int] | None:
     """(night, group) of the night a game is a table of; None for a game of no night."""
     row = db.execute("SELECT n.id, n.group_id FROM night_tables t JOIN nights n ON n.id = t.night "

@@ -152,8 +152,11 @@ def test_an_abandoned_table_counts_for_nothing_until_counted_again(client, group
     assert response.status_code == 303
     page = text(client.get(url))
     assert "data-abandoned" in page and standings(page)[first[0][0]][1] == "0"
+    assert re.search(rf'data-game="{game_id}".*?data-abandoned>abandoned at its club night', text(
+        client.get(f"/group/{edit}")), re.S)  # the group's history says so
     client.post(f"{url}/tables/{game_id}", data={"abandoned": "0"})
     assert standings(text(client.get(url)))[first[0][0]] == (1, "3")
+    assert "data-abandoned" not in text(client.get(f"/group/{edit}"))
 
 
 def test_a_player_who_leaves_is_seated_no_more_and_one_who_arrives_is(client, group, db):

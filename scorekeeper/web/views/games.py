@@ -53,7 +53,8 @@ def index():
     return render_template("games.html", games=shown, all_games=len(found), filters=filters,
                            filter_problems=problems, variants=variants(),
                            import_form=ImportForm(), group_share=share,
-                           group_nights=nights.of_group(get_db(), group) if group is not None else [], my_groups=[
+                           group_nights=nights.of_group(get_db(), group) if group is not None else [],
+                           abandoned=nights.abandoned(get_db(), [game["id"] for game in shown]), my_groups=[
                                url_for("games.index", group_key=links.group_key_for(i))
                                for i in links.held_groups()] if share is None else [])
 

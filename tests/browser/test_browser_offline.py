@@ -5,6 +5,8 @@ the network is back they land, once each, in order, credited to whom they were t
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from browser_table import PHONE, Phone, Routes
 from playwright.sync_api import expect
 
@@ -13,6 +15,23 @@ def under_the_worker(page) -> None:
     """Until the page's service worker is in control of it."""
     page.evaluate("navigator.serviceWorker.ready.then(() => new Promise(done => navigator.serviceWorker.controller"
                   " ? done() : navigator.serviceWorker.addEventListener('controllerchange', () => done())))")
+
+
+@contextmanager
+def a_table_kept(browser, server):
+    """A phone whose service worker may keep pages, at a new game's table (A's turn), the
+    worker in control of it: (page, phone)."""
+    context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        phone = Phone(page)
+        phone.new_game(["A", "B", "C"], dealer=2)  # A's turn
+        under_the_worker(page)
+        phone.goto("/table")
+        yield page, phone
+    finally:
+        context.close()
 
 
 def test_a_table_reloaded_offline_is_the_table_as_last_seen_with_its_plays_waiting(browser, server):
@@ -68,14 +87,7 @@ def test_passes_waiting_move_the_turn_so_the_next_plays_are_credited_right(brows
     waiting pass moves the turn on the page at once (the heading, the Pass button, who
     plays), so the next play is B's and the second pass names B's turn; back online,
     every play lands once, in order, credited to whom it was tapped for."""
-    context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
-    context.set_default_timeout(10_000)
-    try:
-        page = context.new_page()
-        phone = Phone(page)
-        phone.new_game(["A", "B", "C"], dealer=2)  # A's turn
-        under_the_worker(page)
-        phone.goto("/table")
+    with a_table_kept(browser, server) as (page, phone):
         turn = page.locator("section[data-turn]")
         page.context.set_offline(True)
 
@@ -105,8 +117,6 @@ def test_passes_waiting_move_the_turn_so_the_next_plays_are_credited_right(brows
         expect(page.locator("[data-log]")).to_contain_text("A passed to B")
         expect(page.locator("[data-log]")).to_contain_text("B passed to C")
         expect(page.locator("[data-error]")).to_have_count(0)
-    finally:
-        context.close()
 
 
 def test_a_meld_waiting_shows_among_the_melds_and_moves_the_strip_by_its_points(browser, server):
@@ -114,14 +124,7 @@ def test_a_meld_waiting_shows_among_the_melds_and_moves_the_strip_by_its_points(
     marked as waiting, its points already in the strip (round and total); a pair tapped
     with no network at all, so no preview: the strip says "+?" rather than guess. Reloaded
     offline, the same; back online, both land and the strip is the server's again."""
-    context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
-    context.set_default_timeout(10_000)
-    try:
-        page = context.new_page()
-        phone = Phone(page)
-        phone.new_game(["A", "B", "C"], dealer=2)  # A's turn
-        under_the_worker(page)
-        phone.goto("/table")
+    with a_table_kept(browser, server) as (page, phone):
         round_a, total_a = page.locator("[data-round-score='A']"), page.locator("[data-total='A']")
         before = int(round_a.inner_text())
         phone.tap_cards("S7", "S8", "S9")
@@ -167,5 +170,3 @@ def test_a_meld_waiting_shows_among_the_melds_and_moves_the_strip_by_its_points(
         expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
         expect(meld).to_contain_text("10♠")
         expect(page.locator("[data-melds] [data-waited]")).to_have_count(0)
-    finally:
-        context.close()

@@ -198,7 +198,7 @@ def narrow(browser, server):
 
 def every_page(page, games) -> list[str]:
     ice, rob, counted = games["iceberg"], games["robber"], games["counted"]
-    paths = ["/", "/games/import", "/players", "/players/head-to-head", "/no-such-page"]
+    paths = ["/", "/games/import", "/players", "/players/head-to-head", "/no-such-page", "/nights/new?variant=rummy"]
     for variant in ("iceberg", "robber", "rummy", "gin", "kalooki", "conquian", "manipulation"):
         paths += [f"/games/new?variant={variant}", f"/rules/{variant}"]
     paths += ["/gin/knock", "/gin/knock?" + "&".join(f"cards={c}" for c in GIN_ANN + ["C8"])]

@@ -424,3 +424,16 @@ def test_a_tables_game_page_leads_back_to_its_night_and_the_night_says_its_rules
     (_game, link), = table_links(client, url)
     game_page = text(client.get(link.rsplit("/counted", 1)[0] + "/counted"))
     assert re.search(rf'<a class="button" href="{re.escape(url)}" data-action="night">', game_page)
+
+
+def test_a_players_page_shows_their_latest_nights_and_counts_the_earlier_ones(client, group, db):
+    edit, _view = group
+    for n in range(13):
+        url = night_url(client, edit, players="Ann\nBob", table_size="2", name=f"Night {n + 1}")
+    client.post(f"{url}/tables", data={"variant": "rummy", "round": "1", "first_dealer": "0",
+                                       "seat_0": "Ann", "seat_1": "Bob"})
+    ann = db.execute("SELECT id FROM players WHERE name = 'Ann'").fetchone()[0]
+    page = text(client.get(f"/group/{edit}/players/{ann}"))
+    shown = re.findall(r'data-player-night="\d+"><a href="[^"]+">(Night \d+)</a>', page)
+    assert shown == [f"Night {n}" for n in range(13, 1, -1)]  # the latest twelve, the latest first
+    assert "and 1 earlier night, on the group's page" in page

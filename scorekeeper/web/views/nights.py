@@ -186,23 +186,28 @@ def _next_round(night: store.Night, tables: list[night_rules.Table],
     return round_no, suggested, [p for p in waiting if p not in seated]
 
 
+PLAYER_NIGHTS = 12  # the nights a player's page shows, the latest (each one's standings worked out)
+
+
 @bp.app_template_global("player_nights")
-def player_nights(player_id: int) -> list[tuple[store.Night, night_rules.Standing, str]]:
+def player_nights(player_id: int) -> tuple[list[tuple[store.Night, night_rules.Standing, str]], int]:
     """The nights a player came to, as their statistics show them: (night, their line of
-    its standings, its page), the latest first; only where this phone holds the link of
-    the player's group (a night's page opens with it)."""
+    its standings, its page) for the latest :data:`PLAYER_NIGHTS`, and how many more
+    there were; only where this phone holds the link of the player's group (a night's
+    page opens with it)."""
     db = get_db()
     group = players.group_of(db, player_id)
     if group is None or (g.get("group_id") != group and group not in links.held_groups()):
-        return []
+        return [], 0
     key = links.group_key_for(group)
     found = []
-    for night_id in reversed(store.of_player(db, player_id)):
+    came = store.of_player(db, player_id)
+    for night_id in reversed(came[-PLAYER_NIGHTS:]):
         night = store.get(db, group, night_id)
         line = next((s for s in night_view(night).standings if s.player == player_id), None)
         if line is not None:
             found.append((night, line, url_for("nights.show", group_key=key, night_id=night.id)))
-    return found
+    return found, max(len(came) - PLAYER_NIGHTS, 0)
 
 
 @bp.app_template_global("night_page")

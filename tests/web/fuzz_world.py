@@ -560,9 +560,10 @@ def _routes() -> dict[tuple[str, str], Route]:
     r[(f"{night}/<id:night_id>/tables/<id:table>", "POST")] = Route((), {"abandoned": value("1", "0", "2", "")}, (),
                                                                    lambda w: [(None, {}, {"abandoned": "1"})], posts)
     r[(f"{night}/<id:night_id>/players", "POST")] = Route((), {
-        "name": names, "player": value(*[str(i) for i in range(1, 12)], "0", ""), "left": value("1", "0", "")},
-        (), lambda w: [(None, {}, {"name": "Quinn"}), (None, {}, {"player": str(w.players["A"]), "left": "1"})],
-        posts)
+        "name": names, "player": value(*[str(i) for i in range(1, 12)], "0", ""), "left": value("1", "0", ""),
+        "remove": value("1", "0", "")}, (), lambda w: [
+        (None, {}, {"name": "Quinn"}), (None, {}, {"player": str(w.players["A"]), "left": "1"}),
+        (None, {}, {"player": str(w.players["A"]), "remove": "1"})], posts)
     group_routes[("/group/<group_key>", "GET")] = r[("/games", "GET")]
     group_routes[("/group/<group_key>/games", "POST")] = r[("/games", "POST")]
     r.update(group_routes)

@@ -28,6 +28,7 @@ from . import kernel
 BY: ContextVar[Callable[[int], str | None]] = ContextVar("by", default=lambda _game_id: None)
 
 _PLAY_COLUMNS = "game, round_no, seq, type, player, cards, target, revision, live, created, by, change"
+_HAND_COLUMNS = "game, round_no, player, cards, confirmed, live, created, by, change"
 _NEXT = "(SELECT coalesce(max(id), 0) + 1 FROM play_entries)"
 _NEXT_HAND = "(SELECT coalesce(max(id), 0) + 1 FROM hand_entries)"
 
@@ -105,7 +106,7 @@ def set_hand(db: Database, game_id: int, round_no: int, player: str, cards: Iter
                        [game_id, round_no, player]).fetchone()
     hand = _NEXT_HAND if found is None else str(int(found[0]))
     db.execute(
-        f"INSERT INTO hand_entries (id, hand, game, round_no, player, cards, confirmed, live, created, by, change) "
+        f"INSERT INTO hand_entries (id, hand, {_HAND_COLUMNS}) "
         f"VALUES ({_NEXT_HAND}, {hand}, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
         [game_id, round_no, player, json.dumps(list(cards)), int(confirmed), kernel.now(), BY.get()(game_id), change])
 
@@ -122,7 +123,7 @@ def change_hands(db: Database, game_id: int, round_no: int, change: int | None, 
     """A new entry of each hand of a round: ``confirmed`` changed, or removed (``live``
     False)."""
     db.execute(
-        "INSERT INTO hand_entries (hand, game, round_no, player, cards, confirmed, live, created, by, change) "
+        f"INSERT INTO hand_entries (hand, {_HAND_COLUMNS}) "
         "SELECT id, game, round_no, player, cards, coalesce(?, confirmed), ?, ?, ?, ? "
         "FROM hands WHERE game = ? AND round_no = ? ORDER BY id",
         [None if confirmed is None else int(confirmed), int(live), kernel.now(), BY.get()(game_id), change,
@@ -139,7 +140,7 @@ def rename(db: Database, game_id: int, old: str, new: str, change: int | None) -
         "FROM plays WHERE game = ? AND player = ? ORDER BY round_no, seq",
         [new, now, who, change, game_id, old])
     db.execute(
-        "INSERT INTO hand_entries (hand, game, round_no, player, cards, confirmed, live, created, by, change) "
+        f"INSERT INTO hand_entries (hand, {_HAND_COLUMNS}) "
         "SELECT id, game, round_no, ?, cards, confirmed, 1, ?, ?, ? "
         "FROM hands WHERE game = ? AND player = ? ORDER BY round_no, id",
         [new, now, who, change, game_id, old])
@@ -155,7 +156,7 @@ def move_rounds(db: Database, game_id: int, first: int, by: int, change: int | N
         "FROM plays WHERE game = ? AND round_no >= ? ORDER BY round_no, seq",
         [by, now, who, change, game_id, first])
     db.execute(
-        "INSERT INTO hand_entries (hand, game, round_no, player, cards, confirmed, live, created, by, change) "
+        f"INSERT INTO hand_entries (hand, {_HAND_COLUMNS}) "
         "SELECT id, game, round_no + ?, player, cards, confirmed, 1, ?, ?, ? "
         "FROM hands WHERE game = ? AND round_no >= ? ORDER BY round_no, id",
         [by, now, who, change, game_id, first])

@@ -6,7 +6,7 @@ of the group, started through :func:`start_table` in the same transaction that s
 them at the night, and its players are the group's players (a name said for the night
 that the group does not know yet becomes a player of the group, with no game). What
 the standings say is computed, never kept: from the games' own kept results
-(``players.records``) by the night's rule (scorekeeper/nights.py). A night's own
+(``players.records``, read by the night's pages) by the night's rule (scorekeeper/nights.py). A night's own
 changes (a player added or gone, a game abandoned or counted again, a table started)
 bump its ``version``; with its games' versions, that is what a screen watching it asks
 (:func:`version`).
@@ -24,7 +24,7 @@ from .. import nights as rules_of_nights
 from ..games import registry
 from ..games.variant import Variant
 from ..games.words import Say
-from . import games, kernel, players
+from . import games, kernel
 from .db import write
 from .kernel import AlreadyHere, NotFound, Refused
 
@@ -189,16 +189,6 @@ def tables(db: Database, night_id: int) -> list[TableRow]:
     return found
 
 
-def scored_tables(db: Database, night: Night) -> tuple[list[rules_of_nights.Table], list[int]]:
-    """The night's tables with their games as their kept results have them (no replay),
-    and the ids of games that could not be read."""
-    rows = tables(db, night.id)
-    found, unread = players.records(db, [row.game for row in rows])
-    by_id = {record.id: record for record in found}
-    return [rules_of_nights.Table(row.game, row.round, row.number, by_id.get(row.game), row.abandoned)
-            for row in rows], unread
-
-
 def version(db: Database, night: Night) -> int:
     """What a screen watching the night compares: it moves with every change of the night
     and of each of its games (each only ever goes up)."""
@@ -206,6 +196,22 @@ def version(db: Database, night: Night) -> int:
                      "JOIN games g ON g.id = t.game WHERE t.night = n.id), 0) FROM nights n WHERE n.id = ?",
                      [night.id]).fetchone()
     return int(row[0])
+
+
+def renamed(db: Database, player_ids: Sequence[int]) -> None:
+    """These players' names changed (storage/players.py, in its transaction): the nights
+    they came to show them, so their versions move and a screen watching one redraws it."""
+    ids = list(player_ids)
+    db.execute(f"UPDATE nights SET version = version + 1 WHERE id IN (SELECT night FROM night_players "
+               f"WHERE player IN ({', '.join('?' * len(ids))}))", ids)
+
+
+def merged(db: Database, source: int, target: int) -> None:
+    """Two players made one (storage/players.py, in its transaction): the nights ``source``
+    came to are ``target``'s now (one line where both came), and they redraw."""
+    renamed(db, [source, target])
+    db.execute("UPDATE OR IGNORE night_players SET player = ? WHERE player = ?", [target, source])
+    db.execute("DELETE FROM night_players WHERE player = ?", [source])
 
 
 def _join(db: Database, night_id: int, player_id: int) -> bool:

@@ -34,7 +34,7 @@ from sqlite_utils import Database
 
 from ..games import registry
 from ..games.words import Say, joined
-from . import entries, games, kernel, record, results
+from . import entries, games, kernel, nights, record, results
 from .db import write
 from .kernel import NotFound, Refused, Stale, key_of
 
@@ -269,15 +269,8 @@ def rename(db: Database, player_id: int, new_name: str, expected: str | None = N
             changed.append(game_id)
         conn.execute("UPDATE players SET name = ?, key = ? WHERE id = ?",
                      [new_name, key_of(new_name), player_id])
-        _nights_moved(conn, [player_id])
+        nights.renamed(db, [player_id])
     return changed
-
-
-def _nights_moved(conn: sqlite3.Connection, player_ids: list[int]) -> None:
-    """The nights these players came to (storage/nights.py) show their names: their
-    versions move, so that a screen watching one draws it again."""
-    conn.execute(f"UPDATE nights SET version = version + 1 WHERE id IN (SELECT night FROM night_players "
-                 f"WHERE player IN ({', '.join('?' * len(player_ids))}))", player_ids)
 
 
 def merge(db: Database, source_id: int, target_id: int, *, editable: Games,
@@ -321,10 +314,7 @@ def merge(db: Database, source_id: int, target_id: int, *, editable: Games,
             conn.execute("UPDATE seats SET player = ? WHERE game = ? AND seat = ?",
                          [target_id, game_id, seat])
             changed.append(game_id)
-        # The nights ``source`` came to (storage/nights.py) are ``target``'s now.
-        _nights_moved(conn, [source_id, target_id])
-        conn.execute("UPDATE OR IGNORE night_players SET player = ? WHERE player = ?", [target_id, source_id])
-        conn.execute("DELETE FROM night_players WHERE player = ?", [source_id])
+        nights.merged(db, source_id, target_id)
         conn.execute("DELETE FROM players WHERE id = ?", [source_id])
     return changed
 

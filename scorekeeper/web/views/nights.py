@@ -128,11 +128,21 @@ class NightView:
         return sum(1 for t in self.tables if not t.table.abandoned and t.table.record is not None and not t.table.over)
 
 
+def scored_tables(night: store.Night) -> tuple[list[night_rules.Table], list[int]]:
+    """The night's tables with their games as their kept results have them (no replay),
+    and the ids of games that could not be read."""
+    rows = store.tables(get_db(), night.id)
+    found, unread = players.records(get_db(), [row.game for row in rows])
+    by_id = {record.id: record for record in found}
+    return [night_rules.Table(row.game, row.round, row.number, by_id.get(row.game), row.abandoned)
+            for row in rows], unread
+
+
 def night_view(night: store.Night, *, seats_next: bool = False) -> NightView:
     """What a night's pages show; ``seats_next``: the next round's seats too (the night's
     own page: the other pages do not show them)."""
     db = get_db()
-    tables, unread = store.scored_tables(db, night)
+    tables, unread = scored_tables(night)
     seats = store.seated(db, night.id)
     present = {s.player: (s.name, s.left) for s in seats}
     low = next((t.record.low_wins for t in tables if t.record is not None), False)

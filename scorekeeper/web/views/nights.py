@@ -307,13 +307,18 @@ def show(night_id: int):
     night = _night(night_id)
     if request.args.get("since") == str(store.version(get_db(), night)):
         return "", 204
-    view = night_view(night, seats_next=True)
+    return _page(night)
+
+
+def _page(night: store.Night, error: str | None = None, status: int = 200):
+    """The night's page; with ``error``, why nothing changed (the screen's link and QR code
+    left out: the page is an answer to a form)."""
     urls = _night_urls(night)
-    rules = night_rules_line(night)
-    share = [{"url": urls["screen"], "title": page_text("The night's screen: standings and tables for a TV"),
-              "qr": links.qr_svg(urls["screen"], page_text("The night's screen: standings and tables for a TV"))}]
-    return render_template("night.html", view=view, night=night, share=share, sheet_url=urls["sheet"],
-                           can_change=g.group_access == links.EDIT, rules=rules)
+    title = page_text("The night's screen: standings and tables for a TV")
+    share = [] if error else [{"url": urls["screen"], "title": title, "qr": links.qr_svg(urls["screen"], title)}]
+    return render_template("night.html", view=night_view(night, seats_next=True), night=night, error=error,
+                           share=share, sheet_url=urls["sheet"], can_change=g.group_access == links.EDIT,
+                           rules=night_rules_line(night)), status
 
 
 @bp.route(f"{AT}/<id:night_id>/screen")
@@ -451,7 +456,4 @@ def night_players(night_id: int):
 
 def _refused(night: store.Night, message: str, status: int = 422):
     """The night's page with why nothing changed."""
-    view = night_view(night, seats_next=True)
-    urls = _night_urls(night)
-    return render_template("night.html", view=view, night=night, error=message, share=[],
-                           sheet_url=urls["sheet"], can_change=True, rules=night_rules_line(night)), status
+    return _page(night, message, status)

@@ -143,12 +143,13 @@ def standings(tables: Iterable[Table], rule: str, points: Sequence[int],
                 line.playing = True
             if record.over or rule == SCORES:
                 line.points += earned
-    ranked = sorted(lines.values(), key=lambda s: (_standing(s, rule, low_wins), s.name.casefold()))
-    counts = Counter(_standing(s, rule, low_wins) for s in ranked)
+    by = {key: _standing(line, rule, low_wins) for key, line in lines.items()}
+    ranked = sorted(lines.values(), key=lambda s: (by[s.player], s.name.casefold()))
+    counts = Counter(by.values())
     for i, line in enumerate(ranked):
-        same = i and _standing(ranked[i - 1], rule, low_wins) == _standing(line, rule, low_wins)
+        same = i and by[ranked[i - 1].player] == by[line.player]
         line.rank = ranked[i - 1].rank if same else i + 1
-        line.tied = counts[_standing(line, rule, low_wins)] > 1
+        line.tied = counts[by[line.player]] > 1
     return ranked
 
 

@@ -234,6 +234,28 @@ def drawn_once(template: str, macro: str, *args) -> Markup:
     return updates.piece(*_piece(_language(), g.get("game_key"), template, macro, args))
 
 
+@bp.app_template_global("play_lines")
+def play_lines(plays, game_id: int, editable: bool, history=()) -> Markup:
+    """A round's log lines, newest last (``_play.html``'s ``play_list``): each play's line
+    drawn once (:func:`drawn_once`, its ``play_item``) with the pass that ends its turn, if
+    one does, told on it; a pass with no play before it in its turn on a line of its own.
+    The loop is here, not in the template: a round's forty lines, walked by Jinja's loop
+    on every change of the round, cost more than drawing the line that changed."""
+    language, link = _language(), g.get("game_key")
+    lines = []
+    after = None  # the play before this one in the round
+    for i, tp in enumerate(plays):
+        if tp.row.type == "pass":
+            if after is None or after.row.type == "pass":
+                lines.append(get_template_attribute("_play.html", "pass_item")(tp))
+        else:
+            then = plays[i + 1] if i + 1 < len(plays) and plays[i + 1].row.type == "pass" else None
+            lines.append(updates.piece(*_piece(language, link, "_play.html", "play_item",
+                                               (tp, game_id, editable, then, tp.row.id in history))))
+        after = tp
+    return Markup("\n").join(lines)
+
+
 def _language() -> str:
     """The page's language, looked up once a request (Flask-Babel's lookup: a round's log
     and its cards ask for it dozens of times); "" outside a request."""

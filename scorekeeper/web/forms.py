@@ -63,6 +63,17 @@ class CardsField(Field):
         return " ".join(self.data or [])
 
 
+class WholeNumberField(IntegerField):
+    """A whole number, refused in the app's own words. Given them, WTForms does not look
+    up its own message for a value that is not a number; it did so even for a field left
+    empty where the form allows it (its Optional() then drops the message), and
+    Flask-WTF read WTForms' catalog from disk anew for every such request: every meld
+    logged (its "lay off on" is empty) paid for it."""
+
+    def __init__(self, label=None, validators=None, **kwargs):
+        super().__init__(label, validators, invalid_value_message=Say("not a whole number"), **kwargs)
+
+
 def new_request_id() -> str:
     """A fresh idempotency key, put in a form each time it is shown (96 random bits)."""
     return secrets.token_urlsafe(12)
@@ -219,9 +230,9 @@ def rule_field(option: Option) -> Field:
             default=_bool_choice(option.default), description=description,
         )
     if option.default_for or option.nullable:  # empty: the computed default, or null
-        return IntegerField(rule_title(option), [Optional(), InRange(option)],
+        return WholeNumberField(rule_title(option), [Optional(), InRange(option)],
                             default=None, description=description)
-    return IntegerField(rule_title(option), [InRange(option)],
+    return WholeNumberField(rule_title(option), [InRange(option)],
                         default=option.default, description=description)
 
 
@@ -487,7 +498,7 @@ class TableForm(WriteForm):
     """A play on the table screen names the round it was made on: an old tab's play for
     a round that is over is refused, never logged in the next one."""
 
-    round_no = IntegerField(lazy_gettext("Round"),
+    round_no = WholeNumberField(lazy_gettext("Round"),
                             [Optional(), Between(1, LARGEST_ID, lazy_gettext("no such round"))])
 
 
@@ -496,7 +507,7 @@ class PlayForm(TableForm):
 
     player = StringField(lazy_gettext("Who plays"), [InputRequired()])
     cards = CardsField(lazy_gettext("Cards"))
-    meld = IntegerField(lazy_gettext("Lay off on"), [Optional()])
+    meld = WholeNumberField(lazy_gettext("Lay off on"), [Optional()])
     check = SubmitField(lazy_gettext("Check"))
     confirm = SubmitField(lazy_gettext("Confirm"))
 
@@ -519,32 +530,32 @@ class PassForm(TableForm):
 class UndoForm(WriteForm):
     """Undo; ``last``: the id of the last play the page showed (0: none)."""
 
-    last = IntegerField(lazy_gettext("Last play"), [Optional()])
+    last = WholeNumberField(lazy_gettext("Last play"), [Optional()])
 
 
 class DeleteForm(WriteForm):
     """Delete a play; ``revision``: the play's revision the page showed."""
 
-    revision = IntegerField(lazy_gettext("Revision"), [Optional()])
+    revision = WholeNumberField(lazy_gettext("Revision"), [Optional()])
 
 
 class EditForm(WriteForm):
     player = StringField(lazy_gettext("Who played"), [InputRequired()])
     cards = CardsField(lazy_gettext("Cards"))
-    meld = IntegerField(lazy_gettext("On meld"), [Optional()])
-    revision = IntegerField(lazy_gettext("Revision"), [Optional()])
+    meld = WholeNumberField(lazy_gettext("On meld"), [Optional()])
+    revision = WholeNumberField(lazy_gettext("Revision"), [Optional()])
     check = SubmitField(lazy_gettext("Check"))
     save = SubmitField(lazy_gettext("Save the change"))
 
 
 class HandForm(WriteForm):
     player = StringField(lazy_gettext("Player"), [InputRequired()])
-    round_no = IntegerField(lazy_gettext("Round"), [InputRequired()])
+    round_no = WholeNumberField(lazy_gettext("Round"), [InputRequired()])
     cards = CardsField(lazy_gettext("Cards left in hand"))
 
 
 class ConfirmRoundForm(WriteForm):
-    round_no = IntegerField(lazy_gettext("Round"), [InputRequired()])
+    round_no = WholeNumberField(lazy_gettext("Round"), [InputRequired()])
 
 
 # ---------------------------------------------------------------------------------------

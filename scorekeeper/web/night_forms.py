@@ -6,7 +6,7 @@ from __future__ import annotations
 import unicodedata
 
 from flask_babel import lazy_gettext
-from wtforms import IntegerField, RadioField, StringField, TextAreaField
+from wtforms import RadioField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
 from .. import nights
@@ -14,7 +14,7 @@ from ..games import registry
 from ..games.variant import Variant
 from ..storage import kernel
 from ..storage import nights as store_nights
-from .forms import Choice, PageForm, RequestIdField, RuleChoices, rule_field
+from .forms import Choice, PageForm, RequestIdField, RuleChoices, WholeNumberField, rule_field
 from .words import page_text, said
 
 
@@ -41,7 +41,7 @@ class NightBase(RuleChoices, PageForm):
     name = StringField(lazy_gettext("Name of the night"), [Optional(), Length(
         max=store_nights.NAME_LENGTH, message=lazy_gettext("keep it to %(n)s letters", n=store_nights.NAME_LENGTH))])
     players = TextAreaField(lazy_gettext("Who plays tonight: one name a line"))
-    table_size = IntegerField(lazy_gettext("Players at a table"), [InputRequired(
+    table_size = WholeNumberField(lazy_gettext("Players at a table"), [InputRequired(
         lazy_gettext("say how many players sit at a table"))])
     ranking = RadioField(lazy_gettext("The standings"), choices=[
         Choice(nights.PLACES, lazy_gettext("Placing points for each finished game")),
@@ -98,7 +98,7 @@ def _night_form(v: Variant) -> type[NightBase]:
     size = max(v.min_players, min(4, v.max_players))
     return type(f"NightForm_{v.key}", (NightBase,), {
         "variant": v,
-        "table_size": IntegerField(lazy_gettext("Players at a table"), [InputRequired(
+        "table_size": WholeNumberField(lazy_gettext("Players at a table"), [InputRequired(
             lazy_gettext("say how many players sit at a table"))], default=size),
         **{f"rule_{option.name}": rule_field(option) for option in v.rules},
     })

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from flask import Blueprint, Response, abort, flash, get_template_attribute, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
-from wtforms import BooleanField, IntegerField, StringField, SubmitField
+from wtforms import BooleanField, StringField, SubmitField
 from wtforms.validators import InputRequired, Optional
 
 from ...games import registry
@@ -34,7 +34,7 @@ from .. import links
 from .. import live as updates
 from ..chart import chart
 from ..database import get_db
-from ..forms import Between, WriteForm
+from ..forms import Between, WholeNumberField, WriteForm
 from ..picker import grid
 from ..words import page_text, said
 from . import bring_back, families, helpers, scoreboard
@@ -52,9 +52,9 @@ class RoundForm(WriteForm):
     """A round as it ended: ``ended`` is "p<seat>" (went out / knocked) or "stalemate";
     each player's cards come as ``hand_<seat>`` (one value per card picked)."""
 
-    round_no = IntegerField(lazy_gettext("Round"),
+    round_no = WholeNumberField(lazy_gettext("Round"),
                             [InputRequired(), Between(1, links.LARGEST_ID, lazy_gettext("no such round"))])
-    revision = IntegerField(lazy_gettext("Revision"), [Optional()])
+    revision = WholeNumberField(lazy_gettext("Revision"), [Optional()])
     ended = StringField(lazy_gettext("How the round ended"), [Optional()])
     rummy = BooleanField(lazy_gettext("Rummy: went out in one turn, nothing melded or laid off before"))
     check = SubmitField(lazy_gettext("Check the scores"))
@@ -62,7 +62,7 @@ class RoundForm(WriteForm):
 
 
 class DeleteRoundForm(WriteForm):
-    revision = IntegerField(lazy_gettext("Revision"), [Optional()])
+    revision = WholeNumberField(lazy_gettext("Revision"), [Optional()])
 
 
 def _scored(game_id: int) -> counted.Scored:

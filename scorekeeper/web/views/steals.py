@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, flash, get_template_attribute, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
-from wtforms import IntegerField, StringField
+from wtforms import StringField
 from wtforms.validators import InputRequired, Optional
 
 from ...games.cards import parse_card
@@ -26,7 +26,17 @@ from .. import links
 from .. import live as updates
 from ..chart import chart
 from ..database import get_db
-from ..forms import CardsField, ConfirmRoundForm, DeleteForm, EditForm, HandForm, PassForm, TableForm, UndoForm
+from ..forms import (
+    CardsField,
+    ConfirmRoundForm,
+    DeleteForm,
+    EditForm,
+    HandForm,
+    PassForm,
+    TableForm,
+    UndoForm,
+    WholeNumberField,
+)
 from ..picker import grid
 from ..words import page_text, said
 from . import bring_back, families, helpers, scoreboard
@@ -51,7 +61,7 @@ class PlayForm(TableForm):
     player = StringField(lazy_gettext("Who plays"), [InputRequired()])
     action = StringField(lazy_gettext("What"), [InputRequired()])
     cards = CardsField(lazy_gettext("Cards"))
-    meld = IntegerField(lazy_gettext("Lay off on"), [Optional()])
+    meld = WholeNumberField(lazy_gettext("Lay off on"), [Optional()])
 
 
 def _state(game_id: int, round_no: int | None = None) -> Steals:

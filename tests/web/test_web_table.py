@@ -284,6 +284,24 @@ def test_went_out_with_cards_still_picked_is_refused_and_keeps_them(table, db):
     assert table.round_scores() == {"A": 30, "B": 0}
 
 
+@pytest.mark.parametrize("language, said", [
+    ("en", "Lay off on: not a whole number."),
+    ("de", "Anlegen an: keine ganze Zahl."),
+    ("es", "Acomodar en: no es un número entero."),
+])
+def test_a_meld_number_that_is_no_number_is_refused_in_the_table_s_words(table, db, language, said):
+    table.new_game(["A", "B"], dealer=1)
+    before = play_count(db, table.game_id)
+    response = table.client.post(f"{table.url}/plays", data={"player": "A", "cards": ["S7", "S8", "S9"],
+                                                            "meld": "x", "confirm": "1"},
+                                 headers={"Accept-Language": language})
+    assert response.status_code == 422
+    assert re.search(r"data-error>(.*?)<", response.get_data(as_text=True)).group(1) == said
+    assert play_count(db, table.game_id) == before
+    table.meld("A", "S7", "S8", "S9")  # the same play, "lay off on" left empty: a meld
+    assert table.round_scores() == {"A": 30, "B": 0}
+
+
 def test_table_page_with_css_and_js_is_under_40_kb(table, client):
     table.new_game(["Anne", "Bertrand", "Cecilia", "Dmitri", "Eleanor", "Frederick"])  # two decks
     table.meld("Bertrand", "S7", "S8", "S9")

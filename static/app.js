@@ -43,16 +43,16 @@ const say = html => {
 };
 if (store(ss, "said")) say(store(ss, "said")), store(ss, "said", null);
 
-/* Live preview: what the picked cards make and score. */
+/* Live preview: what the picked cards make and score (box.dataset.asked: for which picks). */
+const asked = form => { const data = new FormData(form), q = new URLSearchParams(); ["player", "meld", "cards"].forEach(k => data.getAll(k).forEach(v => q.append(k, v))); return q + ""; };
 $$("form[data-preview-url]").forEach(form => {
   const box = $("[data-preview]", form), ok = $("[data-action=confirm]", form);
-  let timer, asked = 0;
+  let timer, last = 0;
   const ask = () => {
-    const data = new FormData(form), query = new URLSearchParams(), mine = ++asked;
-    ["player", "meld", "cards"].forEach(k => data.getAll(k).forEach(v => query.append(k, v)));
+    const query = asked(form), mine = ++last;
     fetch(form.dataset.previewUrl + "?" + query)
       .then(r => r.ok ? r.text() : Promise.reject())
-      .then(html => { if (mine === asked) box.innerHTML = html, ok && (ok.disabled = !$("[data-ok='1']", box)); })
+      .then(html => { if (mine === last) box.innerHTML = html, box.dataset.asked = query, ok && (ok.disabled = !$("[data-ok='1']", box)); })
       .catch(() => { if (ok) ok.disabled = false; });
   };
   form.later = () => { clearTimeout(timer); timer = setTimeout(ask, 120); };
@@ -133,6 +133,7 @@ $$("form[data-preview-url]").forEach(form => {
     if (newer) {
       const meld = form && chosen("meld");
       if ((data.base && version < data.base) || !swap(data.regions)) return void whole(mine);
+      mark();
       body.dataset.screen = data.screen;
       if (form && !choose("meld", meld)) choose("meld", "");
       if (form && !own) choose("player", ours());
@@ -158,10 +159,32 @@ $$("form[data-preview-url]").forEach(form => {
     on(s, "bye", () => { s.close(); stream = null; listen(); });
     s.onerror = () => { if (!open || s.readyState > 1) s.close(), stream = null, polling = true, later(); };  /* no stream: poll */
   };
+  /* While plays wait: each meld or lay-off among the melds, marked, and its points (as its
+     preview said them; "+?" where none was seen) in the strip, on top of what the server said. */
+  const num = t => +t.replace("\u2212", "-"), shown = n => n < 0 ? "\u2212" + -n : n + "";
+  const mark = () => {
+    $$("[data-waited]").forEach(e => e.remove());
+    $$("td[data-was]").forEach(td => { td.textContent = td.dataset.was; delete td.dataset.was; });
+    if (!stuck) return;
+    const add = {}, unsure = {};
+    queue.forEach(q => { if (q.player) add[q.player] = (add[q.player] || 0) + (q.points || 0), unsure[q.player] |= q.points == null; });
+    for (const p in add) $$(`[data-round-score="${CSS.escape(p)}"],[data-total="${CSS.escape(p)}"]`).forEach(td => {
+      td.dataset.was = td.textContent;
+      td.textContent = shown(num(td.textContent) + add[p]) + (unsure[p] ? "+?" : "");
+    });
+    const melds = $("[data-melds]"), note = ` (${body.dataset.unsent || "…"})`;
+    if (melds) queue.forEach(q => {
+      if (!q.player) return;
+      const on = q.meld && $(`[data-meld="${CSS.escape(q.meld)}"]`, melds), line = Object.assign(document.createElement(on ? "small" : "p"), {className: "waited", textContent: on ? ` + ${q.cards}${note}` : q.text + note});
+      line.dataset.waited = "";
+      on ? on.nextElementSibling.append(line) : melds.append(line);
+    });
+  };
   const draw = () => {
     if (table) store(local, WAIT, queue.length && queue);
     const box = $("[data-waiting]");
     if (box) box.remove();
+    mark();
     if (!stuck || !queue.length) return;
     const strip = $("[data-region=scores]");  /* at the top, under the strip */
     (strip || $(".links")).insertAdjacentHTML(strip ? "afterend" : "beforebegin", "<section class=waiting data-waiting aria-live=polite><h2></h2><p class=help></p><ol></ol></section>");
@@ -205,7 +228,8 @@ $$("form[data-preview-url]").forEach(form => {
     const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
       text: f === form ? fill(body.dataset.queued || "{player}: {play}", {player: chosen("player"), play}) : play};
     if (confirm) {  /* sent: the picker is free for the next play */
-      item.picks = 1;
+      const seen = $("[data-preview]", f), ok1 = seen && seen.dataset.asked === asked(f) && $("[data-ok='1']", seen);
+      Object.assign(item, {picks: 1, player: chosen("player"), meld: chosen("meld"), cards: play, points: ok1 ? +ok1.dataset.points : null});
       cells().forEach(i => { if (i.checked) i.checked = !(i.disabled = true); });
       b.disabled = true;  /* nothing picked */
       choose("meld", "");

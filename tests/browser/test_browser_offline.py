@@ -118,3 +118,64 @@ def test_passes_waiting_move_the_turn_so_the_next_plays_are_credited_right(brows
         expect(page.locator("[data-log]")).to_contain_text("B passed to C")
         expect(page.locator("[data-error]")).to_have_count(0)
 
+
+def test_a_meld_waiting_shows_among_the_melds_and_moves_the_strip_by_its_points(browser, server):
+    """A meld whose preview was seen before the network went: drawn among the melds,
+    marked as waiting, its points already in the strip (round and total); a pair tapped
+    with no network at all, so no preview: the strip says "+?" rather than guess. Reloaded
+    offline, the same; back online, both land and the strip is the server's again."""
+    context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        phone = Phone(page)
+        phone.new_game(["A", "B", "C"], dealer=2)  # A's turn
+        under_the_worker(page)
+        phone.goto("/table")
+        round_a, total_a = page.locator("[data-round-score='A']"), page.locator("[data-total='A']")
+        before = int(round_a.inner_text())
+        phone.tap_cards("S7", "S8", "S9")
+        seen = page.locator("[data-preview] [data-ok='1']")
+        expect(seen).to_have_count(1)
+        points = int(seen.get_attribute("data-points"))
+
+        page.context.set_offline(True)
+        page.locator("form#play [data-action=confirm]").tap()  # A's meld, waiting
+        expect(page.locator("[data-waiting] li")).to_have_count(1)
+        expect(round_a).to_have_text(str(before + points))
+        expect(total_a).to_have_text(str(points))
+        waiting = page.locator("[data-melds] [data-waited]")
+        expect(waiting).to_have_text("A: 7♠ 8♠ 9♠ (Not sent yet)")
+        phone.tap_cards("D5", "C5")  # a pair, tapped with no network: no preview
+        page.locator("form#play [data-action=confirm]").tap()
+        expect(round_a).to_have_text(f"{before + points}+?")
+        expect(page.locator("[data-melds] [data-waited]")).to_have_count(2)
+
+        page.once("dialog", lambda dialog: dialog.accept())  # "leave with plays not sent?"
+        page.reload()
+        expect(page.locator("[data-waiting] li")).to_have_count(2)
+        expect(round_a).to_have_text(f"{before + points}+?")
+        expect(page.locator("[data-melds] [data-waited]")).to_have_count(2)
+
+        page.context.set_offline(False)
+        page.evaluate("dispatchEvent(new Event('online'))")
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(page.locator("[data-melds] [data-waited]")).to_have_count(0)
+        expect(page.locator("[data-log] li[data-type=meld]")).to_have_count(2)
+        landed = int(round_a.inner_text())
+        assert landed > before + points  # the server's, the pair's points in it
+        assert round_a.get_attribute("data-was") is None
+
+        page.context.set_offline(True)  # a lay-off waiting: drawn on its meld
+        phone.tap_meld(1)
+        phone.tap_cards("S10")
+        page.locator("form#play [data-action=confirm]").tap()
+        meld = page.locator("[data-melds] label:has(input[data-meld-number='1'])")
+        expect(meld.locator("[data-waited]")).to_have_text("+ 10♠ (Not sent yet)")
+        page.context.set_offline(False)
+        page.evaluate("dispatchEvent(new Event('online'))")
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(meld).to_contain_text("10♠")
+        expect(page.locator("[data-melds] [data-waited]")).to_have_count(0)
+    finally:
+        context.close()

@@ -124,14 +124,7 @@ def test_a_meld_waiting_shows_among_the_melds_and_moves_the_strip_by_its_points(
     marked as waiting, its points already in the strip (round and total); a pair tapped
     with no network at all, so no preview: the strip says "+?" rather than guess. Reloaded
     offline, the same; back online, both land and the strip is the server's again."""
-    context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
-    context.set_default_timeout(10_000)
-    try:
-        page = context.new_page()
-        phone = Phone(page)
-        phone.new_game(["A", "B", "C"], dealer=2)  # A's turn
-        under_the_worker(page)
-        phone.goto("/table")
+    with a_table_kept(browser, server) as (page, phone):
         round_a, total_a = page.locator("[data-round-score='A']"), page.locator("[data-total='A']")
         before = int(round_a.inner_text())
         phone.tap_cards("S7", "S8", "S9")
@@ -177,5 +170,3 @@ def test_a_meld_waiting_shows_among_the_melds_and_moves_the_strip_by_its_points(
         expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
         expect(meld).to_contain_text("10♠")
         expect(page.locator("[data-melds] [data-waited]")).to_have_count(0)
-    finally:
-        context.close()

@@ -21,10 +21,6 @@ if (navigator.serviceWorker) navigator.serviceWorker.register(new URL("sw.js", $
 /* Card picker: a picked card tapped again is unpicked, both copies (data-two: the second
    copy's cell, shown once the card is picked). */
 $$("[data-two]").forEach(i => i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2 aria-label="${fill(i.closest("[data-second]").dataset.second, {card: i.getAttribute("aria-label")}).replace(/"/g, "&quot;")}"><b>${i.nextElementSibling.textContent}²</b></label>`));
-on(document, "click", e => {  /* before the count below */
-  const i = e.target, n = i.matches("[data-picker] input:not([data-copy])") && !i.checked && i.parentNode.nextElementSibling;
-  if (n && n.matches(".two")) n.firstElementChild.checked = false;
-});
 
 /* The cards picked, in words (as picker.count_line; n == 1: the languages' plural rule). */
 const picked = (f, name = "cards") => $$(`[name=${name}]:checked`, f).map(i => i.nextElementSibling.textContent.replace("²", ""));
@@ -32,7 +28,11 @@ const count = f => $$("[data-tally]", f).forEach(p => {
   const c = picked(f, p.dataset.tally), n = c.length, w = (p.closest("[data-bar]") || p).dataset;
   p.textContent = fill(n ? (n == 1 && w.countOne) || w.countMany : w.countNone, {n, cards: c.join(" ")});
 });
-on(document, "click", e => { if (e.target.form && e.target.matches("[data-picker] input")) count(e.target.form); });
+on(document, "click", e => {  /* a card unpicked: its second copy too; then the count */
+  const i = e.target, n = i.matches("[data-picker] input:not([data-copy])") && !i.checked && i.parentNode.nextElementSibling;
+  if (n && n.matches(".two")) n.firstElementChild.checked = false;
+  if (i.form && i.matches("[data-picker] input")) count(i.form);
+});
 
 /* A play's answer ("said"): in the bar, else at the top; carried to the next page. */
 const say = html => {
@@ -214,7 +214,7 @@ $$("form[data-preview-url]").forEach(form => {
     /* A live region's form is every phone's: this phone's token, an id of its own */
     if (k.csrf_token && !k.csrf_token.value) k.csrf_token.value = $("meta[name=csrf-token]").content;
     if (k.request_id && !k.request_id.value) k.request_id.value = rid();
-    if (!table || !b || !b.matches("[data-ace],[data-action=confirm],[data-action=pass],[data-action=undo],[data-action=out],[data-action=take],[data-action=stock],[data-action=renege]")) {
+    if (!table || !b || !(b.matches("[data-ace]") || /^(confirm|pass|undo|out|take|stock|renege)$/.test(b.dataset.action))) {
       clearTimeout(timer);  /* a page load: not live meanwhile (30 s at most) */
       leaving = true;
       return void (timer = setTimeout(() => { leaving = false; poll(); }, 30000));
@@ -233,7 +233,7 @@ $$("form[data-preview-url]").forEach(form => {
       cells().forEach(i => { if (i.checked) i.checked = !(i.disabled = true); });
       b.disabled = true;  /* nothing picked */
       choose("meld", "");
-      $("[data-preview]", f).textContent = "";
+      seen.textContent = "";
       count(f);
       keep();
     }

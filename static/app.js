@@ -56,8 +56,7 @@ $$("form[data-preview-url]").forEach(form => {
       .catch(() => { if (ok) ok.disabled = false; });
   };
   form.later = () => { clearTimeout(timer); timer = setTimeout(ask, 120); };
-  on(form, "change", form.later);
-  on(form, "click", e => { if (e.target.matches("[data-picker] input")) form.later(); });
+  on(form, "change", form.later);  /* a card tapped too: a checkbox's click is a change */
   if ($("[data-picker] :checked", form)) ask();  /* cards still picked (a refused play) */
   else if (ok) ok.disabled = true;
 });

@@ -165,18 +165,17 @@ $$("form[data-preview-url]").forEach(form => {
     $$("[data-waited]").forEach(e => e.remove());
     $$("td[data-was]").forEach(td => { td.textContent = td.dataset.was; delete td.dataset.was; });
     if (!stuck) return;
-    const add = {}, unsure = {};
-    queue.forEach(q => { if (q.player) add[q.player] = (add[q.player] || 0) + (q.points || 0), unsure[q.player] |= q.points == null; });
+    const add = {}, unsure = {}, melds = $("[data-melds]"), note = ` (${body.dataset.unsent || "…"})`;
+    queue.forEach(q => {
+      if (!q.player) return;
+      add[q.player] = (add[q.player] || 0) + (q.points || 0), unsure[q.player] |= q.points == null;
+      const at = q.meld && melds && $(`[data-meld="${CSS.escape(q.meld)}"]`, melds), line = document.createElement(at ? "small" : "p");
+      line.dataset.waited = "", line.textContent = at ? ` + ${q.cards}${note}` : q.text + note;
+      if (melds) (at ? at.nextElementSibling : melds).append(line);
+    });
     for (const p in add) $$(`[data-round-score="${CSS.escape(p)}"],[data-total="${CSS.escape(p)}"]`).forEach(td => {
       td.dataset.was = td.textContent;
       td.textContent = shown(num(td.textContent) + add[p]) + (unsure[p] ? "+?" : "");
-    });
-    const melds = $("[data-melds]"), note = ` (${body.dataset.unsent || "…"})`;
-    if (melds) queue.forEach(q => {
-      if (!q.player) return;
-      const on = q.meld && $(`[data-meld="${CSS.escape(q.meld)}"]`, melds), line = Object.assign(document.createElement(on ? "small" : "p"), {className: "waited", textContent: on ? ` + ${q.cards}${note}` : q.text + note});
-      line.dataset.waited = "";
-      on ? on.nextElementSibling.append(line) : melds.append(line);
     });
   };
   const draw = () => {

@@ -56,7 +56,7 @@ $$("form[data-preview-url]").forEach(form => {
       .catch(() => { if (ok) ok.disabled = false; });
   };
   form.later = () => { clearTimeout(timer); timer = setTimeout(ask, 120); };
-  on(form, "change", form.later);  /* a card tapped too: a checkbox's click is a change */
+  on(form, "change", form.later);  /* a card tapped too (a change) */
   if ($("[data-picker] :checked", form)) ask();  /* cards still picked (a refused play) */
   else if (ok) ok.disabled = true;
 });
@@ -259,8 +259,7 @@ $$("form[data-preview-url]").forEach(form => {
   if (form) {
     const p = store(local, PICKS);
     if (p && new URLSearchParams(p).get("round_no") === body.dataset.round && !any()) pick(p);
-    on(form, "change", e => { if (e.target.name === "player") own = true; keep(); });
-    on(form, "click", e => { if (e.target.matches("[data-picker] input")) keep(), say(); });
+    on(form, "change", e => { if (e.target.name === "player") own = true; if (e.target.matches("[data-picker] input")) say(); keep(); });
   }
   queue.forEach(q => /\/pass$/.test(q.url) && passOn());  /* passes waiting, not on the page */
   draw();

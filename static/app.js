@@ -44,7 +44,7 @@ const say = html => {
 if (store(ss, "said")) say(store(ss, "said")), store(ss, "said", null);
 
 /* Live preview: what the picked cards make and score (box.dataset.asked: for which picks). */
-const asked = form => { const data = new FormData(form), q = new URLSearchParams(); ["player", "meld", "cards"].forEach(k => data.getAll(k).forEach(v => q.append(k, v))); return q + ""; };
+const asked = form => { const data = new FormData(form); return new URLSearchParams(["player", "meld", "cards"].flatMap(k => data.getAll(k).map(v => [k, v]))) + ""; };
 $$("form[data-preview-url]").forEach(form => {
   const box = $("[data-preview]", form), ok = $("[data-action=confirm]", form);
   let timer, last = 0;
@@ -68,7 +68,7 @@ $$("form[data-preview-url]").forEach(form => {
   const {live, events} = body.dataset, table = body.matches(".table-screen"), form = $("#play");
   if (!live || !window.fetch) return;
   const rid = () => [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 256).toString(16).slice(1)).join("");
-  const local = localStorage, WAIT = "waiting " + live, PICKS = "picks " + live;
+  const local = localStorage, WAIT = "waiting " + live, PICKS = "picks " + live, unsent = body.dataset.unsent || "…";
   let version = +body.dataset.version, timer, busy, leaving, dirty, sending, next, stream, held, polling = !events || !window.EventSource;
   let queue = (table && store(local, WAIT)) || [], stuck = queue.length > 0;
   const turn = () => { const s = $("[data-turn]"); return s && (s.dataset.plays || s.dataset.turn); };
@@ -165,7 +165,7 @@ $$("form[data-preview-url]").forEach(form => {
     $$("[data-waited]").forEach(e => e.remove());
     $$("td[data-was]").forEach(td => { td.textContent = td.dataset.was; delete td.dataset.was; });
     if (!stuck) return;
-    const add = {}, unsure = {}, melds = $("[data-melds]"), note = ` (${body.dataset.unsent || "…"})`;
+    const add = {}, unsure = {}, melds = $("[data-melds]"), note = ` (${unsent})`;
     queue.forEach(q => {
       if (!q.player) return;
       add[q.player] = (add[q.player] || 0) + (q.points || 0), unsure[q.player] |= q.points == null;
@@ -187,7 +187,7 @@ $$("form[data-preview-url]").forEach(form => {
     const strip = $("[data-region=scores]");  /* at the top, under the strip */
     (strip || $(".links")).insertAdjacentHTML(strip ? "afterend" : "beforebegin", "<section class=waiting data-waiting aria-live=polite><h2></h2><p class=help></p><ol></ol></section>");
     const [h, p, ol] = $("[data-waiting]").children;  /* the page's words (_picker.html unsent_words) */
-    h.textContent = body.dataset.unsent || "…", p.textContent = body.dataset.unsentHelp || "";
+    h.textContent = unsent, p.textContent = body.dataset.unsentHelp || "";
     queue.forEach(q => ol.append(Object.assign(document.createElement("li"), {textContent: q.text})));
   };
   const pump = () => {

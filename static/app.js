@@ -224,7 +224,7 @@ $$("form[data-preview-url]").forEach(form => {
     const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
     own = false;  /* sent: the next play is whose it would be */
     const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
-      text: f === form ? fill(body.dataset.queued || "{player}: {play}", {player: chosen("player"), play}) : play};
+      text: f === form ? fill(body.dataset.queued, {player: chosen("player"), play}) : play};
     if (confirm) {  /* sent: the picker is free for the next play */
       const seen = $("[data-preview]", f), ok1 = seen && seen.dataset.asked === asked(f) && $("[data-ok='1']", seen);
       Object.assign(item, {picks: 1, player: chosen("player"), meld: chosen("meld"), cards: play, points: ok1 ? +ok1.dataset.points : null});

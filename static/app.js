@@ -194,7 +194,7 @@ $$("form[data-preview-url]").forEach(form => {
     if (sending || !queue.length) return;
     sending = true;
     const item = queue[0], stop = new AbortController(), slow = setTimeout(() => stop.abort(), 30000);  /* no answer in 30 s: sent again later */
-    fetch(item.url, {method: "POST", body: item.body, signal: stop.signal, headers: {Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded"}})
+    fetch(item.url, {method: "POST", body: new URLSearchParams(item.body), signal: stop.signal, headers: {Accept: "application/json"}})
       .then(r => /json/.test(r.headers.get("Content-Type")) ? r.json() : r.text().then(t => ({error: !r.ok, said: r.ok ? "" : `<p class=error role=alert data-error>${(d => ($("main p", d) || d.body).innerHTML)(new DOMParser().parseFromString(t, "text/html"))}`})))
       .then(data => {
         queue.shift();

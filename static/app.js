@@ -18,8 +18,7 @@ if (navigator.wakeLock && $("[data-wake-lock]")) {
 /* The table pages kept for when the network is gone (static/sw.js). */
 if (navigator.serviceWorker) navigator.serviceWorker.register(new URL("sw.js", $("link[rel=manifest]").href)).catch(() => {});
 
-/* Card picker: a picked card tapped again is unpicked, both copies (data-two: the second
-   copy's cell, shown once the card is picked). */
+/* Two decks: a cell for a card's second copy (data-two), shown once the card is picked. */
 $$("[data-two]").forEach(i => i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2 aria-label="${fill(i.closest("[data-second]").dataset.second, {card: i.getAttribute("aria-label")}).replace(/"/g, "&quot;")}"><b>${i.nextElementSibling.textContent}²</b></label>`));
 
 /* The cards picked, in words (as picker.count_line; n == 1: the languages' plural rule). */
@@ -158,8 +157,8 @@ $$("form[data-preview-url]").forEach(form => {
     on(s, "bye", () => { s.close(); stream = null; listen(); });
     s.onerror = () => { if (!open || s.readyState > 1) s.close(), stream = null, polling = true, later(); };  /* no stream: poll */
   };
-  /* While plays wait: each meld or lay-off among the melds, marked, and its points (as its
-     preview said them; "+?" where none was seen) in the strip, on top of what the server said. */
+  /* Plays waiting: each meld or lay-off drawn among the melds, marked, its points (as its
+     preview said; "+?" if none was seen) added in the strip to the server's. */
   const num = t => +t.replace("\u2212", "-"), shown = n => n < 0 ? "\u2212" + -n : n + "";
   const mark = () => {
     $$("[data-waited]").forEach(e => e.remove());

@@ -10,7 +10,7 @@ const store = (s, k, v) => { try { if (v === undefined) return JSON.parse(s.getI
 /* Keep the screen awake while a game is open. */
 if (navigator.wakeLock && $("[data-wake-lock]")) {
   let lock;
-  const awake = () => { if (document.visibilityState === "visible" && !lock) navigator.wakeLock.request("screen").then(l => { lock = l; l.onrelease = () => { lock = null; }; }, () => {}); };
+  const awake = () => { if (!document.hidden && !lock) navigator.wakeLock.request("screen").then(l => { lock = l; l.onrelease = () => { lock = null; }; }, () => {}); };
   on(document, "visibilitychange", awake);
   awake();
 }
@@ -179,8 +179,7 @@ $$("form[data-preview-url]").forEach(form => {
   };
   const draw = () => {
     if (table) store(local, WAIT, queue.length && queue);
-    const box = $("[data-waiting]");
-    if (box) box.remove();
+    $$("[data-waiting]").forEach(e => e.remove());
     mark();
     if (!stuck || !queue.length) return;
     const strip = $("[data-region=scores]");  /* at the top, under the strip */

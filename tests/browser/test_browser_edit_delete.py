@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from browser_table import Phone, Routes, seed_round_by_routes
+from browser_table import Phone, Routes, location, seed_round_by_routes
 from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
 from test_browser_layout import GIN_ANN, GIN_BOB, counted_game
@@ -96,7 +96,7 @@ def test_a_deleted_robber_play_comes_back_from_the_notice(page):
     routes = Routes(page)
     made = routes.post("/games", [("variant", "robber"), ("first_dealer", "0"),
                                   *((f"seat_{i}", n) for i, n in enumerate(["Ann", "Bob", "Cy"]))])
-    url = re.search(r"(/g/[^/]+/robber)$", made.url).group(1)
+    url = re.search(r"(/g/[^/]+/robber)$", location(made)).group(1)
     routes.post(url + "/play", [("player", "Bob"), ("action", "play"),
                                 ("cards", "H4"), ("cards", "S4"), ("cards", "C4")])
     page.goto(url)

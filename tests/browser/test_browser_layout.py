@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_table import Routes
+from browser_table import Routes, location
 from playwright.sync_api import expect
 
 NARROW = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2,
@@ -111,7 +111,7 @@ def iceberg_games(page) -> dict[str, str]:
     playing.lay_off(NAMES[3], 1, "S10")
     pairs = [(f"seat_{i}", n) for i, n in enumerate(NAMES)] + [("first_dealer", "0"), ("rule_target", "100")]
     made = over.post("/games", pairs)
-    over.key = re.search(r"/g/([^/]+)/table", made.url).group(1)
+    over.key = re.search(r"/g/([^/]+)/table", location(made)).group(1)
     iceberg_round_one(over)
     over.confirm_round(1)
     return {"ending": ending.url, "playing": playing.url, "over": over.url}
@@ -124,7 +124,7 @@ def robber_games(routes: Routes) -> dict[str, str]:
         pairs = [("variant", "robber"), ("first_dealer", "0"), ("partnerships", "13"),
                  *((f"seat_{i}", n) for i, n in enumerate(NAMES))]
         made = routes.post("/games", pairs)
-        return re.search(r"(/g/[^/]+)/robber$", made.url).group(1) + "/robber"
+        return re.search(r"(/g/[^/]+)/robber$", location(made)).group(1) + "/robber"
 
     def play(url, player, action, *cards, meld=None):
         pairs = [("player", player), ("action", action), *(("cards", c) for c in cards)]
@@ -158,7 +158,7 @@ def counted_game(routes: Routes, variant, players, rounds, **rules) -> str:
     pairs = [("variant", variant), ("first_dealer", "0"), *((f"seat_{i}", p) for i, p in enumerate(players)),
              *((f"rule_{k}", str(v)) for k, v in rules.items())]
     response = routes.post("/games", pairs)
-    key = re.search(r"/g/(\d+-[^/]+)/", response.url).group(1)
+    key = re.search(r"/g/(\d+-[^/]+)/", location(response)).group(1)
     for n, (ended, hands) in enumerate(rounds, 1):
         data = [("round_no", str(n)), ("save", "1"),
                 ("ended", "stalemate" if ended == "stalemate" else f"p{players.index(ended)}")]

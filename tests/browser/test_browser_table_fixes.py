@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from browser_table import Phone, Routes, send
+from browser_table import Phone, Routes, location, send
 from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
 from test_browser_robber import small_targets, tap_cards, who_plays
@@ -21,8 +21,8 @@ def robber_game(page, players, partnerships="none") -> str:
     pairs = [("variant", "robber"), ("first_dealer", "0"), ("partnerships", partnerships)]
     pairs += [(f"seat_{i}", name) for i, name in enumerate(players)]
     response = routes.post("/games", pairs)
-    url = re.search(r"(/g/\d+-[^/]+/robber)$", response.url)
-    assert url, response.url
+    url = re.search(r"(/g/\d+-[^/]+/robber)$", location(response))
+    assert url, location(response)
     return url.group(1)
 
 

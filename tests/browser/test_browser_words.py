@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from browser_table import Phone, Routes
+from browser_table import Phone, Routes, location
 from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
 from test_browser_layout import NAMES, iceberg_round_one
@@ -44,7 +44,7 @@ def test_the_game_pages_history_and_a_players_page_say_it_in_the_tables_words(pa
     routes.new_game(NAMES)  # the same four, the same day, nothing played yet
     made = routes.post("/games", [("variant", "robber"), ("first_dealer", "0"),
                                   *((f"seat_{i}", n) for i, n in enumerate(NAMES))])
-    robber = re.search(r"/g/((\d+)-[^/]+)/robber$", made.url)
+    robber = re.search(r"/g/((\d+)-[^/]+)/robber$", location(made))
     robber_url = "/g/" + robber.group(1) + "/robber"
     routes.post(robber_url + "/play", [("player", NAMES[1]), ("action", "play"),
                                        *(("cards", c) for c in ("H9", "H10", "HJ"))])

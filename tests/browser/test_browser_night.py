@@ -133,8 +133,11 @@ def test_a_night_of_three_tables_and_twelve_players_over_two_rounds(no_script_pa
         expect(phone.locator(f"tr[data-standing='{name}'] td").first).to_have_text(rank)
     screenshot(phone, "night-standings")
 
-    # A phone with JavaScript watches the night's screen; a table abandoned moves it.
+    # A phone with JavaScript watches the night's screen; a table abandoned moves it. The
+    # screen and the night's page ask every 3 and 5 s (templates: data-board-every): their
+    # timers run on a clock the test moves on, to the next time they ask, not waited out.
     page.set_viewport_size({"width": 1280, "height": 720})
+    page.clock.install()
     page.goto(night + "/screen")
     expect(page.locator("[data-standings] tr[data-standing]")).to_have_count(12)
     winner = played[3][1]
@@ -142,6 +145,7 @@ def test_a_night_of_three_tables_and_twelve_players_over_two_rounds(no_script_pa
     phone.goto(night)
     tap_and_wait(phone, phone.locator("li[data-table-number='1'] [data-action=abandon]").first)
     expect(phone.locator("[data-flash]")).to_contain_text("abandoned")
+    page.clock.run_for(3_000)  # the screen's next question
     expect(page.locator(f"tr[data-standing='{winner}'] [data-points]")).not_to_have_text(before, timeout=10_000)
     screenshot(page, "night-screen")
     assert_accessible(page, "night screen")
@@ -150,6 +154,7 @@ def test_a_night_of_three_tables_and_twelve_players_over_two_rounds(no_script_pa
     assert_accessible(page, "night page")
     # The night's page keeps its standings live too: the table counted again, the points come back.
     tap_and_wait(phone, phone.locator("li[data-table-number='1'] [data-action=count-again]").first)
+    page.clock.run_for(5_000)  # the page's next question
     expect(page.locator(f"tr[data-standing='{winner}'] [data-points]")).to_have_text(before, timeout=10_000)
     page.goto(night + "/sheet")
     expect(page.locator("[data-sheet-players] li")).to_have_count(12)

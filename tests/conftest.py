@@ -1,6 +1,5 @@
 """Shared test setup. Each test file keeps its own small helpers; web fixtures live in tests/web/."""
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -10,30 +9,6 @@ from jinja2 import FileSystemBytecodeCache
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"  # the public game files with their expected scores
-
-
-def _keep_the_rewritten_test_modules() -> None:
-    """pytest rewrites each test module's asserts (an AST pass and a compile) and keeps
-    the result beside it (``__pycache__/<name>.cpython-311-pytest-<version>.pyc``, checked
-    against the source's hash) unless bytecode may not be written: where
-    PYTHONDONTWRITEBYTECODE is set, as on this project's machine, every test process
-    (each xdist worker) rewrote all ninety of them again, 5 of the 7 s a worker took to
-    collect the suite. Here pytest's rewriting alone keeps what it made, as it does
-    anywhere else; every other module is imported as the environment says."""
-    if not sys.dont_write_bytecode:
-        return
-    from _pytest.assertion import rewrite
-
-    class Writes:  # the `sys` pytest's rewriting sees: bytecode may be written
-        dont_write_bytecode = False
-
-        def __getattr__(self, name):
-            return getattr(sys, name)
-
-    rewrite.sys = Writes()
-
-
-_keep_the_rewritten_test_modules()
 
 # Property tests draw the same examples on every run (a run's failure is there on the next,
 # and the suite does not pass or fail by chance): ``derandomize``. To look for new

@@ -213,7 +213,10 @@ def test_safe_is_used_only_on_the_server_drawn_qr_codes():
         ("live.py", """_STUB = Markup('<template data-k="{}"></template>')  # a piece left out, by its key"""),
         ("helpers.py", """KEYED = Markup(' data-k="{}"')  # a piece's key, the last attribute of its first tag"""),
         ("helpers.py", """CHIP = Markup('<span class="{}" role="img" aria-label="{}">{}{}</span>')"""),
-        ("helpers.py", 'return Markup(" ").join(chips.get(str(name)) or _chip(card_parts(name)) for name in names)')])
+        ("helpers.py", 'return Markup(" ").join(chips.get(str(name)) or _chip(card_parts(name)) for name in names)'),
+        # A round's log lines (each a piece or a macro's Markup) joined by a line break:
+        # join escapes anything among them that is not Markup.
+        ("helpers.py", 'return Markup("\\n").join(lines)')])
 
 
 def test_a_card_chip_escapes_text_that_is_no_card():

@@ -18,7 +18,7 @@ from scorekeeper.web.views import counted
 @pytest.fixture
 def phone(page) -> Phone:
     phone = Phone(page)
-    phone.new_game(["A", "B", "C"], dealer=2)  # C deals, A starts
+    phone.start_game(["A", "B", "C"], dealer=2)  # C deals, A starts
     return phone
 
 

@@ -22,7 +22,7 @@ WAITING = "[data-waiting] li"
 @pytest.fixture
 def phone(page) -> Phone:
     phone = Phone(page)
-    phone.new_game(["A", "B", "C"], dealer=2)  # C deals, A starts
+    phone.start_game(["A", "B", "C"], dealer=2)  # C deals, A starts
     page.evaluate("window.__sameDocument = true")
     return phone
 

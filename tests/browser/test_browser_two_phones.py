@@ -23,10 +23,10 @@ LIVE = 2_000  # ms: how soon every phone sees a play (issue: many phones, one ta
 
 @pytest.fixture
 def phones(browser, server, page):
-    """Phone one (the test's page) starts a game (A, B, C; one deck; C deals, A starts);
-    phone two opens its edit link."""
+    """Phone one (the test's page) starts a game (A, B, C; one deck; C deals, A starts)
+    and opens its table; phone two opens its edit link."""
     one = Phone(page)
-    one.new_game(["A", "B", "C"], dealer=2)
+    one.start_game(["A", "B", "C"], dealer=2)
     with another_phone(browser, server, one) as two:
         yield one, two
 
@@ -291,7 +291,7 @@ def test_with_the_stream_blocked_polling_brings_the_play(browser, server, page):
     """A server or a network that holds no stream (waitress answers 204; here the request
     fails): the page asks /live every second, as it always did."""
     one = Phone(page)
-    one.new_game(["A", "B", "C"], dealer=2)
+    one.start_game(["A", "B", "C"], dealer=2)
     context = browser.new_context(base_url=server, **PHONE)
     context.set_default_timeout(10_000)
     try:
@@ -312,7 +312,7 @@ def test_an_idle_table_page_makes_at_most_2_requests_in_10_seconds(page):
     """Its stream, and nothing else: no poll. (The page's timers run on a clock the test
     moves: 10 s of them in no time.)"""
     phone = Phone(page)
-    phone.new_game(["A", "B", "C"], dealer=2)
+    phone.start_game(["A", "B", "C"], dealer=2)
     page.clock.install()
     phone.goto("/table")
     page.wait_for_load_state("networkidle")
@@ -350,7 +350,7 @@ def test_a_stream_the_server_ends_is_opened_again_at_once(page):
     """The server ends each stream after a while (event: bye): the page opens the next one
     at once, from the version it has, instead of waiting the stream's retry (60 s here)."""
     phone = Phone(page)
-    phone.new_game(["A", "B", "C"], dealer=2)
+    phone.start_game(["A", "B", "C"], dealer=2)
     asked = []
 
     def first_ends(route):

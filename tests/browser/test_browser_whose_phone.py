@@ -25,10 +25,10 @@ def say_whose(phone: Phone, words: str) -> None:
 
 @pytest.fixture
 def phones(browser, server, page):
-    """A's phone (the test's page) starts a game (A, B, C; C deals, A starts); the
-    table's phone opens its edit link."""
+    """A's phone (the test's page) starts a game (A, B, C; C deals, A starts) and opens
+    its table; the table's phone opens its edit link."""
     mine = Phone(page)
-    mine.new_game(["A", "B", "C"], dealer=2)
+    mine.start_game(["A", "B", "C"], dealer=2)
     with another_phone(browser, server, mine) as table:
         yield mine, table
 

@@ -62,7 +62,7 @@ def create_app(test_config: dict | None = None):
 
     from ..games import registry
     from . import database, languages, links, live, security, words
-    from .views import counted, families, games, helpers, nights, players, scoreboard, steals, table
+    from .views import counted, families, games, helpers, nights, players, scoreboard, site, steals, table
 
     app = Flask(
         "scorekeeper",
@@ -104,7 +104,7 @@ def create_app(test_config: dict | None = None):
     database.init_app(app)
     links.init_app(app)
     live.init_app(app)  # the live tables: one payload per change, streams, the watcher
-    for blueprint in (helpers.bp, games.bp, players.bp, scoreboard.bp, nights.bp):  # every family's pages
+    for blueprint in (helpers.bp, site.bp, games.bp, players.bp, scoreboard.bp, nights.bp):  # every family's pages
         app.register_blueprint(blueprint)
     # The families of a game's pages, each declared once in its module (views/families.Family).
     families.register_families(app, (table.FAMILY, steals.FAMILY, counted.FAMILY), registry.VARIANTS.values())

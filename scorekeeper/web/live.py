@@ -117,23 +117,32 @@ class Payload:
     them), their JSON (``/live``) and the stream's event (bytes), each made once; drawn
     here (``parts``) or by the other process (``text``, its JSON). ``pieces``: the keys
     of every piece of its regions (:func:`piece`), told in full or not; ``base``: the
-    version whose pieces it leaves out (0: none left out, the whole payload)."""
+    version whose pieces it leaves out (0: none left out, the whole payload);
+    ``left_out``: the HTML of each piece it leaves out, by key, from which the payload
+    whole is made without drawing it again (:meth:`filled`)."""
 
-    __slots__ = ("_parts", "version", "_json", "_event", "_pieces")
+    __slots__ = ("_parts", "version", "_json", "_event", "_pieces", "_left_out", "_left_text", "_base")
     _parts: dict[str, Any] | None
     version: int
     _json: str | None
     _event: bytes | None
     _pieces: frozenset[str] | None
+    _left_out: dict[str, str] | None
+    _left_text: str | None
+    _base: int | None
 
     def __init__(self, parts: dict[str, Any] | None = None, *, version: int | None = None,
-                 text: str | None = None, pieces: frozenset[str] | None = None) -> None:
-        self._parts, self._json, self._event, self._pieces = parts, text, None, pieces
+                 text: str | None = None, pieces: frozenset[str] | None = None,
+                 left_out: dict[str, str] | None = None) -> None:
+        self._parts, self._event, self._pieces, self._left_out = parts, None, pieces, left_out
+        self._json, self._left_text, self._base = text, None, None
         if parts is not None:
             self.version = parts["version"]
-        else:  # drawn by the other process: its version and text are given
-            assert version is not None
+        else:  # drawn by the other process: its version and text (:attr:`kept`) are given
+            assert version is not None and text is not None
             self.version = version
+            base, self._json, left = text.split("\n", 2)  # JSON has no line break of its own
+            self._base, self._left_text = int(base), left or None
 
     @property
     def parts(self) -> dict[str, Any]:
@@ -156,13 +165,45 @@ class Payload:
 
     @property
     def base(self) -> int:
-        return self.parts.get("base", 0)
+        if self._base is None:
+            self._base = self.parts.get("base", 0)
+        return self._base
 
     @property
     def pieces(self) -> frozenset[str]:
         if self._pieces is None:  # drawn by the other process: its text names them
             self._pieces = frozenset(k for found in _NAMED.findall(self.json) for k in found.split())
         return self._pieces
+
+    @property
+    def left_out(self) -> dict[str, str]:
+        if self._left_out is None:
+            self._left_out = json.loads(self._left_text) if self._left_text else {}
+        return self._left_out
+
+    @property
+    def kept(self) -> str:
+        """The text the other process reads it from (storage/drawn.py), a line each: its
+        base, its JSON, and the pieces it leaves out (none: the line is empty)."""
+        left = json.dumps(self.left_out, ensure_ascii=False, separators=(",", ":")) if self.left_out else ""
+        return f"{self.base}\n{self.json}\n{left}"
+
+    def filled(self) -> Payload | None:
+        """This payload whole: each mark replaced by the pieces it names, as drawn for it
+        (None if one is not at hand: then it is drawn again). A phone that lacks a piece
+        (asleep, or a stream further behind than the base) gets it without a second
+        drawing of the regions (benchmarks/README.md, "The payload whole, filled in")."""
+        left = self.left_out
+        if not self.base:
+            return self
+        try:
+            regions = {name: _MARK.sub(lambda m: "".join(left[k] for k in m.group(1).split()), html)
+                       for name, html in self.parts["regions"].items()}
+        except KeyError:
+            return None
+        whole = {key: value for key, value in self.parts.items() if key != "base"}
+        whole["regions"] = regions
+        return Payload(whole)
 
 
 class _Kind:
@@ -232,7 +273,7 @@ def shared(game_id: int, screens: str, state=None, version: int | None = None) -
             made = Payload(version=other[0], text=other[1])
         else:
             made = _draw(game_id, screens, state, kind.recent)
-            drawn.keep(db, game_id, name, made.version, made.json)
+            drawn.keep(db, game_id, name, made.version, made.kept)
         if found is None or made.version >= found.version:
             kind.payload = made
             kind.recent.append(made)
@@ -273,7 +314,12 @@ def whole(game_id: int, screens: str, version: int) -> Payload:
     with kind.lock:
         found = kind.whole
         if found is None or found.version < version:
-            found = kind.whole = _draw(game_id, screens, None, ())
+            shared_one = kind.payload
+            if shared_one is not None and shared_one.version >= version:
+                found = shared_one.filled()
+            if found is None or found.version < version:
+                found = _draw(game_id, screens, None, ())
+            kind.whole = found
         return found
 
 
@@ -294,21 +340,22 @@ def _draw(game_id: int, screens: str, state, before) -> Payload:
     load, parts = BUILDERS[screens]
     known = frozenset.intersection(*(p.pieces for p in before)) if before else frozenset()
     g.live_shared = True  # the forms' keys left empty (templates/_keys.html)
-    g.live_pieces, g.live_known = set(), known
+    g.live_pieces, g.live_known, g.live_left_out = set(), known, {}
     try:
         made = parts(state if state is not None else load(game_id))
-        pieces = frozenset(g.live_pieces)
+        pieces, left_out = frozenset(g.live_pieces), g.live_left_out
     finally:
-        g.live_shared, g.live_pieces = False, None
-    if known & pieces:
+        g.live_shared, g.live_pieces, g.live_left_out = False, None, None
+    if left_out:
         made["regions"] = {name: _ADJACENT.sub(" ", html) for name, html in made["regions"].items()}
         made["base"] = before[0].version
-    return Payload(made, pieces=pieces)
+    return Payload(made, pieces=pieces, left_out=left_out)
 
 
 _STUB = Markup('<template data-k="{}"></template>')  # a piece left out, by its key
 _ADJACENT = re.compile(r'"></template>\s*<template data-k="')  # pieces left out in a row: one mark
 _NAMED = re.compile(r'data-k=\\?"([0-9a-f ]+)\\?"')
+_MARK = re.compile(r'<template data-k="([0-9a-f ]+)"></template>')  # a mark, in a region's HTML
 
 
 def piece(key: str, html: Markup) -> Markup:
@@ -322,7 +369,10 @@ def piece(key: str, html: Markup) -> Markup:
     if drawing is None:  # a page, not a payload
         return html
     drawing.add(key)
-    return _STUB.format(key) if key in g.live_known else html
+    if key in g.live_known:
+        g.live_left_out[key] = html
+        return _STUB.format(key)
+    return html
 
 
 def _kind_name(screens: str, game_id: int, link: str, language: str) -> str:

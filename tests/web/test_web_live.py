@@ -416,6 +416,38 @@ def test_a_change_sends_its_own_lines_and_names_those_the_phones_show(phones):
     assert older["version"] == answer["version"] and not MARK.search("".join(older["regions"].values()))
 
 
+def test_a_whole_payload_is_filled_in_from_the_pieces_its_shared_one_left_out(phones, app):
+    """A phone behind the base (a stream that slept through several versions) is sent the
+    payload whole: made from the shared one and the pieces it left out, here or in the
+    server's other process (from the text it keeps), without drawing the regions again;
+    what the phone shows is what a fresh drawing of the whole payload shows."""
+    from flask import template_rendered
+
+    table, other = phones
+    second, drawn_there = create_app({**app.config, "DATABASE": app.config["DATABASE"]}), []
+    for play in [lambda: table.meld("A", "S7", "S8", "S9"), table.pass_turn,
+                 lambda: table.meld("B", "H2", "D2"), table.pass_turn, lambda: table.ace("C", "CA"),
+                 lambda: table.ace("C", "DA"), lambda: table.meld("C", "C4", "C5", "C6"), table.pass_turn]:
+        play()
+        live(other, table.url, 0)  # the kind's payload at each version, drawn once
+    hub = other.application.extensions["scorekeeper.live"]
+    (kind,) = [k for k in hub.kinds.values() if k.payload is not None and k.payload.base]
+    shared, filled_in = kind.payload, live(other, table.url, 0).get_json()  # behind the base
+    assert shared.left_out and filled_in["version"] == shared.version and "base" not in filled_in
+    template_rendered.connect(lambda _app, template, **_extra: drawn_there.append(template.name), second,
+                              weak=False)
+    assert live(second.test_client(), table.url, 0).get_json() == filled_in  # the other process
+    assert drawn_there == []  # read from what this one kept, filled in there
+
+    hub.kinds.clear()  # nothing kept: the whole payload drawn afresh
+    drawn = live(other, table.url, 0).get_json()
+    assert "base" not in drawn and not MARK.search("".join(drawn["regions"].values()))
+    assert "7♠" in filled_in["regions"]["log"] and "2♥" in filled_in["regions"]["melds"]
+    spaced = {name: re.sub(r">\s+<", "><", html) for name, html in drawn["regions"].items()}
+    assert {name: re.sub(r">\s+<", "><", html) for name, html in filled_in["regions"].items()} == spaced
+    assert {k: v for k, v in filled_in.items() if k != "regions"} == {k: v for k, v in drawn.items() if k != "regions"}
+
+
 def test_a_round_s_answer_stays_small_as_its_log_grows(phones):
     """The bytes of a play's answer (benchmarks/README.md, "Taps and bytes"): its own line,
     the marks of the others, the strip, the turn, the aces, the cards left."""

@@ -11,6 +11,7 @@ from flask import Response, render_template, request
 
 from ...games.errors import ScorekeeperError
 from ...games.words import Say
+from ..live import Payload
 from ..words import said
 from .helpers import card_parts
 
@@ -21,21 +22,16 @@ def wants_json() -> bool:
     return accepted.best_match(("text/html", "application/json")) == "application/json"
 
 
-def live_json(data: dict, status: int = 200) -> Response:
-    """The regions as JSON, in UTF-8 as they are (a card's ♠ is 3 bytes, 6 as a JSON
-    escape: the regions are mostly cards)."""
-    return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), status,
-                    mimetype="application/json")
-
-
-def answer(parts: dict, *, notices=(), error=None, status: int = 200):
-    """A background play's answer: the live regions (``parts``, as ``/live`` sends them)
-    and what the play did (``notices``), or why it was refused (``error``), in words (the
-    sentences read in the phone's language) and as the page shows them (``said``)."""
+def answer(payload: Payload, *, notices=(), error=None, status: int = 200) -> Response:
+    """A background play's answer: the live payload (as ``/live`` sends it) and what the
+    play did (``notices``), or why it was refused (``error``), in words (the sentences
+    read in the phone's language) and as the page shows them (``said``). The payload's
+    JSON, made once for every phone of its kind, is sent as it is, after the words."""
     notices = [said(n) for n in notices]
     error = said(error) if error is not None else None
     shown = render_template("_said.html", notices=notices, error=error)
-    return live_json(dict(notices=notices, error=error, said=shown, **parts), status)
+    words = json.dumps(dict(notices=notices, error=error, said=shown), ensure_ascii=False, separators=(",", ":"))
+    return Response(f"{words[:-1]},{payload.json[1:]}", status, mimetype="application/json")
 
 
 # The buttons a refusal names, by their words on the page.

@@ -203,7 +203,7 @@ def _refused(game_id: int, error, status: int = 422, state: Steals | None = None
     the regions and the reason; the page keeps what was picked)."""
     state = state or _state(game_id)
     if wants_json():
-        return answer(updates.shared(game_id, SCREENS, state).parts, error=error, status=status)
+        return answer(updates.shared(game_id, SCREENS, state), error=error, status=status)
     return table_page(state, error=error, status=status, **kwargs)
 
 
@@ -212,7 +212,7 @@ def _done(game_id: int, words, where: str | None = None, state: Steals | None = 
     to show (in the background: the regions, drawn from ``state``, the hand as the play
     left it, else read again, and the words; the page moves on if the screen did)."""
     if wants_json():
-        return answer(updates.shared(game_id, SCREENS, state).parts, notices=[words])
+        return answer(updates.shared(game_id, SCREENS, state), notices=[words])
     flash(said(words))
     return redirect(where or screen_url(_state(game_id)), 303)
 

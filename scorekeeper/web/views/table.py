@@ -48,14 +48,14 @@ def _back(game_id: int, saved: int | None = None, state: logs.LogState | None = 
     round as the play left it, else read again)."""
     if wants_json():
         state = state or load_state(game_id)
-        return answer(updates.shared(game_id, SCREENS, state).parts, notices=saved_words(state, saved))
+        return answer(updates.shared(game_id, SCREENS, state), notices=saved_words(state, saved))
     return redirect(url_for("table.show", game_id=game_id, saved=saved), 303)
 
 
 def _already_saved(game_id: int, url: str | None = None):
     """A repeated form: nothing more to do, so go where it went the first time."""
     if wants_json():
-        return answer(updates.shared(game_id, SCREENS).parts, notices=[ALREADY_SAVED])
+        return answer(updates.shared(game_id, SCREENS), notices=[ALREADY_SAVED])
     flash(said(ALREADY_SAVED))
     return redirect(url or url_for("table.show", game_id=game_id), 303)
 
@@ -65,7 +65,7 @@ def _refused(game_id: int, error, status: int = 422, state=None, **kwargs):
     background: the regions and the reason; the page keeps what was picked)."""
     state = state or load_state(game_id)
     if wants_json():
-        return answer(updates.shared(game_id, SCREENS, state).parts, error=error, status=status)
+        return answer(updates.shared(game_id, SCREENS, state), error=error, status=status)
     return table_page(state, error=error, status=status, **kwargs)
 
 
@@ -284,7 +284,7 @@ def out(game_id: int):
         return _refused(game_id, e.said, refusal_status(e), player=form.player.data)
     words = Say("%(player)s went out. Enter the cards left in the other hands.", player=form.player.data)
     if wants_json():
-        return answer(updates.shared(game_id, SCREENS, after).parts, notices=[words])
+        return answer(updates.shared(game_id, SCREENS, after), notices=[words])
     flash(said(words))
     return redirect(end, 303)
 
@@ -318,7 +318,7 @@ def undo(game_id: int):
     words = Sentence(Say("Undone: %(what)s", what=undone))
     state = load_state(game_id)
     if wants_json():
-        return answer(updates.shared(game_id, SCREENS, state).parts, notices=[words])
+        return answer(updates.shared(game_id, SCREENS, state), notices=[words])
     flash(said(words))
     if state.ended:
         return redirect(url_for("round_end.show", game_id=game_id), 303)

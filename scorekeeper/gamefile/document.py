@@ -1,12 +1,10 @@
-"""A game file's document before its rounds: its JSON text read, its header checked, and a
-refusal placed in the file.
+"""A game file's document before its rounds: its JSON text read and its header checked.
 
 Every game file gets these checks, whatever its variant (docs/game-file.md): the JSON
 itself (a key written twice, a fault the reader stopped at, in the app's words), the
 format, the variant, the rounds' number (at most :data:`MAX_ROUNDS`), the players, the
-partnerships and the rules; and a refusal found later names its place: the round, the
-event or the hands (:func:`located`). The rounds themselves are replayed by the package
-(scorekeeper/gamefile/__init__.py).
+partnerships and the rules. The rounds themselves are replayed, and a refusal in one
+placed in the file, by gamefile/rounds.py.
 """
 from __future__ import annotations
 
@@ -16,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..games import registry
-from ..games.cards import Card, CardError, Supply, parse_cards
 from ..games.errors import GameFileError, ScorekeeperError
 from ..games.options import Rules
 from ..games.variant import CountVariant, LogVariant, Variant
@@ -118,37 +115,6 @@ def read_header(doc: Any) -> tuple[LogVariant | CountVariant, list[Any]]:
     return found, rounds
 
 
-HANDS = "hands"  # a place in a round (ScorekeeperError.place): its hands
-
-
-def _placed(reason: Say | str, round_no: int, event_no: int | None, place: str, player: str | None) -> Say:
-    """The reason after its place in the file: "round 2, event 3: …", "round 2, hands of Bob: …"."""
-    if event_no:
-        return Say("round %(round)s, event %(event)s: %(reason)s", round=round_no, event=event_no,
-                   reason=reason)
-    if place == HANDS and player is not None:
-        return Say("round %(round)s, hands of %(player)s: %(reason)s", round=round_no, player=player,
-                   reason=reason)
-    if place == HANDS:
-        return Say("round %(round)s, hands: %(reason)s", round=round_no, reason=reason)
-    return Say("round %(round)s: %(reason)s", round=round_no, reason=reason)
-
-
-def located(error: ScorekeeperError | Say, round_no: int, event_no: int | None = None,
-            place: str = "", player: str | None = None) -> GameFileError:
-    """The error with its place in the file; ``.said_reason`` keeps the sentence without
-    the place (``.reason``: in the game file's English).
-
-    ``place`` names a part of the round more closely: ``"hands"``, the hands of ``player``
-    if one is named. An event is never placed more closely than its number.
-    """
-    reason = error.message if isinstance(error, ScorekeeperError) else error
-    found = GameFileError(_placed(reason, round_no, event_no, place, player))
-    found.said_reason, found.reason = reason, str(reason)
-    found.round_no, found.event_no = round_no, event_no
-    return found
-
-
 def check_players(doc: Mapping[str, Any], variant: Variant) -> list[str]:
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
@@ -213,18 +179,6 @@ def read_game(doc: Any) -> Header:
     players = check_players(doc, variant)
     teams = check_teams(doc, players, variant)
     return Header(variant, players, resolve_rules(doc, variant, players), teams, doc.get("teams"))
-
-
-def check_hand(supply: Supply, player: str, cards: Any, round_no: int) -> list[Card]:
-    """One player's cards left in hand, counted against the decks like the table's."""
-    if not isinstance(cards, list):
-        raise located(Say("must be a list of cards"), round_no, place=HANDS, player=player)
-    try:
-        parsed = parse_cards(cards) if cards else []
-        supply.take(parsed)
-    except CardError as e:
-        raise located(e, round_no, place=HANDS, player=player) from None
-    return parsed
 
 
 def canonical_text(value: Any) -> str:

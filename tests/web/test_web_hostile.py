@@ -398,13 +398,15 @@ def test_a_play_replays_its_round_once_and_its_answer_reads_nothing_again(table,
     """A round with plays logged: a meld sent by the page's script replays the round's
     events once (and the new one), and its answer is drawn from that replay."""
     from scorekeeper import gamefile
+    from scorekeeper.gamefile import rounds
 
     table.new_game(["A", "B", "C"], dealer=2)
     for cards in (["S2", "S3", "S4"], ["H2", "H3", "H4"], ["D2", "D3", "D4"]):
         table.meld("A", *cards)
     applied, replays = [], []
-    apply_event, replay_round = gamefile.apply_event, gamefile.replay_round
-    monkeypatch.setattr(gamefile, "apply_event", lambda *a: applied.append(a[1]) or apply_event(*a))
+    apply_event, replay_round = rounds.apply_event, rounds.replay_round
+    for module in (gamefile, rounds):  # as the app asks for them, and as a round's replay does
+        monkeypatch.setattr(module, "apply_event", lambda *a: applied.append(a[1]) or apply_event(*a))
     monkeypatch.setattr(gamefile, "replay_round", lambda *a, **k: replays.append(a[3]) or replay_round(*a, **k))
     answer = table.client.post(f"{table.url}/plays", data={"player": "A", "cards": ["C2", "C3", "C4"], "meld": "",
                                                            "confirm": "1", "round_no": "1"},

@@ -9,7 +9,7 @@ sentence naming the round, the event and what is wrong.
 What a game's rounds hold is said by the game (its ``VARIANT``, games/variant.py): a
 log of plays or hands counted at the end. This package knows those two shapes, never a
 game by name. Its modules: ``document`` (what every file is checked for before its
-rounds), ``rounds`` (one round replayed, and a refusal placed in the file), ``changes``
+rounds), ``round_replay`` (one round replayed, and a refusal placed in the file), ``changes``
 (the record of changes), and here the whole game. It is pure: no Flask, no database.
 
 A game is replayed a round at a time: ``replay_round`` replays one round from the game
@@ -35,23 +35,14 @@ from ..games.variant import CountVariant, LogVariant, Variant
 from ..games.words import Say, SayN, from_data, joined, to_data
 from . import changes
 from .document import FORMAT, MAX_ROUNDS, Header, canonical_text, parse_json, read_game, read_header
-from .rounds import (
-    CountedRound,
-    Standing,
-    after_round,
-    apply_event,
-    figures_of,
-    located,
-    replay_round,
-    resumed,
-    start,
-)
+from .round_replay import CountedRound, Standing, figures_of, replay_round, resumed, start
 
-# What the rest of the app asks of the game file (those from .document too).
+# What the rest of the app asks of the game file (those from .document too); a round
+# replayed on its own, and a refusal placed in the file: round_replay.
 __all__ = [
     "FORMAT", "MAX_ROUNDS", "CountedRound", "CountGame", "GameFileError", "Header", "LogGame", "RoundRecord",
-    "Standing", "after_round", "apply_event", "canonical_text", "game_of", "located", "parse_json", "read_game",
-    "read_header", "record_of", "replay", "replay_round", "score_document", "score_text", "start",
+    "Standing", "canonical_text", "game_of", "parse_json", "read_game", "read_header", "record_of", "replay",
+    "score_document", "score_text",
 ]
 
 

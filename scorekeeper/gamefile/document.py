@@ -4,7 +4,7 @@ Every game file gets these checks, whatever its variant (docs/game-file.md): the
 itself (a key written twice, a fault the reader stopped at, in the app's words), the
 format, the variant, the rounds' number (at most :data:`MAX_ROUNDS`), the players, the
 partnerships and the rules. The rounds themselves are replayed, and a refusal in one
-placed in the file, by gamefile/rounds.py.
+placed in the file, by gamefile/round_replay.py.
 """
 from __future__ import annotations
 

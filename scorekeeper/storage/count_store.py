@@ -15,7 +15,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from .. import gamefile
-from ..gamefile import GameFileError, RoundRecord, Standing
+from ..gamefile import GameFileError, RoundRecord, Standing, round_replay
 from ..games.variant import CountVariant, Variant
 from . import kernel, record, results
 from .db import write
@@ -62,7 +62,7 @@ def replayed_rounds(db: Database, game_id: int) -> list[tuple[RoundRecord, Stand
     with kernel.reading(db):
         game, head = header_of(db, game_id)
         rounds = recorded(db, game_id)
-    return kept_records(replayed(head, gamefile.start(head), rounds, 1, None), game.variant)
+    return kept_records(replayed(head, round_replay.start(head), rounds, 1, None), game.variant)
 
 
 def import_document(db: Database, variant: Variant, doc: Mapping[str, Any], source: str,
@@ -73,11 +73,11 @@ def import_document(db: Database, variant: Variant, doc: Mapping[str, Any], sour
     assert isinstance(variant, CountVariant)  # storage/games.py asks this store for these alone
     head = gamefile.read_game(doc)
     game = CountedLog(None, variant, list(doc["players"]), dict(doc.get("rules") or {}), 0)
-    standing, done = gamefile.start(head), []
+    standing, done = round_replay.start(head), []
     rounds = doc.get("rounds", [])
     for round_no, data in enumerate(rounds, 1):
         try:
-            result, standing = gamefile.replay_round(head, standing, data, round_no, last=round_no == len(rounds))
+            result, standing = round_replay.replay_round(head, standing, data, round_no, last=round_no == len(rounds))
         except GameFileError as e:
             raise Refused(e.message) from None
         rnd = RecordedRound.from_data(data)

@@ -89,7 +89,7 @@ class AlreadyHere(Refused):
 def within_round(error: GameFileError) -> Say | None:
     """A refusal the game file placed in a round, said without the round: its place
     within it and the reason ("hands of Bob: …", "event 3: …"), one whole template per
-    kind of place as gamefile.located says them; None where the place is the round
+    kind of place as gamefile.round_replay.located says them; None where the place is the round
     itself ("round 2: …"), whose reason alone is ``error.said_reason``."""
     said = error.message
     template, values = getattr(said, "template", None), getattr(said, "values", {})

@@ -25,7 +25,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from .. import gamefile
-from ..gamefile import Standing
+from ..gamefile import Standing, round_replay
 from ..games.variant import LogVariant
 from ..games.words import Say, joined
 from . import entries, kernel, record, results
@@ -252,7 +252,7 @@ def _rounds_after(db: Database, loaded: Loaded,
     for n, kept_round in enumerate(results.records(db, game_id, changed + 1), changed + 1):
         if standing.over:
             raise Refused(_ends_before(loaded.log.variant, n))
-        standing = gamefile.after_round(loaded.header, standing, kept_round.scores, kept_round.figures)
+        standing = round_replay.after_round(loaded.header, standing, kept_round.scores, kept_round.figures)
         kept.append((kept_round, standing))
     try:
         following = load(db, game_id, standing.rounds + 1)

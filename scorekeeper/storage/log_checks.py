@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import gamefile
+from ..gamefile import round_replay
 from ..games.errors import ScorekeeperError
 from ..games.variant import LogVariant
 from ..games.words import Say, SayN, Sentence
@@ -103,11 +104,11 @@ def _played(state: LogState, log: GameLog, row: PlayRow) -> LogState:
     data, events = round_data(log, state.round_no)
     event = data["events"][-1]
     try:
-        gamefile.apply_event(state.round, event, state.variant.events)
+        round_replay.apply_event(state.round, event, state.variant.events)
         lists = {key: data.get(key, []) for key in state.variant.round_lists}
         result = state.variant.score_round(state.round, None, lists)
     except ScorekeeperError as e:
-        error = gamefile.located(e, state.round_no, len(data["events"]))
+        error = round_replay.located(e, state.round_no, len(data["events"]))
         raise refusal(error, events, row, log, False) from None
     return LogState(log, state.loaded, result, state.after, events)
 

@@ -16,7 +16,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from .. import gamefile
-from ..gamefile import RoundRecord, Standing
+from ..gamefile import RoundRecord, Standing, round_replay
 from ..games.cards import parse_card
 from ..games.variant import LogVariant, Variant
 from . import entries, kernel, record, results
@@ -61,7 +61,7 @@ def _counted_rounds(log: GameLog, head: gamefile.Header) -> list[tuple[RoundReco
     """Each counted round of a whole log replayed in turn from the game before it: its
     record and the game after it. Between two rounds other greenlets (or threads) may run:
     a long game's replay holds up no other game's request."""
-    kept, standing = [], gamefile.start(head)
+    kept, standing = [], round_replay.start(head)
     for round_no in sorted(log.hands):
         loaded = Loaded(log, head, standing, round_no, standing.rounds)
         state = replay(loaded)
@@ -107,11 +107,11 @@ def import_document(db: Database, variant: Variant, doc: Mapping[str, Any], sour
         return len(rows)
 
     counted_rounds: list[tuple[RoundRecord, Standing]] = []  # (its record, the game after it)
-    standing, last = gamefile.start(head), len(doc.get("rounds", []))
+    standing, last = round_replay.start(head), len(doc.get("rounds", []))
     for round_no, data in enumerate(doc.get("rounds", []), 1):
         # The round replayed as the file has it first: its refusal in the file's words.
         try:
-            result, after = gamefile.replay_round(head, standing, data, round_no, last=round_no == last)
+            result, after = round_replay.replay_round(head, standing, data, round_no, last=round_no == last)
         except gamefile.GameFileError as e:
             raise Refused(e.message) from None
         melds: list[int] = []

@@ -6,7 +6,7 @@ one as drafts, then confirmed together). A page reads one round, not the game: t
 round being played (or, asked for, an earlier one) with the game as it stood before it,
 kept beside the log for every finished round (storage/results.py). :func:`load` reads
 them in one snapshot; :func:`replay` builds that round as the game file has it and
-replays it with :func:`scorekeeper.gamefile.replay_round`, the same replay as
+replays it with :func:`scorekeeper.gamefile.round_replay.replay_round`, the same replay as
 ``scorekeeper score``; :class:`LogState` is what the table screen asks of it.
 
 A play is checked by storage/log_checks.py, through this replay; the changes themselves
@@ -23,7 +23,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from .. import gamefile
-from ..gamefile import Standing
+from ..gamefile import Standing, round_replay
 from ..games.cards import Card
 from ..games.contract import LogRound, RoundResult
 from ..games.errors import GameFileError, ScorekeeperError
@@ -249,7 +249,7 @@ def replay(loaded: Loaded, log: GameLog | None = None, changed: PlayRow | None =
     counted = round_no in log.hands
     data, events = round_data(log, round_no, extra_hands)
     try:
-        result, after = gamefile.replay_round(loaded.header, loaded.before, data, round_no)
+        result, after = round_replay.replay_round(loaded.header, loaded.before, data, round_no)
     except GameFileError as e:
         raise refusal(e, events, changed, log, counted) from None
     except ScorekeeperError as e:

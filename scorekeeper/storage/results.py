@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from sqlite_utils import Database
 
 from .. import gamefile
-from ..gamefile import RoundRecord, Standing
+from ..gamefile import RoundRecord, Standing, round_replay
 
 
 def header(game: Mapping[str, Any]) -> gamefile.Header:
@@ -42,7 +42,7 @@ def finished(db: Database, game_id: int) -> int:
 def standing(db: Database, game_id: int, game_header: gamefile.Header, after: int) -> Standing:
     """The game after round ``after`` (0: before its first round)."""
     if after <= 0:
-        return gamefile.start(game_header)
+        return round_replay.start(game_header)
     row = db.execute("SELECT standing FROM round_results WHERE game = ? AND round_no = ?",
                      [game_id, after]).fetchone()
     if row is None:

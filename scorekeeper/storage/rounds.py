@@ -16,7 +16,7 @@ every game uses:
 A page reads the rounds' kept results (storage/results.py), not the rounds: each
 recorded round's scores and words, and the game after the last (its totals, who is out,
 Gin's hands won). A round's whole detail is replayed from the game as it stood before it
-(:func:`detail`), with :func:`scorekeeper.gamefile.replay_round`, the same code as
+(:func:`detail`), with :func:`scorekeeper.gamefile.round_replay.replay_round`, the same code as
 ``scorekeeper score``. Every change is checked before the write lock and written under
 it (kernel.change): a round recorded is replayed from the game before it; a round changed,
 deleted or brought back, and every round after it, are replayed from the game before it
@@ -34,7 +34,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from .. import gamefile
-from ..gamefile import CountedRound, RoundRecord, Standing
+from ..gamefile import CountedRound, RoundRecord, Standing, round_replay
 from ..games.cards import parse_card, sort_key
 from ..games.errors import GameFileError, ScorekeeperError
 from ..games.handcount import RUMMY
@@ -293,7 +293,7 @@ def replayed(head: gamefile.Header, before: Standing, rounds: list[RecordedRound
             raise Refused(Say("that would end the game before round %(round)s, which was played "
                               "after it: delete the later rounds first", round=round_no))
         try:
-            result, standing = gamefile.replay_round(head, standing, rnd.data(), round_no)
+            result, standing = round_replay.replay_round(head, standing, rnd.data(), round_no)
         except GameFileError as e:
             raise _refusal(e, changed) from None
         except ScorekeeperError as e:

@@ -384,12 +384,16 @@ def test_a_round_of_more_events_than_its_cards_allow_is_refused_naming_the_limit
 
 def test_the_same_file_again_is_found_before_anything_is_replayed(client, monkeypatch):
     from scorekeeper import gamefile
+    from scorekeeper.gamefile import round_replay
 
     doc = json.loads((EXAMPLES / "iceberg-seed-example.json").read_text(encoding="utf-8"))
-    first = _upload(client, doc)
     replays = []
-    original = gamefile.replay_round
-    monkeypatch.setattr(gamefile, "replay_round", lambda *a, **k: replays.append(a) or original(*a, **k))
+    original = round_replay.replay_round
+    for module in (gamefile, round_replay):  # a whole file's replay, and the stores' round by round
+        monkeypatch.setattr(module, "replay_round", lambda *a, **k: replays.append(a) or original(*a, **k))
+    first = _upload(client, doc)
+    assert replays  # the first import replays it
+    replays.clear()
     again = _upload(client, json.loads(json.dumps(doc, indent=3)))
     assert again.headers["Location"] == first.headers["Location"] and replays == []
 
@@ -398,16 +402,16 @@ def test_a_play_replays_its_round_once_and_its_answer_reads_nothing_again(table,
     """A round with plays logged: a meld sent by the page's script replays the round's
     events once (and the new one), and its answer is drawn from that replay."""
     from scorekeeper import gamefile
-    from scorekeeper.gamefile import rounds
+    from scorekeeper.gamefile import round_replay
 
     table.new_game(["A", "B", "C"], dealer=2)
     for cards in (["S2", "S3", "S4"], ["H2", "H3", "H4"], ["D2", "D3", "D4"]):
         table.meld("A", *cards)
     applied, replays = [], []
-    apply_event, replay_round = rounds.apply_event, rounds.replay_round
-    for module in (gamefile, rounds):  # as the app asks for them, and as a round's replay does
-        monkeypatch.setattr(module, "apply_event", lambda *a: applied.append(a[1]) or apply_event(*a))
-    monkeypatch.setattr(gamefile, "replay_round", lambda *a, **k: replays.append(a[3]) or replay_round(*a, **k))
+    apply_event, replay_round = round_replay.apply_event, round_replay.replay_round
+    monkeypatch.setattr(round_replay, "apply_event", lambda *a: applied.append(a[1]) or apply_event(*a))
+    for module in (gamefile, round_replay):  # a whole file's replay, and the stores' round by round
+        monkeypatch.setattr(module, "replay_round", lambda *a, **k: replays.append(a[3]) or replay_round(*a, **k))
     answer = table.client.post(f"{table.url}/plays", data={"player": "A", "cards": ["C2", "C3", "C4"], "meld": "",
                                                            "confirm": "1", "round_no": "1"},
                                headers={"Accept": "application/json"})

@@ -41,7 +41,6 @@ from scorekeeper.games.cards import full_deck  # noqa: E402 -- after the sys.pat
 from scorekeeper.storage import db as database  # noqa: E402 -- after the sys.path.insert
 from scorekeeper.storage import (  # noqa: E402 -- after the sys.path.insert
     games,
-    kernel,
     log_changes,
     logs,
     migrations,  # noqa: E402 -- after the sys.path.insert
@@ -85,8 +84,8 @@ def main() -> int:
             yield inside
         held.append((time.perf_counter() - start) * 1000)
 
-    for module in (database, kernel, log_changes, rounds, games):
-        if hasattr(module, "write"):
+    for name, module in list(sys.modules.items()):  # every store that writes, as it names the write
+        if name.startswith("scorekeeper.storage.") and getattr(module, "write", None) is plain_write:
             module.write = timed
 
     def measure(what: str, call) -> tuple[str, float, int]:

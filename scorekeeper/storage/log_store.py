@@ -141,17 +141,18 @@ def import_document(db: Database, variant: Variant, doc: Mapping[str, Any], sour
     playing_now = None
     if not standing.over:
         playing_now = replay(Loaded(log, head, standing, standing.rounds + 1, standing.rounds))
-    made = [(row.round_no, row.seq, row.type, row.player, json.dumps(list(row.cards)), row.target)
-            for row in rows]
+    made = entries.plays_text((row.round_no, row.seq, row.type, row.player, json.dumps(list(row.cards)), row.target)
+                              for row in rows)
     kept = results.encode(counted_rounds)
+    holding = [(row.round_no, row.type, row.player, row.cards) for row in rows] if changes else []
     with write(db):
         log.id, _secret = kernel.insert_game(db, variant, players, log.rules, 0, log.teams, source=source, group=group)
         # The rows take the ids after the largest there is: a lay-off's meld (its place in
         # the game) is known before it is written.
-        entries.new_plays(db, log.id, made)
+        first = entries.new_plays(db, log.id, made)
         for round_no, by_player in log.hands.items():
             entries.set_hands(db, log.id, round_no, by_player, confirmed=True)
         results.write(db, log.id, 1, kept)
         save_standing(db, log, head, standing, playing_now)
-        record.import_changes(db, log.id, changes)
+        record.import_changes(db, log.id, changes, ((held, first + place) for place, held in enumerate(holding)))
     return log.id

@@ -143,15 +143,17 @@ def export(db: Database, game_id: int) -> list[dict[str, Any]]:
         "SELECT facts FROM changes WHERE game = ? ORDER BY id", [game_id]).fetchall()]
 
 
-def import_changes(db: Database, game_id: int, kept: Sequence[dict[str, Any]]) -> None:
+def import_changes(db: Database, game_id: int, kept: Sequence[dict[str, Any]],
+                   held: Iterable[tuple[tuple[Any, ...], int]] = ()) -> None:
     """A game file's changes (checked: gamefile/changes.py) kept as the game's record, each
     change of a play linked to the play it made, found by what it became (the file names
     plays by what they hold, not by id): the latest change first, a play's earlier change
-    by what its next one says it was."""
-    plays: dict[tuple[Any, ...], int] = {
-        (round_no, kind, player, tuple(json.loads(cards))): play_id
-        for play_id, round_no, kind, player, cards in db.execute(
-            "SELECT id, round_no, type, player, cards FROM plays WHERE game = ?", [game_id]).fetchall()}
+    by what its next one says it was. ``held``: the plays the import wrote, as (what each
+    holds: its round, kind, player and cards; its id), given by the import rather than
+    read again under the write lock."""
+    if not kept:
+        return
+    plays: dict[tuple[Any, ...], int] = dict(held)
 
     def key(change: Mapping[str, Any], side: str) -> tuple[Any, ...] | None:
         play = change.get(side)

@@ -67,7 +67,7 @@ def new_plays(db: Database, game_id: int, text: str) -> int:
         f"INSERT INTO play_entries (id, play, {_PLAY_COLUMNS}) "
         "SELECT ?1 + key, ?1 + key, ?2, json_extract(value, '$[0]'), json_extract(value, '$[1]'), "
         "json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]'), "
-        "?1 - 1 + json_extract(value, '$[5]'), 0, 1, ?3, ?4, NULL FROM json_each(?5) ORDER BY key",
+        "?1 - 1 + json_extract(value, '$[5]'), 0, 1, ?3, ?4, NULL FROM json_each(?5)",  # ids given: in any order
         [first, game_id, kernel.now(), BY.get()(game_id), text])
     return first
 
@@ -118,6 +118,19 @@ def set_hand(db: Database, game_id: int, round_no: int, player: str, cards: Iter
         f"INSERT INTO hand_entries (id, hand, {_HAND_COLUMNS}) "
         f"VALUES ({_NEXT_HAND}, {hand}, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
         [game_id, round_no, player, json.dumps(list(cards)), int(confirmed), kernel.now(), BY.get()(game_id), change])
+
+
+def new_hands(db: Database, game_id: int, hands: Iterable[tuple[int, str, Iterable[str]]]) -> None:
+    """The hands of an imported game's rounds, confirmed: (round, player, cards) each, the
+    hand's first entry. One statement for them all (as :func:`new_plays`): the game is
+    new, so no hand of it is there to change."""
+    text = json.dumps([[round_no, player, json.dumps(list(cards))] for round_no, player, cards in hands])
+    first: int = db.execute("SELECT coalesce(max(id), 0) + 1 FROM hand_entries").fetchone()[0]
+    db.execute(
+        f"INSERT INTO hand_entries (id, hand, {_HAND_COLUMNS}) "
+        "SELECT ?1 + key, ?1 + key, ?2, json_extract(value, '$[0]'), json_extract(value, '$[1]'), "
+        "json_extract(value, '$[2]'), 1, 1, ?3, ?4, NULL FROM json_each(?5)",
+        [first, game_id, kernel.now(), BY.get()(game_id), text])
 
 
 def set_hands(db: Database, game_id: int, round_no: int, hands: Mapping[str, Iterable[str]], *,

@@ -150,8 +150,8 @@ def import_document(db: Database, variant: Variant, doc: Mapping[str, Any], sour
         # The rows take the ids after the largest there is: a lay-off's meld (its place in
         # the game) is known before it is written.
         first = entries.new_plays(db, log.id, made)
-        for round_no, by_player in log.hands.items():
-            entries.set_hands(db, log.id, round_no, by_player, confirmed=True)
+        entries.new_hands(db, log.id, ((round_no, player, cards) for round_no, by_player in log.hands.items()
+                                       for player, cards in by_player.items()))
         results.write(db, log.id, 1, kept)
         save_standing(db, log, head, standing, playing_now)
         record.import_changes(db, log.id, changes, ((held, first + place) for place, held in enumerate(holding)))

@@ -275,6 +275,8 @@ def shared(game_id: int, screens: str, state=None, version: int | None = None) -
             made = _draw(game_id, screens, state, kind.recent)
             drawn.keep(db, game_id, name, made.version, made.kept)
         if found is None or made.version >= found.version:
+            if found is not None:  # only the latest is filled in: the pieces of those before it let go
+                found._left_out = found._left_text = None
             kind.payload = made
             kind.recent.append(made)
         return made

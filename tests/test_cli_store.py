@@ -45,6 +45,10 @@ def test_import_reads_standard_input(database):
     ({"variant": "gin", "players": ["A", "B"], "rounds": [{"knocker": "A", "hands": {"A": ["S2"]}}]},
      "round 1: A's hand has 1 card; a Gin hand has 10"),
     ("not json", "invalid JSON"),
+    # The app's rule for names, as an upload from the pages has it (storage/games.check_names).
+    ({"variant": "iceberg", "players": ["Ann", "Ann\u0000x", "Bob"]}, "a name cannot hold an invisible character"),
+    ({"variant": "iceberg", "players": ["Ann", " Bob "]}, "is written with spaces around it"),
+    ({"variant": "iceberg", "players": ["Ann", "ANN"]}, "look like one name"),
 ])
 def test_a_bad_file_is_refused_in_one_line_and_changes_nothing(database, document, words):
     text = document if isinstance(document, str) else json.dumps(document)

@@ -16,12 +16,12 @@ from sqlite_utils import Database
 
 from .. import gamefile
 from ..gamefile import RoundRecord, Standing
-from ..games.errors import ScorekeeperError
+from ..games.errors import GameFileError, ScorekeeperError
 from ..games.variant import COUNT, LOG, Variant
 from ..games.words import Say
 from . import count_store, kernel, log_store, logs, record, results, rounds
 from .db import write
-from .kernel import AlreadyHere, Refused
+from .kernel import NAME_LENGTH, AlreadyHere, Refused, clean_name, key_of
 
 
 class Store(Protocol):
@@ -155,6 +155,7 @@ def import_document(db: Database, doc: Any, group: int | None = None) -> int:
     """
     try:
         variant, _rounds = gamefile.read_header(doc)
+        check_names(doc)  # whoever imports it: the pages' upload, or the command line
         gamefile.read_game(doc)
         kept = gamefile.changes.check(doc.get("changes"))
     except ScorekeeperError as e:
@@ -164,6 +165,41 @@ def import_document(db: Database, doc: Any, group: int | None = None) -> int:
     if found:
         raise AlreadyHere(Say("this game file was imported already: the game is here"), found)
     return store_of(variant).import_document(db, variant, doc, source, group, kept)
+
+
+def check_names(doc: object) -> None:
+    """The app's rule for names (kernel.clean_name: the new-game form's and a rename's),
+    checked before an import: a name as it would be kept, and no two names alike but for
+    their case. (``scorekeeper score`` takes any names the game file format allows.)"""
+    gamefile.read_header(doc)
+    assert isinstance(doc, dict)  # read_header refuses any other document
+    players = doc.get("players")
+    if not isinstance(players, list):
+        return
+    seen: dict[str, str] = {}
+    for name in players:
+        if not isinstance(name, str):
+            continue
+        if len(name) > NAME_LENGTH:
+            raise GameFileError(Say(
+                "players: '%(name)s…' is longer than %(most)s letters; shorten it in the file "
+                "and try again", name=name[:NAME_LENGTH], most=NAME_LENGTH))
+        try:
+            kept = clean_name(name)
+        except Refused as e:
+            shown = name[:NAME_LENGTH].encode("unicode_escape").decode("ascii")
+            raise GameFileError(Say("players: '%(name)s': %(reason)s; change it in the file and "
+                                    "try again", name=shown, reason=e.said_reason)) from None
+        if kept != name:
+            raise GameFileError(Say("players: '%(name)s' is written with spaces around it, doubled "
+                                    "or of another kind: write it '%(kept)s' in the file and try "
+                                    "again", name=name.strip(), kept=kept))
+        if key_of(name) in seen:
+            raise GameFileError(Say("players: '%(first)s' and '%(second)s' look like one name (names "
+                                    "are compared without case, letters that look alike as one): "
+                                    "give each a different name",
+                                    first=seen[key_of(name)], second=name))
+        seen[key_of(name)] = name
 
 
 def source_of(doc: Any) -> str:

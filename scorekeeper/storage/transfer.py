@@ -14,11 +14,11 @@ from collections.abc import Iterable, Mapping
 
 from sqlite_utils import Database
 
-from ..gamefile import parse_json, read_header
+from ..gamefile import parse_json
 from ..games.errors import GameFileError, ScorekeeperError
 from ..games.words import Say
 from . import games
-from .kernel import NAME_LENGTH, Refused, clean_name, key_of
+from .kernel import Refused
 
 # A spreadsheet reads a cell starting with one of these as a formula: a player called
 # "=HYPERLINK(…)" must stay a name (OWASP, CSV injection), so it gets a leading quote.
@@ -57,47 +57,10 @@ def read_game_file(data: bytes) -> object:
     return parse_json(text)
 
 
-def check_names(doc: object) -> None:
-    """The app's rule for names (kernel.clean_name: the new-game form's and a rename's),
-    checked before an import: a name as it would be kept, and no two names alike but for
-    their case. (``scorekeeper score`` takes any names the game file format allows.)"""
-    read_header(doc)
-    assert isinstance(doc, dict)  # read_header refuses any other document
-    players = doc.get("players")
-    if not isinstance(players, list):
-        return
-    seen: dict[str, str] = {}
-    for name in players:
-        if not isinstance(name, str):
-            continue
-        if len(name) > NAME_LENGTH:
-            raise GameFileError(Say(
-                "players: '%(name)s…' is longer than %(most)s letters; shorten it in the file "
-                "and try again", name=name[:NAME_LENGTH], most=NAME_LENGTH))
-        try:
-            kept = clean_name(name)
-        except Refused as e:
-            shown = name[:NAME_LENGTH].encode("unicode_escape").decode("ascii")
-            raise GameFileError(Say("players: '%(name)s': %(reason)s; change it in the file and "
-                                    "try again", name=shown, reason=e.said_reason)) from None
-        if kept != name:
-            raise GameFileError(Say("players: '%(name)s' is written with spaces around it, doubled "
-                                    "or of another kind: write it '%(kept)s' in the file and try "
-                                    "again", name=name.strip(), kept=kept))
-        if key_of(name) in seen:
-            raise GameFileError(Say("players: '%(first)s' and '%(second)s' look like one name (names "
-                                    "are compared without case, letters that look alike as one): "
-                                    "give each a different name",
-                                    first=seen[key_of(name)], second=name))
-        seen[key_of(name)] = name
-
-
 def import_upload(db: Database, data: bytes, group: int | None = None) -> int:
     """Add the game in an uploaded game file to ``group`` (None: a new group of its own);
     returns its id. Refused: nothing is saved."""
     try:
-        doc = read_game_file(data)
-        check_names(doc)
-        return games.import_document(db, doc, group)
+        return games.import_document(db, read_game_file(data), group)
     except ScorekeeperError as e:  # GameFileError and the rules' own errors
         raise Refused(e.message) from None  # its sentence, as said

@@ -113,13 +113,11 @@ def init_app(app: Flask) -> None:
 
 
 class Payload:
-    """One version of one kind's payload: the parts (a play's answer adds its words to
-    them), their JSON (``/live``) and the stream's event (bytes), each made once; drawn
-    here (``parts``) or by the other process (``text``, its JSON). ``pieces``: the keys
-    of every piece of its regions (:func:`piece`), told in full or not; ``base``: the
-    version whose pieces it leaves out (0: none left out, the whole payload);
-    ``left_out``: the HTML of each piece it leaves out, by key, from which the payload
-    whole is made without drawing it again (:meth:`filled`)."""
+    """One version of one kind's payload: the parts, their JSON (``/live``) and the
+    stream's event (bytes), each made once; drawn here (``parts``) or by the other process
+    (``text``). ``pieces``: the keys of every piece of its regions (:func:`piece`), told in
+    full or not; ``base``: the version whose pieces it leaves out (0: none, the payload
+    whole); ``left_out``: the HTML of each piece it leaves out, by key (:meth:`filled`)."""
 
     __slots__ = ("_parts", "version", "_json", "_event", "_pieces", "_left_out", "_left_text", "_base")
     _parts: dict[str, Any] | None
@@ -141,8 +139,9 @@ class Payload:
         else:  # drawn by the other process: its version and text (:attr:`kept`) are given
             assert version is not None and text is not None
             self.version = version
-            base, self._json, left = text.split("\n", 2)  # JSON has no line break of its own
-            self._base, self._left_text = int(base), left or None
+            lines = text.split("\n", 2)  # JSON has no line break of its own
+            if len(lines) == 3:  # else a row of a release before (the payload's JSON alone)
+                self._base, self._json, self._left_text = int(lines[0]), lines[1], lines[2] or None
 
     @property
     def parts(self) -> dict[str, Any]:

@@ -448,6 +448,20 @@ def test_a_whole_payload_is_filled_in_from_the_pieces_its_shared_one_left_out(ph
     assert {k: v for k, v in filled_in.items() if k != "regions"} == {k: v for k, v in drawn.items() if k != "regions"}
 
 
+def test_a_payload_kept_by_a_release_before_is_read_as_its_json_alone():
+    """While a server is upgraded in place, the other process may have kept a payload as
+    the release before kept it: its JSON alone, with no base or pieces line. It is read
+    as that JSON (no base: a phone never asks it for a piece), not refused."""
+    from scorekeeper.web.live import Payload
+
+    text = '{"version":3,"round":1,"regions":{"log":"<ol></ol>"},"cards":{}}'
+    old = Payload(version=3, text=text)
+    assert (old.json, old.base, old.parts["round"], old.left_out) == (text, 0, 1, {})
+    assert old.filled() is old
+    new = Payload(version=3, text=Payload(json.loads(text)).kept)
+    assert (new.json, new.base) == (text, 0)
+
+
 def test_a_round_s_answer_stays_small_as_its_log_grows(phones):
     """The bytes of a play's answer (benchmarks/README.md, "Taps and bytes"): its own line,
     the marks of the others, the strip, the turn, the aces, the cards left."""

@@ -456,3 +456,26 @@ def test_special_meld_scores_its_rule_value():
     assert scores(gamefile.score_document(game(data, players=["Ann", "Bob"])))[0]["Ann"] == 700
     rules = {"special_odds_suit": 500}
     assert scores(gamefile.score_document(game(data, players=["Ann", "Bob"], rules=rules)))[0]["Ann"] == 500
+
+
+@pytest.mark.parametrize("round_, within", [
+    ({"events": [{"type": "meld", "player": "A", "cards": ["S2", "S3", "S4"]},
+                 {"type": "meld", "player": "B", "cards": ["S2", "H3"]}]}, "event 2: S2 H3 is not a meld"),
+    ({"events": [], "hands": {"B": ["S2", "S2"]}}, "hands of B: "),
+    ({"events": [], "hands": {"Zed": []}}, "hands: unknown player 'Zed'"),
+    ({"events": [], "extra": 1}, None),  # the round itself: no place within it
+])
+def test_a_refusal_says_its_place_within_the_round_for_a_page_of_that_round(round_, within):
+    """A refusal in a round says its place in the file ("round 1, event 2: …") and, for a
+    page of that round, its place within the round alone (``said_within``): made where
+    the place is known, not read back out of the message."""
+    doc = {"format": "scorekeeper/1", "variant": "iceberg", "players": ["A", "B"], "rounds": [round_]}
+    with pytest.raises(GameFileError) as refused:
+        gamefile.replay(doc)
+    error = refused.value
+    assert error.round_no == 1 and str(error.message).startswith("round 1")
+    if within is None:
+        assert error.said_within is None
+    else:
+        assert str(error.said_within).startswith(within), str(error.said_within)
+        assert str(error.message) == "round 1, " + str(error.said_within)

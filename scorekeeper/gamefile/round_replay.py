@@ -39,6 +39,18 @@ def _placed(reason: Say | str, round_no: int, event_no: int | None, place: str, 
     return Say("round %(round)s: %(reason)s", round=round_no, reason=reason)
 
 
+def _within(reason: Say | str, event_no: int | None, place: str, player: str | None) -> Say | None:
+    """The reason after its place within the round, for a page of that round: "event 3:
+    …", "hands of Bob: …"; None where the place is the round itself."""
+    if event_no:
+        return Say("event %(event)s: %(reason)s", event=event_no, reason=reason)
+    if place == HANDS and player is not None:
+        return Say("hands of %(player)s: %(reason)s", player=player, reason=reason)
+    if place == HANDS:
+        return Say("hands: %(reason)s", reason=reason)
+    return None
+
+
 def located(error: ScorekeeperError | Say, round_no: int, event_no: int | None = None,
             place: str = "", player: str | None = None) -> GameFileError:
     """The error with its place in the file; ``.said_reason`` keeps the sentence without
@@ -50,6 +62,7 @@ def located(error: ScorekeeperError | Say, round_no: int, event_no: int | None =
     reason = error.message if isinstance(error, ScorekeeperError) else error
     found = GameFileError(_placed(reason, round_no, event_no, place, player))
     found.said_reason, found.reason = reason, str(reason)
+    found.said_within = _within(reason, event_no, place, player)
     found.round_no, found.event_no = round_no, event_no
     return found
 

@@ -31,10 +31,13 @@ class GameFileError(ScorekeeperError):
     Where the fault is in a round, ``round_no`` and ``event_no`` say where, and the
     sentence without the place is kept (the web app shows just that): ``said_reason``
     (a words.Say, or the text an error gave), ``reason`` the same in the game file's
-    English (what the stores read).
+    English (what the stores read); ``said_within``: the sentence with its place within
+    the round but not the round ("hands of Bob: …", "event 3: …"), None where the place
+    is the round itself.
     """
 
     reason: str | None = None
     said_reason: Say | str | None = None
+    said_within: Say | None = None
     round_no: int | None = None
     event_no: int | None = None

@@ -33,7 +33,6 @@ from sqlite_utils import Database
 from ..gamefile.document import NAME_LENGTH as NAME_LENGTH  # the rule for names: here, with clean_name
 from ..games import registry
 from ..games.cards import parse_card
-from ..games.errors import GameFileError
 from ..games.variant import Variant
 from ..games.words import Say, Sentence, from_data, to_data
 from .db import write
@@ -84,25 +83,6 @@ class AlreadyHere(Refused):
     def __init__(self, message: Say | str, game_id: int) -> None:
         super().__init__(message)
         self.game_id = game_id
-
-
-def within_round(error: GameFileError) -> Say | None:
-    """A refusal the game file placed in a round, said without the round: its place
-    within it and the reason ("hands of Bob: …", "event 3: …"), one whole template per
-    kind of place as gamefile.round_replay.located says them; None where the place is the round
-    itself ("round 2: …"), whose reason alone is ``error.said_reason``."""
-    said = error.message
-    template, values = getattr(said, "template", None), getattr(said, "values", {})
-    if error.round_no is None or error.said_reason is None:
-        return None
-    if template == "round %(round)s, event %(event)s: %(reason)s":
-        return Say("event %(event)s: %(reason)s", event=values["event"], reason=error.said_reason)
-    if template == "round %(round)s, hands of %(player)s: %(reason)s":
-        return Say("hands of %(player)s: %(reason)s", player=values["player"],
-                   reason=error.said_reason)
-    if template == "round %(round)s, hands: %(reason)s":
-        return Say("hands: %(reason)s", reason=error.said_reason)
-    return None
 
 
 def sentence(text: str) -> str:

@@ -233,7 +233,7 @@ def refusal(error: GameFileError, events: list[PlayRow], changed: PlayRow | None
             Say("that would clash with the hands counted at the end of hand %(round)s: "
                 "%(reason)s", round=error.round_no, reason=reason)))
     if error.round_no:  # the hands being entered: say whose
-        return Refused(kernel.within_round(error) or error.message)
+        return Refused(error.said_within or error.message)
     return Refused(reason)
 
 

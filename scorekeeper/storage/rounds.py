@@ -308,7 +308,7 @@ def _refusal(error: GameFileError, changed: int | None) -> Refused:
     round_no = error.round_no
     if round_no is None:
         return Refused(error.message)
-    here = kernel.within_round(error) or error.said_reason or error.message
+    here = error.said_within or error.said_reason or error.message
     if changed is None or round_no == changed:
         return Refused(here)
     return Refused(Say("that would make round %(round)s illegal: %(reason)s", round=round_no,

@@ -169,10 +169,10 @@ def import_document(db: Database, doc: Any, group: int | None = None) -> int:
 
 def check_names(doc: object) -> None:
     """The app's rule for names (kernel.clean_name: the new-game form's and a rename's),
-    checked before an import: a name as it would be kept, and no two names alike but for
-    their case. (``scorekeeper score`` takes any names the game file format allows.)"""
-    gamefile.read_header(doc)
-    assert isinstance(doc, dict)  # read_header refuses any other document
+    checked before an import, once its header is read (:func:`import_document`): a name
+    as it would be kept, and no two names alike but for their case. (``scorekeeper
+    score`` takes any names the game file format allows.)"""
+    assert isinstance(doc, dict)  # gamefile.read_header, first, refuses any other document
     players = doc.get("players")
     if not isinstance(players, list):
         return

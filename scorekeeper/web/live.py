@@ -10,17 +10,17 @@ This module owns three things, for every family of pages alike:
   URL) and kept for every phone of that kind: the streams, the ``/live`` polls and the
   answer to the play itself all read the same payload (:func:`shared`). A play at a
   table of five phones is drawn once per server process, not five times (its answer,
-  four streams or polls): ``benchmarks/live_render.py`` measured a write with the
-  other phones told of it at 22 ms of the app's CPU against 69 ms with each request
-  drawing its own, 67% less in each of 3 pairs (benchmarks/README.md, "Issue 22"); the
-  project keeps a memo only for 10% or more. The process that draws a payload keeps it
-  in the database too (storage/drawn.py), and the server's other process reads it
-  there instead of drawing it again for its own phones (waiting a little for it:
-  its streams wake before the play's answer is drawn). Forms drawn for every phone alike cannot
+  four streams or polls): ``benchmarks/live_render.py`` measured a write with the other
+  phones told of it at 22 ms of the app's CPU against 69 ms with each request drawing
+  its own, 67% less in each of 3 pairs (benchmarks/README.md, "Issue 22"); the project
+  keeps a memo only for 10% or more. The process that draws a payload keeps it in the
+  database too (storage/drawn.py), and the server's other process reads it there
+  instead of drawing it again for its own phones (waiting a little for it: its streams
+  wake before the play's answer is drawn). Forms drawn for every phone alike cannot
   carry one phone's CSRF token or request id: while a payload is drawn,
-  ``templates/_keys.html`` leaves both empty and the page's script fills in the
-  phone's own as a form is sent. Only the latest version of each kind is kept, and at
-  most :data:`KINDS_KEPT` kinds.
+  ``templates/_keys.html`` leaves both empty and the page's script fills in the phone's
+  own as a form is sent. Only the latest version of each kind is kept, and at most
+  :data:`KINDS_KEPT` kinds.
 - **The stream** (``GET /g/<key>/events``, Server-Sent Events, the browser's
   EventSource): from the version the phone has (``Last-Event-ID``, else ``?since=``) it
   sends the payload at once if the game has moved on, then each new version as it comes
@@ -188,10 +188,8 @@ class Payload:
         return f"{self.base}\n{self.json}\n{left}"
 
     def filled(self) -> Payload | None:
-        """This payload whole: each mark replaced by the pieces it names, as drawn for it
-        (None if one is not at hand: then it is drawn again). A phone that lacks a piece
-        (asleep, or a stream further behind than the base) gets it without a second
-        drawing of the regions (benchmarks/README.md, "The payload whole, filled in")."""
+        """This payload whole, for a phone that lacks a piece: each mark replaced by the
+        pieces it names, not drawn again (None if one is not at hand; benchmarks/README.md)."""
         left = self.left_out
         if not self.base:
             return self
@@ -266,15 +264,19 @@ def shared(game_id: int, screens: str, state=None, version: int | None = None) -
         found = kind.payload
         if found is not None and found.version >= version:
             return found
-        if other is None:
-            other = drawn.kept(db, game_id, name, version)  # the other process drew it?
+        if other is None:  # the latest kept, by either process: this version, or the first base here
+            other = drawn.kept(db, game_id, name, 0)
+            if other is not None and other[0] < version:
+                if not kind.recent:
+                    kind.recent.append(Payload(version=other[0], text=other[1]))
+                other = None
         if other is not None:
             made = Payload(version=other[0], text=other[1])
         else:
             made = _draw(game_id, screens, state, kind.recent)
             drawn.keep(db, game_id, name, made.version, made.kept)
         if found is None or made.version >= found.version:
-            if found is not None:  # only the latest is filled in: the pieces of those before it let go
+            if found is not None:  # only the latest is filled in: those before it let go of their pieces
                 found._left_out = found._left_text = None
             kind.payload = made
             kind.recent.append(made)

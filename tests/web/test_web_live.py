@@ -448,6 +448,28 @@ def test_a_whole_payload_is_filled_in_from_the_pieces_its_shared_one_left_out(ph
     assert {k: v for k, v in filled_in.items() if k != "regions"} == {k: v for k, v in drawn.items() if k != "regions"}
 
 
+def test_a_play_answered_by_the_other_process_names_the_lines_the_phone_shows(phones, app):
+    """A phone's plays may be answered by either server process. The first answer a
+    process draws for a kind of phone leaves out the pieces of the latest payload the
+    other process kept (the phone shows it: it was its last answer), as a process that
+    drew the one before does: not the round's log again."""
+    table, _other = phones
+    second = create_app({**app.config, "DATABASE": app.config["DATABASE"]}).test_client()
+    second.set_cookie("session", table.client.get_cookie("session").value)  # the same phone
+
+    def play(client, player, cards):
+        return client.post(f"{table.url}/plays", headers={"Accept": "application/json"}, data={
+            "player": player, "meld": "", "confirm": "1", "cards": cards, "round_no": "1"}).get_json()
+
+    first = play(table.client, "A", ["S7", "S8", "S9"])
+    table.pass_turn()
+    here = live(table.client, table.url, first["version"]).get_json()  # drawn by the first process
+    answer = play(second, "B", ["H2", "H3", "H4"])  # the second process draws its first
+    assert answer["version"] == here["version"] + 1 and answer["base"] == here["version"]
+    assert MARK.search(answer["regions"]["log"]) and "7♠" not in answer["regions"]["log"]
+    assert "2♥" in answer["regions"]["log"]
+
+
 def test_a_payload_kept_by_a_release_before_is_read_as_its_json_alone():
     """While a server is upgraded in place, the other process may have kept a payload as
     the release before kept it: its JSON alone, with no base or pieces line. It is read

@@ -576,8 +576,9 @@ def test_score_sheet_by_either_link_shows_only_the_read_only_link(client, db, se
 
 def test_score_sheet_of_a_game_whose_log_no_longer_scores_says_so(table, client, db):
     """A round being played whose log does not replay (a play's entry added to the database
-    by hand): its table says the game cannot be read (in words, not a server error), and the
-    score sheet, drawn from the rounds counted before it (none here), still answers."""
+    by hand): its table, and a play sent to it, say the game cannot be read (in words, not a
+    server error; nothing saved), and the score sheet, drawn from the rounds counted before
+    it (none here), still answers."""
     table.new_game(["A", "B"], dealer=1)
     table.meld("A", "S7", "S8", "S9")
     db.execute("INSERT INTO play_entries (play, game, round_no, seq, type, player, cards, target, revision, "
@@ -587,6 +588,12 @@ def test_score_sheet_of_a_game_whose_log_no_longer_scores_says_so(table, client,
     db.conn.commit()
     page = client.get(f"{table.url}/table")
     assert page.status_code == 500 and "This game cannot be read" in text(page)
+    for path, data in (("/plays", {"player": "B", "cards": ["D2", "D3", "D4"], "confirm": "1"}),
+                       ("/plays", {"player": "B", "cards": ["D2", "D3", "D4"], "check": "1"}),
+                       ("/aces", {"player": "B", "card": "DA"}), ("/pass", {}), ("/out", {"player": "B"})):
+        posted = client.post(f"{table.url}{path}", data=data)
+        assert posted.status_code == 500 and "This game cannot be read" in text(posted), path
+    assert db.execute("SELECT count(*) FROM plays WHERE game = ?", [table.game_id]).fetchone()[0] == 1
     response = client.get(f"{table.url}/sheet")
     assert response.status_code == 200 and "In progress: 0 rounds played so far." in text(response)
 

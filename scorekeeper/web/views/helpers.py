@@ -76,8 +76,14 @@ def load_state(game_id: int, screens: str, round_no: int | None = None):
             raise
         abort(404)
     except Refused as e:
-        abort(Response(render_template("error.html", title=page_text("This game cannot be read"),
-                                       message=e.said), 500))
+        abort(unreadable(e))
+
+
+def unreadable(error: Refused) -> Response:
+    """A stored log the rules no longer allow (its refusal, reading it): said, never a 500's
+    own page. The table's blueprint answers so a refusal its play routes read."""
+    return Response(render_template("error.html", title=page_text("This game cannot be read"),
+                                    message=error.said), 500)
 
 
 def own_games(screens: str):

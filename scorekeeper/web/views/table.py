@@ -19,11 +19,13 @@ same routes answer as forms do: a 303 to the page to show, or the page with the 
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, abort, flash, get_template_attribute, redirect, render_template, request, url_for
 
 from ...games import iceberg
 from ...games.words import Say, SayN, Sentence
-from ...storage import log_changes, log_checks, logs, plays
+from ...storage import log_asks, log_changes, log_checks, logs, plays
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from .. import live as updates
@@ -40,16 +42,34 @@ bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
 bp.add_app_template_global(new_request_id, "request_id")
 bp.add_app_template_global(count_line, "count_line")
 bp.before_request(helpers.own_games(SCREENS))
+bp.register_error_handler(Refused, helpers.unreadable)  # a log_asks.Outcome's read of a log that no longer replays
 
 
-def _back(game_id: int, saved: int | None = None, state: logs.LogState | None = None):
-    """Back to the table; ``saved``: the play just logged, which the page then describes
-    (in the background: the regions, and the play in words, drawn from ``state``, the
-    round as the play left it, else read again)."""
+def _answered(game_id: int, outcome: log_asks.Outcome, *, to: str | None = None,
+              notices: list[Say] | None = None, **kwargs):
+    """The table after a play asked for, whatever became of it (log_asks.Outcome): logged
+    (the table saying what it did, or ``to`` with ``notices``), checked (its preview),
+    refused (the table as it now is, with the reason and what was picked: ``kwargs``) or
+    logged already. In the background: the regions, with the play's words or the reason."""
+    state = outcome.state
+    if state is None:
+        return _already_saved(game_id, to)
+    if outcome.refused is not None:
+        status = 409 if outcome.stale else 422
+        if wants_json():
+            return answer(updates.shared(game_id, SCREENS, state), error=outcome.refused, status=status)
+        return table_page(state, error=outcome.refused, status=status, **kwargs)
+    if outcome.preview is not None:
+        return table_page(state, preview=outcome.preview, **kwargs)
+    assert outcome.saved is not None  # neither refused nor checked: logged
     if wants_json():
-        state = state or load_state(game_id)
-        return answer(updates.shared(game_id, SCREENS, state), notices=saved_words(state, saved))
-    return redirect(url_for("table.show", game_id=game_id, saved=saved), 303)
+        words = saved_words(state, outcome.saved.id) if notices is None else notices
+        return answer(updates.shared(game_id, SCREENS, state), notices=words)
+    if to is None:
+        return redirect(url_for("table.show", game_id=game_id, saved=outcome.saved.id), 303)
+    for notice in notices or ():
+        flash(said(notice))
+    return redirect(to, 303)
 
 
 def _already_saved(game_id: int, url: str | None = None):
@@ -215,78 +235,44 @@ def preview(game_id: int):
 
 @bp.route("/plays", methods=["POST"])
 def play(game_id: int):
-    """A meld, or a lay-off on the meld chosen: "Check" shows it, "Confirm" logs it.
-
-    The game is read here only when a page is shown (a refusal, a check): a confirmed
-    play is checked by ``log_changes.add_play``, against the log as its write transaction reads it.
-    """
+    """A meld, or a lay-off on the meld chosen: "Check" shows it, "Confirm" logs it
+    (checked by ``log_changes.add_play`` against the log as its write transaction reads it)."""
     form = PlayForm()
     picked = _picked(form)
-    kwargs = dict(picked=picked, target=form.meld.data, player=form.player.data)
-    if not form.validate():
-        return _refused(game_id, helpers.form_error(form), **kwargs)
-    kind = "layoff" if form.meld.data else "meld"
-    if not picked:
-        return _refused(game_id, Say("Pick the cards first."), **kwargs)
-    if form.check.data and not form.confirm.data:
-        state = load_state(game_id)
-        shown = log_checks.preview(state, kind, form.player.data, picked, form.meld.data)
-        return table_page(state, preview=shown, **kwargs)
-    try:
-        row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), kind,
-                                          form.player.data, picked, form.meld.data,
-                                          round_no=form.round_no.data)
-    except Repeated:
-        return _already_saved(game_id)
-    except Refused as e:
-        # Drawn from the log as it is now: another phone's play may be why.
-        return _refused(game_id, e.said, refusal_status(e), **kwargs)
-    return _back(game_id, saved=row.id, state=after)
+    refused = helpers.form_error(form) if not form.validate() else None
+    if refused is None and not picked:
+        refused = Say("Pick the cards first.")
+    outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "layoff" if form.meld.data else "meld",
+                           form.player.data, picked, form.meld.data, round_no=form.round_no.data,
+                           check=bool(form.check.data and not form.confirm.data), refused=refused)
+    return _answered(game_id, outcome, picked=picked, target=form.meld.data, player=form.player.data)
 
 
 @bp.route("/aces", methods=["POST"])
 def ace(game_id: int):
     """One tap per ace: it goes face up in front of the player."""
     form = AceForm()
-    if not form.validate():
-        return _refused(game_id, helpers.form_error(form))
-    try:
-        row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), "ace",
-                                          form.player.data, [form.card.data], round_no=form.round_no.data)
-    except Repeated:
-        return _already_saved(game_id)
-    except Refused as e:
-        return _refused(game_id, e.said, refusal_status(e), player=form.player.data)
-    return _back(game_id, saved=row.id, state=after)
+    refused = helpers.form_error(form) if not form.validate() else None
+    outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "ace", form.player.data,
+                           [form.card.data], round_no=form.round_no.data, refused=refused)
+    return _answered(game_id, outcome, player=form.player.data)
 
 
 @bp.route("/out", methods=["POST"])
 def out(game_id: int):
     """Someone went out: the round is over, and the hands are counted next. Cards still
-    picked (a meld not logged yet) are refused: they would be lost."""
+    picked (a meld not logged yet) are refused, the rules' refusal first: they would be lost."""
     form = OutForm()
-    end = url_for("round_end.show", game_id=game_id)
-    if not form.validate():
-        return _refused(game_id, helpers.form_error(form))
     picked = tuple(request.form.getlist("cards"))
-    if picked:
-        state = load_state(game_id)
-        ruled = log_checks.preview(state, "out", form.player.data, ())  # the rules' refusal first
-        return _refused(game_id, ruled.said_error or picked_first(picked), state=state,
-                        picked=picked, target=request.form.get("meld", type=int),
-                        player=form.player.data)
-    try:
-        _row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), "out",
-                                           form.player.data, round_no=form.round_no.data)
-    except Repeated:
-        return _already_saved(game_id, end)
-    except Refused as e:
-        return _refused(game_id, e.said, refusal_status(e), player=form.player.data)
+    refused = helpers.form_error(form) if not form.validate() else None
+    outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "out", form.player.data,
+                           round_no=form.round_no.data, check=bool(picked) and refused is None,
+                           refused=refused)
+    if outcome.preview is not None:
+        outcome = replace(outcome, refused=outcome.preview.said_error or picked_first(picked))
     words = Say("%(player)s went out. Enter the cards left in the other hands.", player=form.player.data)
-    if wants_json():
-        return answer(updates.shared(game_id, SCREENS, after), notices=[words])
-    flash(said(words))
-    return redirect(end, 303)
+    return _answered(game_id, outcome, to=url_for("round_end.show", game_id=game_id), notices=[words],
+                     picked=picked, target=request.form.get("meld", type=int), player=form.player.data)
 
 
 @bp.route("/pass", methods=["POST"])
@@ -294,14 +280,9 @@ def pass_turn(game_id: int):
     """One tap: the turn passes to the next player (refused if it already moved on)."""
     form = PassForm()
     form.validate()
-    try:
-        row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), "pass", "",
-                                          turn=form.turn.data or None, round_no=form.round_no.data)
-    except Repeated:
-        return _already_saved(game_id)
-    except Refused as e:
-        return _refused(game_id, e.said, refusal_status(e))
-    return _back(game_id, saved=row.id, state=after)
+    outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "pass", "",
+                           turn=form.turn.data or None, round_no=form.round_no.data)
+    return _answered(game_id, outcome)
 
 
 @bp.route("/undo", methods=["POST"])
@@ -322,7 +303,7 @@ def undo(game_id: int):
     flash(said(words))
     if state.ended:
         return redirect(url_for("round_end.show", game_id=game_id), 303)
-    return _back(game_id)
+    return redirect(url_for("table.show", game_id=game_id), 303)
 
 
 # ---------------------------------------------------------------------------------------

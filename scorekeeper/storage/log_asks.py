@@ -46,16 +46,17 @@ def ask(db: Database, game_id: int, request_id: str | None, kind: str, player: s
     """A play of the round being played: checked only (``check``) or logged
     (log_changes.add_play: ``turn`` and ``round_no`` are what the phone's page showed).
     ``refused``: the page refused it already (its form); the round is read to say so."""
-    cards = tuple(cards)
-    if refused is not None or check:
-        now = replay(load(db, game_id))
-        shown = preview(now, kind, player, cards, target) if check else None
-        return Outcome(now, preview=shown, refused=refused)
-    try:
-        row, after = add_play(db, game_id, request_id, kind, player, cards, target,
-                              turn=turn, round_no=round_no)
-    except Repeated:
-        return Outcome(None)
-    except Refused as e:
-        return Outcome(replay(load(db, game_id)), refused=e.said, stale=isinstance(e, Stale))
-    return Outcome(after, saved=row)
+    cards, stale = tuple(cards), False
+    if refused is None and not check:
+        try:
+            row, after = add_play(db, game_id, request_id, kind, player, cards, target,
+                                  turn=turn, round_no=round_no)
+        except Repeated:
+            return Outcome(None)
+        except Refused as e:
+            refused, stale = e.said, isinstance(e, Stale)
+        else:
+            return Outcome(after, saved=row)
+    now = replay(load(db, game_id))
+    shown = preview(now, kind, player, cards, target) if check and refused is None else None
+    return Outcome(now, preview=shown, refused=refused, stale=stale)

@@ -54,17 +54,14 @@ def _answered(game_id: int, outcome: log_asks.Outcome, *, to: str | None = None,
     state = outcome.state
     if state is None:
         return _already_saved(game_id, to)
-    if outcome.refused is not None:
-        status = 409 if outcome.stale else 422
-        if wants_json():
-            return answer(updates.shared(game_id, SCREENS, state), error=outcome.refused, status=status)
-        return table_page(state, error=outcome.refused, status=status, **kwargs)
-    if outcome.preview is not None:
-        return table_page(state, preview=outcome.preview, **kwargs)
-    assert outcome.saved is not None  # neither refused nor checked: logged
-    if wants_json():
-        words = saved_words(state, outcome.saved.id) if notices is None else notices
-        return answer(updates.shared(game_id, SCREENS, state), notices=words)
+    status = 200 if outcome.refused is None else 409 if outcome.stale else 422
+    if wants_json() and outcome.preview is None:  # a check is only asked by a form
+        if notices is None:
+            notices = saved_words(state, outcome.saved.id) if outcome.saved is not None else []
+        return answer(updates.shared(game_id, SCREENS, state), notices=notices, error=outcome.refused,
+                      status=status)
+    if outcome.saved is None:
+        return table_page(state, error=outcome.refused, preview=outcome.preview, status=status, **kwargs)
     if to is None:
         return redirect(url_for("table.show", game_id=game_id, saved=outcome.saved.id), 303)
     for notice in notices or ():
@@ -269,7 +266,7 @@ def out(game_id: int):
                            round_no=form.round_no.data, check=bool(picked) and refused is None,
                            refused=refused)
     if outcome.preview is not None:
-        outcome = replace(outcome, refused=outcome.preview.said_error or picked_first(picked))
+        outcome = replace(outcome, refused=outcome.preview.said_error or picked_first(picked), preview=None)
     words = Say("%(player)s went out. Enter the cards left in the other hands.", player=form.player.data)
     return _answered(game_id, outcome, to=url_for("round_end.show", game_id=game_id), notices=[words],
                      picked=picked, target=request.form.get("meld", type=int), player=form.player.data)

@@ -11,18 +11,20 @@ storage/log_changes.py writes what these allow.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import gamefile
 from ..gamefile import round_replay
+from ..games.cards import Card, Supply, parse_card
 from ..games.errors import ScorekeeperError
 from ..games.variant import LogVariant
 from ..games.words import Say, SayN, Sentence
 from .kernel import Refused
 from .logs import GameLog, LogState, most_plays, refusal, replay, round_data
-from .plays import WITH_CARDS, PlayRow, availability, by_word, check_supply, read_cards
+from .plays import WITH_CARDS, PlayRow, availability, by_word, read_cards
 
 
 def game_over(status: Say) -> Say:
@@ -111,6 +113,54 @@ def _played(state: LogState, log: GameLog, row: PlayRow) -> LogState:
         error = round_replay.located(e, state.round_no, len(data["events"]))
         raise refusal(error, events, row, log, False) from None
     return LogState(log, state.loaded, result, state.after, events)
+
+
+def _decks_hold(decks: int, have: int, card: Card) -> Say:
+    """How many of a card the decks hold: "one deck has one S9", "two decks have two S9s"."""
+    if have == 1:
+        return Say("one deck has one %(card)s", card=card)
+    if decks == have == 2:
+        return Say("two decks have two %(card)ss", card=card)
+    if decks == have == 3:
+        return Say("three decks have three %(card)ss", card=card)
+    return Say("%(decks)s decks have %(copies)s %(card)ss", decks=decks, copies=have, card=card)
+
+
+def _on_the_table(on_table: int, have: int, card: Card, deck: Say) -> Say:
+    """That the decks' copies of a card are on the table already: "both S9s are …"."""
+    if on_table == 1 and have == 1:
+        return Say("%(card)s is already on the table (%(decks)s)", card=card, decks=deck)
+    if on_table == 1:
+        return Say("one %(card)s is already on the table (%(decks)s)", card=card, decks=deck)
+    if on_table == 2 == have:
+        return Say("both %(card)ss are already on the table (%(decks)s)", card=card, decks=deck)
+    if on_table == 2:
+        return Say("two %(card)ss are already on the table (%(decks)s)", card=card, decks=deck)
+    if on_table == 3:
+        return Say("three %(card)ss are already on the table (%(decks)s)", card=card, decks=deck)
+    return Say("%(count)s %(card)ss are already on the table (%(decks)s)", count=on_table,
+               card=card, decks=deck)
+
+
+def check_supply(supply: Supply, cards: Iterable[str]) -> None:
+    """Refuse, in plain words, a card the decks no longer have in the round being played
+    (``supply``: the round's, cards.Supply).
+
+    Two phones can log the same physical card at the same moment; the second is told
+    "S9 is already on the table (one deck has one S9)". The replay refuses it as well, in
+    the game file's words (``scorekeeper score`` keeps those).
+    """
+    for card, n in Counter(parse_card(c) for c in cards).items():
+        have, left = supply.limit[card], supply.remaining(card)
+        if not have or n <= left:
+            continue
+        deck = _decks_hold(supply.decks, have, card)
+        on_table = have - left
+        if not on_table:
+            raise Refused(SayN("%(card)s is picked %(num)s time, but %(decks)s",
+                               "%(card)s is picked %(num)s times, but %(decks)s", n,
+                               card=card, decks=deck))
+        raise Refused(_on_the_table(on_table, have, card, deck))
 
 
 @dataclass

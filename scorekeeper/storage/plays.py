@@ -5,9 +5,10 @@ A row of ``plays`` (:class:`PlayRow`) is one of its game's ``table_plays``
 Iceberg), the game's round lists (a ``renege``), and plays the file does not record (a
 ``pass``, the discard pile taken: ``take``, the stock running out: ``stock``). A lay-off
 names the play id of the meld it lies on. Here are the words every page and refusal says
-of a play (one whole sentence per kind of play, for the translators), and the reading of
-the cards a phone picked against what the decks still hold. Nothing here reads or
-writes the database.
+of a play (one whole sentence per kind of play, for the translators), the reading of the
+cards a phone picked, and how many of each the decks leave to pick (a picked card the
+decks no longer hold is refused by storage/log_checks.py). Nothing here reads or writes
+the database.
 """
 from __future__ import annotations
 
@@ -15,11 +16,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..games.cards import ACE, SUITS, Card, Supply, full_deck, parse_card, sort_key
+from ..games.cards import ACE, SUITS, Card, full_deck, parse_card, sort_key
 from ..games.contract import LogRound
 from ..games.errors import ScorekeeperError
 from ..games.variant import LogVariant
-from ..games.words import Cards, Say, SayN
+from ..games.words import Cards, Say
 from .kernel import Refused
 
 ACE_CARDS = tuple(Card(ACE, suit) for suit in SUITS)
@@ -145,51 +146,3 @@ def availability(round_: LogRound, give_back: Iterable[str] = (),
     counts.update(Counter(parse_card(n) for n in give_back))
     counts.subtract(Counter(parse_card(n) for n in holding))
     return counts
-
-
-def _decks_hold(decks: int, have: int, card: Card) -> Say:
-    """How many of a card the decks hold: "one deck has one S9", "two decks have two S9s"."""
-    if have == 1:
-        return Say("one deck has one %(card)s", card=card)
-    if decks == have == 2:
-        return Say("two decks have two %(card)ss", card=card)
-    if decks == have == 3:
-        return Say("three decks have three %(card)ss", card=card)
-    return Say("%(decks)s decks have %(copies)s %(card)ss", decks=decks, copies=have, card=card)
-
-
-def _on_the_table(on_table: int, have: int, card: Card, deck: Say) -> Say:
-    """That the decks' copies of a card are on the table already: "both S9s are …"."""
-    if on_table == 1 and have == 1:
-        return Say("%(card)s is already on the table (%(decks)s)", card=card, decks=deck)
-    if on_table == 1:
-        return Say("one %(card)s is already on the table (%(decks)s)", card=card, decks=deck)
-    if on_table == 2 == have:
-        return Say("both %(card)ss are already on the table (%(decks)s)", card=card, decks=deck)
-    if on_table == 2:
-        return Say("two %(card)ss are already on the table (%(decks)s)", card=card, decks=deck)
-    if on_table == 3:
-        return Say("three %(card)ss are already on the table (%(decks)s)", card=card, decks=deck)
-    return Say("%(count)s %(card)ss are already on the table (%(decks)s)", count=on_table,
-               card=card, decks=deck)
-
-
-def check_supply(supply: Supply, cards: Iterable[str]) -> None:
-    """Refuse, in plain words, a card the decks no longer have in the round being played
-    (``supply``: the round's, cards.Supply).
-
-    Two phones can log the same physical card at the same moment; the second is told
-    "S9 is already on the table (one deck has one S9)". The replay refuses it as well, in
-    the game file's words (``scorekeeper score`` keeps those).
-    """
-    for card, n in Counter(parse_card(c) for c in cards).items():
-        have, left = supply.limit[card], supply.remaining(card)
-        if not have or n <= left:
-            continue
-        deck = _decks_hold(supply.decks, have, card)
-        on_table = have - left
-        if not on_table:
-            raise Refused(SayN("%(card)s is picked %(num)s time, but %(decks)s",
-                               "%(card)s is picked %(num)s times, but %(decks)s", n,
-                               card=card, decks=deck))
-        raise Refused(_on_the_table(on_table, have, card, deck))

@@ -122,17 +122,28 @@ def replay_round(header: Header, before: Standing, data: Any, round_no: int, *,
                  last: bool = True) -> tuple[Any, Standing]:
     """One round (its data as the game file has it), replayed from the game as it stood
     before it: (the round's result, the game after it), or GameFileError. ``last``: no
-    round follows it (only the last round may be unfinished). The result is the variant's
-    (a logged round's: its ``score_round``'s, a contract.RoundResult; a counted round's: a
-    :class:`CountedRound`): each caller knows which kind of game it replays."""
-    _check_not_over(round_no, before.over)
+    round follows it (only the last round may be unfinished). The result is the variant's:
+    a logged round's (:func:`replay_logged_round`) or a counted round's (a
+    :class:`CountedRound`); a caller that knows the kind of its game asks that kind's."""
     if isinstance(header.variant, CountVariant):
+        _check_not_over(round_no, before.over)
         return _counted_round(header, before, data, round_no, last)
-    result = logged_round(header.variant, header.players, header.rules, header.teams, data, round_no)
+    return replay_logged_round(header, before, data, round_no, last=last)
+
+
+def replay_logged_round(header: Header, before: Standing, data: Any, round_no: int, *,
+                        last: bool = True) -> tuple[RoundResult, Standing]:
+    """A round of a game of logged rounds (Iceberg, Robber Rummy, Rummy 500), as
+    :func:`replay_round`: its ``score_round``'s result (a contract.RoundResult) and the game
+    after it."""
+    _check_not_over(round_no, before.over)
+    variant = header.variant
+    assert isinstance(variant, LogVariant)  # a game of logged rounds
+    result = logged_round(variant, header.players, header.rules, header.teams, data, round_no)
     _check_finished(round_no, last, result.finished)
     if not result.finished:
         return result, before
-    return result, after_round(header, before, result.scores, figures_of(header.variant, result))
+    return result, after_round(header, before, result.scores, figures_of(variant, result))
 
 
 def after_round(header: Header, before: Standing, scores: Mapping[str, int],

@@ -111,7 +111,7 @@ def import_document(db: Database, variant: Variant, doc: Mapping[str, Any], sour
     for round_no, data in enumerate(doc.get("rounds", []), 1):
         # The round replayed as the file has it first: its refusal in the file's words.
         try:
-            result, after = round_replay.replay_round(head, standing, data, round_no, last=round_no == last)
+            result, after = round_replay.replay_logged_round(head, standing, data, round_no, last=round_no == last)
         except gamefile.GameFileError as e:
             raise Refused(e.message) from None
         melds: list[int] = []

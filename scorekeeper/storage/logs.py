@@ -249,7 +249,7 @@ def replay(loaded: Loaded, log: GameLog | None = None, changed: PlayRow | None =
     counted = round_no in log.hands
     data, events = round_data(log, round_no, extra_hands)
     try:
-        result, after = round_replay.replay_round(loaded.header, loaded.before, data, round_no)
+        result, after = round_replay.replay_logged_round(loaded.header, loaded.before, data, round_no)
     except GameFileError as e:
         raise refusal(e, events, changed, log, counted) from None
     except ScorekeeperError as e:

@@ -388,9 +388,11 @@ def test_the_same_file_again_is_found_before_anything_is_replayed(client, monkey
 
     doc = json.loads((EXAMPLES / "iceberg-seed-example.json").read_text(encoding="utf-8"))
     replays = []
-    original = round_replay.replay_round
-    for module in (gamefile, round_replay):  # a whole file's replay, and the stores' round by round
-        monkeypatch.setattr(module, "replay_round", lambda *a, **k: replays.append(a) or original(*a, **k))
+    # a whole file's replay, and the stores' round by round (a logged round's own replay)
+    for module, name in ((gamefile, "replay_round"), (round_replay, "replay_round"),
+                         (round_replay, "replay_logged_round")):
+        original = getattr(round_replay, name)
+        monkeypatch.setattr(module, name, lambda *a, _f=original, **k: replays.append(a) or _f(*a, **k))
     first = _upload(client, doc)
     assert replays  # the first import replays it
     replays.clear()
@@ -408,10 +410,12 @@ def test_a_play_replays_its_round_once_and_its_answer_reads_nothing_again(table,
     for cards in (["S2", "S3", "S4"], ["H2", "H3", "H4"], ["D2", "D3", "D4"]):
         table.meld("A", *cards)
     applied, replays = [], []
-    apply_event, replay_round = round_replay.apply_event, round_replay.replay_round
+    apply_event = round_replay.apply_event
     monkeypatch.setattr(round_replay, "apply_event", lambda *a: applied.append(a[1]) or apply_event(*a))
-    for module in (gamefile, round_replay):  # a whole file's replay, and the stores' round by round
-        monkeypatch.setattr(module, "replay_round", lambda *a, **k: replays.append(a[3]) or replay_round(*a, **k))
+    # a whole file's replay, and the stores' round by round (a logged round's own replay)
+    for module, name in ((gamefile, "replay_round"), (round_replay, "replay_logged_round")):
+        original = getattr(round_replay, name)
+        monkeypatch.setattr(module, name, lambda *a, _f=original, **k: replays.append(a[3]) or _f(*a, **k))
     answer = table.client.post(f"{table.url}/plays", data={"player": "A", "cards": ["C2", "C3", "C4"], "meld": "",
                                                            "confirm": "1", "round_no": "1"},
                                headers={"Accept": "application/json"})

@@ -3,7 +3,8 @@
 - ``db``: the connection and write transactions; ``migrations``: the schema's history;
 - ``kernel``: what every stored game has (its row, seats, request ids, versions);
 - the two ways rounds are kept: logs of plays (``logs`` reads one round, ``log_checks`` checks a
-  play, ``log_changes`` changes the log, ``plays`` says what a play's row is) and hands counted
+  play, ``log_changes`` changes the log, ``log_asks`` answers a play asked for at the table with
+  one outcome, ``plays`` says what a play's row is) and hands counted
   at the end (``rounds``); each answers the door, ``games``, through one interface, its
   store (``log_store``, ``count_store``: the game read, its summary made again, its rounds
   replayed, its game file out and in), so the door never asks which kind a game is;

@@ -24,19 +24,17 @@ from .plays import PlayRow
 
 @dataclass(frozen=True)
 class Outcome:
-    """What became of a play asked for. ``state``: the round as it now is (None for a play
-    logged already: nothing more was read); ``refused``: why nothing was saved, with
-    ``stale`` when another phone changed the table first."""
+    """What became of a play asked for. ``state``: the round as it now is (after the play,
+    if it was logged), None for a play logged already (nothing more was read); ``saved``:
+    the play as logged; ``preview``: what it would make and score, when it was only
+    checked; ``refused``: why nothing was saved, with ``stale`` when another phone changed
+    the table first."""
 
     state: LogState | None
     saved: PlayRow | None = None
     preview: Preview | None = None
     refused: Say | Sentence | None = None
     stale: bool = False
-
-    @property
-    def repeated(self) -> bool:
-        return self.state is None
 
 
 def ask(db: Database, game_id: int, request_id: str | None, kind: str, player: str,

@@ -6,7 +6,7 @@ one as drafts, then confirmed together). A page reads one round, not the game: t
 round being played (or, asked for, an earlier one) with the game as it stood before it,
 kept beside the log for every finished round (storage/results.py). :func:`load` reads
 them in one snapshot; :func:`replay` builds that round as the game file has it and
-replays it with :func:`scorekeeper.gamefile.round_replay.replay_round`, the same replay as
+replays it with :func:`scorekeeper.gamefile.round_replay.replay_logged_round`, the same replay as
 ``scorekeeper score``; :class:`LogState` is what the table screen asks of it.
 
 A play is checked by storage/log_checks.py, through this replay; the changes themselves

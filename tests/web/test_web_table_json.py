@@ -127,7 +127,9 @@ def test_going_out_in_the_background_answers_the_screen_to_go_to(table):
     table.new_game(["A", "B", "C"], dealer=2)
     table.meld("A", "S9", "S8", "S7")
     refused = post(table, "/out", {"player": "A", "cards": ["DK"], "meld": ""}, status=422)
-    assert refused["error"].startswith("You picked K♦: log them first")
+    assert refused["error"].startswith("You picked K♦: log them first") and refused["notices"] == []
+    stale = post(table, "/out", {"player": "A", "round_no": "7"}, status=409)
+    assert "round 7 is over" in stale["error"] and stale["notices"] == []
     data = post(table, "/out", {"player": "A", "round_no": "1"})
     assert data["notices"] == ["A went out. Enter the cards left in the other hands."]
     assert data["screen"] == "end" and data["url"] == f"{table.url}/end"

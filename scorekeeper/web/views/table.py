@@ -42,22 +42,25 @@ bp = Blueprint("table", __name__, url_prefix="/g/<game_key>")
 bp.add_app_template_global(new_request_id, "request_id")
 bp.add_app_template_global(count_line, "count_line")
 bp.before_request(helpers.own_games(SCREENS))
-bp.register_error_handler(Refused, helpers.unreadable)  # a log_asks.Outcome's read of a log that no longer replays
+bp.register_error_handler(Refused, helpers.unreadable)  # a round read that no longer replays (log_asks.ask)
 
 
 def _answered(game_id: int, outcome: log_asks.Outcome, *, to: str | None = None,
               notices: list[Say] | None = None, **kwargs):
     """The table after a play asked for, whatever became of it (log_asks.Outcome): logged
-    (the table saying what it did, or ``to`` with ``notices``), checked (its preview),
+    (the table saying what it did; or ``to``, saying ``notices``), checked (its preview),
     refused (the table as it now is, with the reason and what was picked: ``kwargs``) or
-    logged already. In the background: the regions, with the play's words or the reason."""
+    logged already (``to``, else the table). In the background: the regions, with the
+    play's words (``notices``, else its line of the log) or the reason alone."""
     state = outcome.state
     if state is None:
         return _already_saved(game_id, to)
     status = 200 if outcome.refused is None else 409 if outcome.stale else 422
     if wants_json() and outcome.preview is None:  # a check is only asked by a form
-        if notices is None:
-            notices = saved_words(state, outcome.saved.id) if outcome.saved is not None else []
+        if outcome.saved is None:  # refused: its reason alone
+            notices = []
+        elif notices is None:
+            notices = saved_words(state, outcome.saved.id)
         return answer(updates.shared(game_id, SCREENS, state), notices=notices, error=outcome.refused,
                       status=status)
     if outcome.saved is None:
@@ -265,7 +268,7 @@ def out(game_id: int):
     outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "out", form.player.data,
                            round_no=form.round_no.data, check=bool(picked) and refused is None,
                            refused=refused)
-    if outcome.preview is not None:
+    if outcome.preview is not None:  # cards still picked: refused, the rules' reason first
         outcome = replace(outcome, refused=outcome.preview.said_error or picked_first(picked), preview=None)
     words = Say("%(player)s went out. Enter the cards left in the other hands.", player=form.player.data)
     return _answered(game_id, outcome, to=url_for("round_end.show", game_id=game_id), notices=[words],

@@ -210,6 +210,22 @@ def test_the_seed_numbers_on_the_table(three):
     assert three.totals() == {"Ann": 15, "Bob": 120, "Cy": -45}
 
 
+def test_a_play_sent_to_a_hand_whose_log_no_longer_replays_says_so(three, db):
+    """A hand whose log does not replay (a play's entry changed in the database by hand):
+    a play, an ending with cards picked, a pass and a refused form each say the game cannot
+    be read, in words, and save nothing."""
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    db.execute("INSERT INTO play_entries (play, game, round_no, seq, type, player, cards, target, revision, "
+               "live, created) SELECT id, game, round_no, seq, type, player, ?, target, revision + 1, 1, created "
+               "FROM plays WHERE game = ?", ['["H4", "H9"]', three.game_id])
+    db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [three.game_id])
+    db.conn.commit()
+    for sent in (three.meld("Bob", "D7 D8 D9"), three.act("Bob", "out", "D7"), three.post("/pass"),
+                 three.post("/play", player="Bob", action="fly")):
+        assert sent.status_code == 500 and "This game cannot be read" in text(sent)
+    assert db.execute("SELECT count(*) FROM plays WHERE game = ?", [three.game_id]).fetchone()[0] == 1
+
+
 def test_a_steal_and_a_steal_back(three):
     three.ok(three.meld("Ann", "H3 H4 H5"))
     three.ok(three.lay_off("Bob", 1, "H6"))

@@ -37,7 +37,7 @@ from markupsafe import Markup, escape
 from ...games import registry
 from ...games.cards import SUITS, SYMBOLS, Card, CardError, parse_card
 from ...games.words import Ordinal, Say, SayN, Sentence, joined
-from ...storage import games, kernel, rounds
+from ...storage import games, kernel, log_asks, rounds
 from ...storage.kernel import NotFound, Refused, Stale
 from .. import links
 from .. import live as updates
@@ -80,8 +80,9 @@ def load_state(game_id: int, screens: str, round_no: int | None = None):
 
 
 def unreadable(error: Refused) -> Response:
-    """A stored log the rules no longer allow (its refusal, reading it): said, never a 500's
-    own page. The table's blueprint answers so a refusal its play routes read."""
+    """The page for a stored log the rules no longer allow (``error``: its refusal, as it
+    was read): a 500 that says why in words, not the server's own error page. The tables'
+    blueprints answer so any refusal their routes do not catch: only such a read is left."""
     return Response(render_template("error.html", title=page_text("This game cannot be read"),
                                     message=error.said), 500)
 
@@ -499,6 +500,8 @@ def rounds_shown(count: int) -> int:
     return max(1, count - ROUNDS_SHOWN + 1)
 
 
-def refusal_status(refusal: Refused) -> int:
-    """422 for a play the rules refuse; 409 when another phone changed the table first."""
-    return 409 if isinstance(refusal, Stale) else 422
+def refusal_status(refusal: Refused | log_asks.Outcome) -> int:
+    """422 for a play the rules refuse; 409 when another phone changed the table first (a
+    Stale refusal, or a play's outcome refused so)."""
+    stale = refusal.stale if isinstance(refusal, log_asks.Outcome) else isinstance(refusal, Stale)
+    return 409 if stale else 422

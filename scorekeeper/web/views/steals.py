@@ -13,6 +13,8 @@ its reasons before it is confirmed. Every rule is checked by the store
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, Response, abort, flash, get_template_attribute, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 from wtforms import StringField
@@ -20,7 +22,7 @@ from wtforms.validators import InputRequired, Optional
 
 from ...games.cards import parse_card
 from ...games.words import Say, SayN, Sentence
-from ...storage import kernel, log_changes, log_checks, logs, plays, results
+from ...storage import kernel, log_asks, log_changes, log_checks, logs, plays, results
 from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from .. import live as updates
@@ -49,6 +51,7 @@ from .steals_state import Steals, robber_round
 SCREENS = "steals"
 bp = Blueprint(SCREENS, __name__, url_prefix="/g/<game_key>/robber")
 bp.before_request(helpers.own_games(SCREENS))
+bp.register_error_handler(Refused, helpers.unreadable)  # a round read that no longer replays (log_asks.ask)
 
 ACTIONS = ("play", "check", "take", "renege", "out", "stock")
 ENDINGS = {"out": WENT_OUT, "stock": Say("Stock ran out")}  # the buttons that end the hand
@@ -207,6 +210,20 @@ def _refused(game_id: int, error, status: int = 422, state: Steals | None = None
     return table_page(state, error=error, status=status, **kwargs)
 
 
+def _answered(game_id: int, outcome: log_asks.Outcome, *, words: Say | None = None,
+              to: str | None = None, **kwargs):
+    """The hand after a play asked for, whatever became of it (log_asks.Outcome): logged
+    (``words``, else the line the hand's log says of it; then ``to``, else the screen the
+    hand is at), refused (:func:`_refused`, with what was picked: ``kwargs``) or logged
+    already."""
+    if outcome.state is None:
+        return _done(game_id, ALREADY_SAVED, url_for("steals.table", game_id=game_id))
+    state = Steals(outcome.state)
+    if outcome.saved is None:  # refused (the route draws a check's preview itself)
+        return _refused(game_id, outcome.refused, refusal_status(outcome), state, **kwargs)
+    return _done(game_id, words or _said(outcome.saved, outcome.state), to or screen_url(state), state)
+
+
 def _done(game_id: int, words, where: str | None = None, state: Steals | None = None):
     """A play logged (or one sent twice): what it did in words (a sentence), and the page
     to show (in the background: the regions, drawn from ``state``, the hand as the play
@@ -264,49 +281,37 @@ def play(game_id: int):
     form = PlayForm()
     picked = tuple(form.cards.data or ())
     kwargs = dict(picked=picked, target=form.meld.data, player=form.player.data)
-    if not form.validate() or form.action.data not in ACTIONS:
-        return _refused(game_id, Say("Choose who plays and what they do."), **kwargs)
     action = form.action.data
-    if action in ENDINGS and picked:  # cards not logged yet would be lost with the hand
-        state = _state(game_id)
-        try:  # a rule that refuses the ending anyway (the discard pile's card) says it first
-            log_checks.check_play(state.state, action, form.player.data)
-        except Refused as e:
-            return _refused(game_id, e.said, refusal_status(e), state, **kwargs)
-        return _refused(game_id, picked_first(picked, CONFIRM, ENDINGS[action]),
-                        state=state, **kwargs)
-    if action == "check":  # without JavaScript: what the picked cards make, nothing saved
+    valid = form.validate() and action in ACTIONS
+    if valid and action == "check":  # without JavaScript: what the picked cards make, nothing saved
         state = _state(game_id)
         if not picked:
             return table_page(state, error=Say("Pick the cards first."), status=422, **kwargs)
         shown = robber_preview(state, form.player.data, picked, form.meld.data)
         return table_page(state, preview=shown, **kwargs)
-    kind = ("layoff" if form.meld.data else "meld") if action == "play" else action
-    try:
-        row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), kind, form.player.data,
-                                   picked, form.meld.data, round_no=form.round_no.data)
-    except Repeated:
-        return _done(game_id, ALREADY_SAVED, url_for("steals.table", game_id=game_id))
-    except Refused as e:
-        return _refused(game_id, e.said, refusal_status(e), **kwargs)
-    return _done(game_id, _said(row, after), screen_url(Steals(after)), Steals(after))
+    # Cards not logged yet would be lost with the hand: a rule that refuses the ending
+    # anyway (the discard pile's card) says it first.
+    ending = valid and action in ENDINGS and bool(picked)
+    outcome = log_asks.ask(get_db(), game_id, form.request_id.key(),
+                           ("layoff" if form.meld.data else "meld") if action == "play" else action,
+                           form.player.data, () if ending else picked, form.meld.data,
+                           round_no=form.round_no.data, check=ending,
+                           refused=None if valid else Say("Choose who plays and what they do."))
+    if outcome.preview is not None:
+        outcome = replace(outcome, preview=None, refused=outcome.preview.said_error
+                          or picked_first(picked, CONFIRM, ENDINGS[action]))
+    return _answered(game_id, outcome, **kwargs)
 
 
 @bp.route("/pass", methods=["POST"])
 def pass_turn(game_id: int):
     form = PassForm()
     form.validate()
-    try:
-        _row, after = log_changes.add_play(get_db(), game_id, form.request_id.key(), "pass", "",
-                                    turn=form.turn.data or None, round_no=form.round_no.data)
-    except Repeated:
-        words = ALREADY_SAVED
-    except Refused as e:
-        return _refused(game_id, e.said, refusal_status(e))
-    else:
-        words = Say("%(player)s’s turn.", player=after.turn)
-        return _done(game_id, words, url_for("steals.table", game_id=game_id), Steals(after))
-    return _done(game_id, words, url_for("steals.table", game_id=game_id))
+    outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "pass", "",
+                           turn=form.turn.data or None, round_no=form.round_no.data)
+    after = outcome.state if outcome.saved is not None else None
+    turn = Say("%(player)s’s turn.", player=after.turn) if after is not None else None
+    return _answered(game_id, outcome, words=turn, to=url_for("steals.table", game_id=game_id))
 
 
 @bp.route("/undo", methods=["POST"])

@@ -1,0 +1,82 @@
+"""A play asked for at a table, through the store alone (storage/log_asks.py): one outcome
+for each thing that can become of it, and the round it comes with as the log now has it."""
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.games import registry
+from scorekeeper.games.words import Say
+from scorekeeper.storage import games, log_asks
+from scorekeeper.storage.db import connect
+from scorekeeper.storage.migrations import migrate
+
+
+@pytest.fixture
+def db(tmp_path):
+    db = connect(str(tmp_path / "asks.db"))
+    migrate(db)
+    return db
+
+
+@pytest.fixture
+def game(db):
+    """Iceberg for Ann, Bob and Cy; Cy deals, so Ann plays first."""
+    game_id, _secret = games.create(db, registry.get("iceberg"), ["Ann", "Bob", "Cy"], {}, 2)
+    return game_id
+
+
+def plays(db, game_id):
+    return db.execute("SELECT type, player, cards FROM plays WHERE game = ? ORDER BY seq", [game_id]).fetchall()
+
+
+def test_a_play_logged_comes_with_the_round_after_it(db, game):
+    outcome = log_asks.ask(db, game, "r1", "meld", "Ann", ["S7", "S8", "S9"], round_no=1)
+    assert outcome.saved is not None and outcome.saved.cards == ("S7", "S8", "S9")
+    assert outcome.refused is None and outcome.preview is None and not outcome.stale
+    assert outcome.state is not None and [r.id for r in outcome.state.rows()] == [outcome.saved.id]
+    assert outcome.state.log.version == games.state(db, game).log.version  # the version it made
+    assert plays(db, game) == [("meld", "Ann", '["S7", "S8", "S9"]')]
+
+
+def test_the_same_request_twice_is_logged_once_and_reads_nothing(db, game):
+    first = log_asks.ask(db, game, "r1", "meld", "Ann", ["S7", "S8", "S9"])
+    again = log_asks.ask(db, game, "r1", "meld", "Ann", ["S7", "S8", "S9"])
+    assert first.saved is not None and again.state is None and again.saved is None
+    assert len(plays(db, game)) == 1
+
+
+def test_a_play_the_rules_refuse_saves_nothing_and_says_why(db, game):
+    log_asks.ask(db, game, "r1", "meld", "Ann", ["S7", "S8", "S9"])
+    outcome = log_asks.ask(db, game, "r2", "meld", "Bob", ["S9", "D9", "C9"])  # one deck: S9 is melded
+    assert outcome.saved is None and not outcome.stale
+    assert str(outcome.refused) == "S9 is already on the table (one deck has one S9)."
+    assert outcome.state is not None and len(outcome.state.rows()) == 1
+    assert len(plays(db, game)) == 1
+    retried = log_asks.ask(db, game, "r2", "meld", "Bob", ["H9", "D9", "C9"])  # its id is not spent
+    assert retried.saved is not None
+
+
+def test_a_play_on_a_table_another_phone_changed_is_stale(db, game):
+    log_asks.ask(db, game, "r1", "pass", "", turn="Ann")
+    outcome = log_asks.ask(db, game, "r2", "pass", "", turn="Ann")  # the turn is Bob's now
+    assert outcome.stale and "The turn already passed to Bob" in str(outcome.refused)
+    assert [t for t, _p, _c in plays(db, game)] == ["pass"]
+    old_tab = log_asks.ask(db, game, "r3", "meld", "Bob", ["H2", "H3", "H4"], round_no=2)
+    assert old_tab.stale and old_tab.saved is None
+
+
+def test_a_check_previews_and_saves_nothing(db, game):
+    outcome = log_asks.ask(db, game, "r1", "meld", "Ann", ["S7", "S8", "S9", "S10"], check=True)
+    assert outcome.preview is not None and outcome.preview.ok and outcome.preview.play.points == 70
+    assert outcome.saved is None and outcome.refused is None and plays(db, game) == []
+    refused = log_asks.ask(db, game, "r2", "meld", "Ann", ["S7", "D8", "C2"], check=True)
+    assert refused.preview is not None and not refused.preview.ok and refused.refused is None
+
+
+def test_a_play_the_page_refused_comes_with_the_round_and_its_reason(db, game):
+    why = Say("Pick the cards first.")
+    outcome = log_asks.ask(db, game, "r1", "meld", "Ann", [], refused=why)
+    assert outcome.refused is why and outcome.state is not None and outcome.saved is None
+    assert plays(db, game) == []
+    later = log_asks.ask(db, game, "r1", "meld", "Ann", ["S7", "S8", "S9"])  # its id is not spent
+    assert later.saved is not None

@@ -84,6 +84,8 @@ $$("form[data-preview-url]").forEach(form => {
       b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours());
   };
 
+  /* Passes waiting move the turn on, each from the turn it was tapped on (else the server refuses it) */
+  const passes = (s = $("[data-turn]")) => s && queue.forEach(q => /\/pass$/.test(q.url) && new URLSearchParams(q.body).get("turn") === s.dataset.turn && passOn());
   /* The cards picked: picked again on the page opened again, or when their play is refused. */
   const keep = () => store(local, PICKS, any() && new URLSearchParams(new FormData(form)) + "");
   const pick = sent => {
@@ -128,22 +130,31 @@ $$("form[data-preview-url]").forEach(form => {
     if (elsewhere || !table) body.dataset.version = version = data.version;
     if (elsewhere) return go(data.url, mine);
     if (!table) return void (newer && !dirty && go(location.href));  /* the round end: hands entered elsewhere */
-    if (newer) {
-      const meld = form && chosen("meld");
-      if ((data.base && version < data.base) || !swap(data.regions)) return void whole(mine);
-      mark();
-      body.dataset.screen = data.screen;
-      if (form && !choose("meld", meld)) choose("meld", "");
-      if (form && !own) choose("player", ours());
-    }
+    const meld = form && chosen("meld");
+    if (newer && ((data.base && version < data.base) || !swap(data.regions))) return void whole(mine);
     body.dataset.version = version = data.version;
-    if (!form) return;
-    cells().forEach(i => {
+    if (form) cells().forEach(i => {
       const gone = (data.cards[i.value] || 0) < (i.dataset.copy ? 2 : 1);
       i.disabled = gone && !i.checked;  /* never unpick: the preview says why */
       i.parentNode.classList.toggle("gone", gone);
     });
-    if (any()) form.later();
+    if (newer) {
+      body.dataset.screen = data.screen;
+      keepPage();
+      if ("turn" in data.regions) passes();
+      mark();
+      if (form && !choose("meld", meld)) choose("meld", "");
+      if (form && !own) choose("player", ours());
+    }
+    if (form && any()) form.later();
+  };
+  /* The table as the server now has it, without what this script added, kept for a reload
+     offline (static/sw.js). */
+  const keepPage = (worker = navigator.serviceWorker && navigator.serviceWorker.controller) => {
+    if (!worker) return;
+    const copy = document.documentElement.cloneNode(true);
+    $$("label:has([data-two])+.two,[data-waiting],[data-waited],[data-flash],[data-error]", copy).forEach(e => e.remove());
+    worker.postMessage({page: "<!DOCTYPE html>\n" + copy.outerHTML, url: location.href});
   };
   /* Kept while a play is on its way or a page loads. */
   const heard = data => { if (leaving || sending) held = data; else if (data.version > version) update(data); };
@@ -259,7 +270,7 @@ $$("form[data-preview-url]").forEach(form => {
     if (p && new URLSearchParams(p).get("round_no") === body.dataset.round && !any()) pick(p);
     on(form, "change", e => { if (e.target.name === "player") own = true; if (e.target.matches("[data-picker] input")) say(); keep(); });
   }
-  queue.forEach(q => /\/pass$/.test(q.url) && passOn());  /* passes waiting, not on the page */
+  passes();
   draw();
   on(document, "visibilitychange", () => { if (document.hidden && stream) stream.close(), stream = null; poll(); });
   listen();

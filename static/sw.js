@@ -1,14 +1,29 @@
 /* Scorekeeper's service worker (app.js registers it; served at /sw.js, so that it sees
-   the whole site): the table pages this phone opened and the files they use, kept for
-   when the network is gone. Each is asked of the server first and a copy of its answer
-   kept on this phone; offline, the copy is the answer: the table as this phone last saw
-   it, its plays not sent yet waiting (app.js keeps them in localStorage and sends them,
-   in order, once the server answers again). Nothing else is kept: every other page, the
-   live changes and every form go to the server, or fail as they would without it. */
+   the whole site): the table pages this phone opened (Iceberg's and Rummy 500's table,
+   Robber's hand) and the files they use, kept for when the network is gone. Each is asked
+   of the server first and a copy of its answer kept on this phone, replaced by the page
+   as it stands whenever live changes reach it (app.js); offline, the copy is the answer:
+   the table as this phone last saw it, its plays not sent yet waiting (app.js keeps them
+   in localStorage and sends them, in order, once the server answers again). Nothing else
+   is kept: every other page, the live changes and every form go to the server, or fail
+   as they would without it. */
 "use strict";
 const KEPT = "scorekeeper-tables";
-const kept = url => url.origin === location.origin && /^(.*\/static\/.+|.*\/g\/[^/]+\/table)$/.test(url.pathname);
+const kept = url => url.origin === location.origin && /^(.*\/static\/.+|.*\/g\/[^/]+\/(table|robber))$/.test(url.pathname);
 
+/* A table page kept as it now is: app.js sends it once live changes have made the copy
+   kept of its load older (the server's headers kept with it). */
+self.addEventListener("message", e => {
+  const {page, url} = e.data || {}, at = typeof url === "string" && new URL(url, location.href);
+  if (typeof page !== "string" || !at || !kept(at) || /\/static\//.test(at.pathname)) return;
+  const key = at.origin + at.pathname;
+  e.waitUntil(caches.open(KEPT).then(shelf => shelf.match(key, {ignoreVary: true}).then(old => {
+    if (!old) return;
+    const headers = new Headers(old.headers);
+    headers.delete("Content-Length");
+    return shelf.put(key, new Response(page, {headers}));
+  })));
+});
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", e => e.waitUntil(self.clients.claim()));
 self.addEventListener("fetch", e => {

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from browser_table import PHONE, Phone, Routes
+from browser_table import PHONE, Phone, Routes, location
 from playwright.sync_api import expect
 
 
@@ -18,7 +18,7 @@ def under_the_worker(page) -> None:
 
 
 @contextmanager
-def a_table_kept(browser, server):
+def a_table_kept(browser, server, players=("A", "B", "C")):
     """A phone whose service worker may keep pages, at a new game's table (A's turn), the
     worker in control of it: (page, phone)."""
     context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
@@ -26,7 +26,7 @@ def a_table_kept(browser, server):
     try:
         page = context.new_page()
         phone = Phone(page)
-        phone.new_game(["A", "B", "C"], dealer=2)  # A's turn
+        phone.new_game(list(players), dealer=len(players) - 1)  # A's turn
         under_the_worker(page)
         phone.goto("/table")
         yield page, phone
@@ -51,14 +51,6 @@ def check_offline(page, browser, server) -> None:
     version = page.locator("body").get_attribute("data-version")
 
     page.context.set_offline(True)
-    # Meanwhile another phone logs an ace: the server moves on, this phone cannot know.
-    other = browser.new_context(base_url=server, **PHONE)
-    try:
-        routes = Routes(other.new_page())
-        routes.key, routes.game_id = phone.key, phone.game_id
-        routes.ace("C", "CA")
-    finally:
-        other.close()
     page.locator("label:has(input[data-player='B']) > span").tap()
     page.locator("[data-ace='SA']").tap()  # B's ace, tapped offline
     page.locator("[data-action=pass]").tap()  # and A's pass
@@ -67,11 +59,19 @@ def check_offline(page, browser, server) -> None:
     page.once("dialog", lambda dialog: dialog.accept())  # "leave with plays not sent?"
     page.reload()
     expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "B")  # A's pass waiting: moved on
-    assert page.locator("body").get_attribute("data-version") == version  # the copy kept, not the server's
+    assert page.locator("body").get_attribute("data-version") == version  # the copy kept, as last seen
     expect(page.locator("[data-log] li[data-type=ace]")).to_have_count(0)
     expect(page.locator("[data-waiting] li")).to_have_count(2)
     expect(page.locator("[data-waiting]")).to_contain_text("Not sent yet")
 
+    # Meanwhile another phone logs an ace: the server moves on, this phone cannot know.
+    other = browser.new_context(base_url=server, **PHONE)
+    try:
+        routes = Routes(other.new_page())
+        routes.key, routes.game_id = phone.key, phone.game_id
+        routes.ace("C", "CA")
+    finally:
+        other.close()
     page.context.set_offline(False)
     page.evaluate("dispatchEvent(new Event('online'))")
     expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
@@ -170,3 +170,103 @@ def test_a_meld_waiting_shows_among_the_melds_and_moves_the_strip_by_its_points(
         expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
         expect(meld).to_contain_text("10♠")
         expect(page.locator("[data-melds] [data-waited]")).to_have_count(0)
+
+
+def kept_now(page) -> None:
+    """Until the worker keeps the page at the version it shows."""
+    page.wait_for_function("caches.open('scorekeeper-tables').then(c => c.match(location.href))"
+                           ".then(r => r && r.text()).then(t => !!t && t.includes('data-version=\"'"
+                           " + document.body.dataset.version + '\"'))")
+
+
+def another_phone(browser, server, phone):
+    """Routes on a second phone, on the same game."""
+    other = browser.new_context(base_url=server, **PHONE)
+    routes = Routes(other.new_page())
+    routes.key, routes.game_id = phone.key, phone.game_id
+    return other, routes
+
+
+def test_a_table_reloaded_offline_shows_what_it_heard_live_since_it_was_loaded(browser, server):
+    """The worker kept the table as it was loaded; another phone's plays reach it live
+    afterwards. Reloaded with no network, it is the table as last seen: those plays too,
+    its version, their cards gone from the picker (two decks: each card's second copy
+    drawn once)."""
+    with a_table_kept(browser, server, ("A", "B", "C", "D", "E")) as (page, phone):
+        other, routes = another_phone(browser, server, phone)
+        try:
+            routes.ace("A", "CA")
+            routes.meld("A", "S7", "S8", "S9")
+        finally:
+            other.close()
+        meld = page.locator("[data-log] li[data-type=meld][data-player=A]")
+        expect(meld).to_contain_text("7♠ 8♠ 9♠")
+        version = page.locator("body").get_attribute("data-version")
+        kept_now(page)
+        page.context.set_offline(True)
+        page.reload()
+        expect(meld).to_contain_text("7♠ 8♠ 9♠")
+        expect(page.locator("[data-log] li[data-type=ace][data-player=A]")).to_have_count(1)
+        assert page.locator("body").get_attribute("data-version") == version
+        expect(page.locator("form#play input[value=S8]:not([data-copy])")).to_be_enabled()  # its second copy
+        seconds = page.locator("form#play [data-two]")
+        expect(seconds).not_to_have_count(0)
+        expect(page.locator("form#play label.two")).to_have_count(seconds.count())
+        expect(page.locator("[data-waiting]")).to_have_count(0)
+
+
+def test_a_pass_waiting_keeps_the_turn_moved_on_when_another_phones_play_arrives(browser, server):
+    """A's pass waits (its request fails); C's ace, logged on another phone, reaches this
+    one live and its regions replace the table's: the turn is still B's (the pass waiting
+    moves the server's turn on again), so no second pass is offered for A. Sent at last,
+    the pass lands once, in its place."""
+    with a_table_kept(browser, server) as (page, phone):
+        turn = page.locator("section[data-turn]")
+        page.route("**/pass", lambda route: route.abort())
+        page.locator("[data-action=pass]").tap()  # A's pass: no answer
+        expect(page.locator("[data-waiting] li")).to_have_count(1)
+        expect(turn).to_have_attribute("data-turn", "B")
+        other, routes = another_phone(browser, server, phone)
+        try:
+            routes.ace("C", "CA")
+        finally:
+            other.close()
+        expect(page.locator("[data-log] li[data-type=ace][data-player=C]")).to_have_count(1)
+        expect(turn).to_have_attribute("data-turn", "B")
+        expect(page.locator("[data-action=pass]")).to_contain_text("Pass to C")
+        page.unroute("**/pass")
+        page.evaluate("dispatchEvent(new Event('online'))")
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(turn).to_have_attribute("data-turn", "B")
+        expect(page.locator("[data-log]")).to_contain_text("A passed to B")
+        expect(page.locator("[data-error]")).to_have_count(0)
+
+
+def test_a_robber_hand_reloaded_offline_is_the_hand_as_last_seen(browser, server):
+    """Robber's hand is a table page too: kept by the worker, and kept again as another
+    phone's meld reaches it live; reloaded with no network, that meld is there."""
+    context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        routes = Routes(page)
+        made = routes.post("/games", [("variant", "robber"), ("seat_0", "Ann"), ("seat_1", "Bob"),
+                                      ("seat_2", "Cy"), ("first_dealer", "2")])
+        hand = location(made)
+        page.goto(hand)
+        under_the_worker(page)
+        page.goto(hand)
+        other = browser.new_context(base_url=server, **PHONE)
+        try:
+            Routes(other.new_page()).post(hand.replace("/robber", "/robber/play"), [
+                ("player", "Ann"), ("action", "play"), ("cards", "H4"), ("cards", "S4"), ("cards", "C4")])
+        finally:
+            other.close()
+        meld = page.locator("[data-log] li[data-type=meld][data-player=Ann]")
+        expect(meld).to_contain_text("4♥")
+        kept_now(page)
+        page.context.set_offline(True)
+        page.reload()
+        expect(meld).to_contain_text("4♥")
+    finally:
+        context.close()

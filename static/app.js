@@ -84,8 +84,8 @@ $$("form[data-preview-url]").forEach(form => {
       b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours());
   };
 
-  /* Passes waiting move the turn on, each from the turn it was tapped on (else the server refuses it) */
-  const passes = (s = $("[data-turn]")) => s && queue.forEach(q => /\/pass$/.test(q.url) && new URLSearchParams(q.body).get("turn") === s.dataset.turn && passOn());
+  /* Passes waiting move the turn on, each from its own turn (else refused) */
+  const passes = (s = $("[data-turn]")) => s && queue.forEach((q, p) => /\/pass$/.test(q.url) && (p = new URLSearchParams(q.body)).get("turn") === s.dataset.turn && !p.has("cards") && passOn());
   /* The cards picked: picked again on the page opened again, or when their play is refused. */
   const keep = () => store(local, PICKS, any() && new URLSearchParams(new FormData(form)) + "");
   const pick = sent => {
@@ -148,8 +148,7 @@ $$("form[data-preview-url]").forEach(form => {
     }
     if (form && any()) form.later();
   };
-  /* The table as the server now has it, without what this script added, kept for a reload
-     offline (static/sw.js). */
+  /* The page as the server now has it, kept for a reload offline (sw.js) */
   const keepPage = (worker = navigator.serviceWorker && navigator.serviceWorker.controller) => {
     if (!worker) return;
     const copy = document.documentElement.cloneNode(true);
@@ -230,6 +229,8 @@ $$("form[data-preview-url]").forEach(form => {
     const data = new FormData(f);
     if (b.name) data.append(b.name, b.value);
     data.set("request_id", rid());
+    const pass = b.dataset.action == "pass", still = pass && form ? $$("[data-picker] :checked", form) : [];
+    still.forEach(i => data.append("cards", i.value));  /* refused: log them first */
     const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
     own = false;  /* sent: the next play is whose it would be */
     const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
@@ -245,7 +246,7 @@ $$("form[data-preview-url]").forEach(form => {
       keep();
     }
     queue.push(item);
-    if (/\/pass$/.test(item.url)) passOn();
+    if (pass && !still.length) passOn();
     draw();
     pump();
   });

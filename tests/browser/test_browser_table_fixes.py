@@ -120,6 +120,24 @@ def test_went_out_with_cards_picked_keeps_them_and_logs_nothing(page):
     assert page.url.endswith("/end"), page.url
 
 
+def test_pass_with_cards_picked_keeps_them_and_the_turn(page):
+    """Cards picked and Pass tapped instead of Confirm: refused, the turn and who plays stay
+    Ann's, the cards stay picked, and Confirm then logs them as Ann's (a tester's second
+    player was credited with them)."""
+    phone = Phone(page)
+    phone.start_game(["Ann", "Bob"], dealer=1)
+    phone.tap_cards("D5", "D6", "D7")
+    phone.send(page.locator("[data-action=pass]"))
+    expect(page.locator("[data-error]")).to_have_text(
+        "You picked 5♦ 6♦ 7♦: log them first (Confirm), then tap Pass. Nothing was saved.")
+    expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "Ann")
+    expect(page.locator("form#play input[name=player][value=Ann]")).to_be_checked()
+    for card in ("D5", "D6", "D7"):
+        expect(phone.card_input(card)).to_be_checked()
+    phone.confirm()
+    expect(page.locator("[data-log] li[data-type=meld][data-player=Ann]")).to_contain_text("5♦ 6♦ 7♦")
+
+
 def test_robber_a_taken_card_tapped_again_shows_picked_twice(page):
     url = robber_game(page, ["Uma", "Val"])
     page.goto(url)

@@ -226,6 +226,17 @@ def test_a_play_sent_to_a_hand_whose_log_no_longer_replays_says_so(three, db):
     assert db.execute("SELECT count(*) FROM plays WHERE game = ?", [three.game_id]).fetchone()[0] == 1
 
 
+def test_a_pass_with_cards_still_picked_is_refused(three):
+    """The page's script sends the cards still picked with the pass: refused, the turn
+    stays, nothing logged (without the script a pass sends no cards)."""
+    refused = three.post("/pass", cards=["D5", "D6", "D7"])
+    assert refused.status_code == 422
+    assert error(refused) == ("You picked 5♦ 6♦ 7♦: log them first (Confirm), then tap Discarded: pass. "
+                              "Nothing was saved.")
+    assert three.log() == []
+    three.ok(three.post("/pass"))
+
+
 def test_a_steal_and_a_steal_back(three):
     three.ok(three.meld("Ann", "H3 H4 H5"))
     three.ok(three.lay_off("Bob", 1, "H6"))

@@ -93,6 +93,18 @@ def test_a_pass_made_stale_by_another_phone_is_a_409(table):
     assert 'data-turn="B"' in data["regions"]["turn"]
 
 
+def test_a_pass_sent_with_cards_still_picked_is_refused_and_moves_nothing(table):
+    """The page's script sends the cards still picked with a pass: they would be dropped,
+    or logged for the next player, so the pass is refused until they are logged."""
+    table.new_game(["A", "B", "C"], dealer=2)
+    data = post(table, "/pass", {"turn": "A", "round_no": "1", "cards": ["D5", "D6", "D7"]}, status=422)
+    assert data["error"] == ("You picked 5♦ 6♦ 7♦: log them first (Confirm), then tap Pass. "
+                             "Nothing was saved.") and data["notices"] == []
+    assert 'data-turn="A"' in data["regions"]["turn"] and plays(table) == 0
+    passed = post(table, "/pass", {"turn": "A", "round_no": "1"})
+    assert 'data-turn="B"' in passed["regions"]["turn"]
+
+
 def test_a_play_sent_again_counts_once(table):
     """The phone got no answer and sends the play again, with the same request id."""
     table.new_game(["A", "B", "C"], dealer=2)

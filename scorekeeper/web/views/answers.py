@@ -35,12 +35,13 @@ def answer(payload: Payload, *, notices=(), error=None, status: int = 200) -> Re
 
 
 # The buttons a refusal names, by their words on the page.
-CONFIRM, WENT_OUT = Say("Confirm"), Say("Went out")
+CONFIRM, WENT_OUT, PASS = Say("Confirm"), Say("Went out"), Say("Pass")
 
 
 def picked_first(cards, log_button: Say = CONFIRM, button: Say = WENT_OUT) -> Say | None:
-    """Ending the round with cards still picked would drop them unlogged (their points
-    lost): the refusal that says so, or None when nothing is picked."""
+    """Ending the round (or the turn: ``button`` PASS) with cards still picked would drop
+    them unlogged, or credit them to the next player: the refusal that says so, or None
+    when nothing is picked."""
     if not cards:
         return None
     return Say("You picked %(cards)s: log them first (%(log)s), then tap %(end)s. Nothing was saved.",

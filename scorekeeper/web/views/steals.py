@@ -55,6 +55,7 @@ bp.register_error_handler(Refused, helpers.unreadable)  # a round read that no l
 
 ACTIONS = ("play", "check", "take", "renege", "out", "stock")
 ENDINGS = {"out": WENT_OUT, "stock": Say("Stock ran out")}  # the buttons that end the hand
+DISCARDED = Say("Discarded: pass")  # the button that ends a turn (its words before the next player's name)
 
 
 class PlayForm(TableForm):
@@ -307,8 +308,10 @@ def play(game_id: int):
 def pass_turn(game_id: int):
     form = PassForm()
     form.validate()
+    picked = tuple(request.form.getlist("cards"))  # sent by the page's script: cards still picked
     outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "pass", "",
-                           turn=form.turn.data or None, round_no=form.round_no.data)
+                           turn=form.turn.data or None, round_no=form.round_no.data,
+                           refused=picked_first(picked, CONFIRM, DISCARDED))
     after = outcome.state if outcome.saved is not None else None
     turn = Say("%(player)s’s turn.", player=after.turn) if after is not None else None
     return _answered(game_id, outcome, words=turn, to=url_for("steals.table", game_id=game_id))

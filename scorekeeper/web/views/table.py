@@ -34,7 +34,7 @@ from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, 
 from ..picker import count_line, grid
 from ..words import page_text, said
 from . import bring_back, families, helpers, round_end, scoreboard, table_game
-from .answers import answer, picked_first, wants_json
+from .answers import CONFIRM, PASS, answer, picked_first, wants_json
 from .helpers import ALREADY_SAVED, card_parts, refusal_status
 from .table_game import SCREENS, load_state, screen, screen_url, table_round
 
@@ -277,11 +277,14 @@ def out(game_id: int):
 
 @bp.route("/pass", methods=["POST"])
 def pass_turn(game_id: int):
-    """One tap: the turn passes to the next player (refused if it already moved on)."""
+    """One tap: the turn passes to the next player (refused if it already moved on, or
+    while the page's script holds cards picked: they are to be logged first)."""
     form = PassForm()
     form.validate()
+    picked = tuple(request.form.getlist("cards"))  # sent by the page's script: cards still picked
     outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "pass", "",
-                           turn=form.turn.data or None, round_no=form.round_no.data)
+                           turn=form.turn.data or None, round_no=form.round_no.data,
+                           refused=picked_first(picked, CONFIRM, PASS))
     return _answered(game_id, outcome)
 
 

@@ -184,7 +184,7 @@ def test_the_rules_page_says_how_it_is_scored(client):
     "never around the corner (K-A-2)",
     "An ace keeps the end it was placed at: A-2-3 grown up to the K keeps its ace low",
     "can still take a second ace high",
-    "Only A through K laid down at once counts its ace high",
+    "Only an ace that fits either end counts high: A through K laid down at once, or a lone ace laid on 2 through K",
 ])
 def test_the_rules_page_says_where_an_ace_lies(client, words):
     assert words in text(client.get("/rules/robber"))
@@ -477,13 +477,16 @@ def test_a_lay_off_of_the_top_card_counts_too_and_can_steal(three):
 
 
 def test_renege_scores_minus_the_penalty_and_frees_the_table(three):
+    three.ok(three.meld("Bob", "H9 H10 HJ"))  # counts for nothing once Bob reneges
     three.ok(three.act("Bob", "take", "SK"))
     three.ok(three.act("Bob", "renege"))
     assert "Bob reneged: −100 this hand" in three.log()
     assert three.live_scores()["Bob"] == -100
     refused = three.act("Bob", "renege")
     assert refused.status_code == 422 and "reneged this hand already" in error(refused)
-    three.ok(three.meld("Bob", "H9 H10 HJ"))  # their melds still count for nothing this hand
+    out = three.meld("Bob", "H9 H10 HJ")  # out of the hand
+    assert out.status_code == 422
+    assert error(out) == "Bob reneged this hand and is out of it: Bob plays again next hand."
     three.ok(three.act("Cy", "out"))
     three.ok(three.end_hand({"Ann": "S2", "Bob": "CA"}))
     assert three.totals() == {"Ann": -5, "Bob": -100, "Cy": 0}
@@ -492,6 +495,19 @@ def test_renege_scores_minus_the_penalty_and_frees_the_table(three):
     assert re.search(r'data-left="Bob">Left in hand .*?: not counted</li>', hand)
     assert re.search(r'data-owned-meld="\d+">Meld \d+ .*?: not counted <small>', hand)
     assert re.search(r'data-left="Ann">Left in hand .*?: −5</li>', hand)
+
+
+def test_whoever_reneged_can_no_longer_steal_a_meld(three):
+    """A tester's hand: Bob reneges, then lays off on Ann's meld. Refused: a steal by a
+    player out of the hand would take Ann's points from everyone."""
+    three.ok(three.meld("Cy", "HA H2 H3"))
+    three.ok(three.lay_off("Ann", 1, "H4"))
+    before = three.live_scores()
+    three.ok(three.act("Bob", "renege"))
+    for refused in (three.lay_off("Bob", 1, "H5"), three.act("Bob", "take", "SK"), three.act("Bob", "out")):
+        assert refused.status_code == 422 and "Bob reneged this hand and is out of it" in error(refused)
+    assert three.live_scores() == {**before, "Bob": -100}
+    three.ok(three.lay_off("Cy", 1, "H5"))  # the others play on
 
 
 def test_a_renege_option_sets_the_penalty(client):

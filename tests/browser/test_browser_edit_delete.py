@@ -23,7 +23,7 @@ def test_a_pass_is_told_on_the_line_of_the_turn_it_ends_without_an_edit_link(pag
     phone.pass_turn()
     log = page.locator("ol[data-log]")
     expect(log.locator("> li")).to_have_count(4)  # 7 plays, 3 of them passes
-    expect(log.locator("> li").first).to_have_text("· A passed to B")
+    expect(log.locator("> li").first).to_have_text("A passed to B")  # no dot: a line of its own
     expect(log.locator("> li").first.get_by_role("link")).to_have_count(0)
     b_meld = phone.log_item(type="meld", player="B")
     expect(b_meld.locator("[data-passed]")).to_have_text("· B passed to C")

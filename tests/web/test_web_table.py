@@ -35,6 +35,24 @@ def test_meld_shows_who_made_it_and_its_points(table):
     assert table.round_scores() == {"A": 30, "B": 0}
 
 
+def test_the_log_tells_a_pass_on_its_own_players_play_only(table):
+    """A pass is told on the line of the play before it when that play is its player's;
+    a pass after another player's play, or after a pass, has a line of its own (no "·")."""
+    table.new_game(["A", "B"], dealer=1)  # A's turn
+    table.pass_turn()  # A's pass: a line of its own
+    table.meld("A", "S7", "S8", "S9")  # A lays down in B's turn
+    table.pass_turn()  # B's pass: not A's play's
+    table.meld("A", "H7", "H8", "H9")
+    table.pass_turn()  # A's pass, on A's line
+    lines = [re.sub(r"<[^>]+>", "", li).split("Edit")[0].split("Delete")[0].strip()
+             for li in re.findall(r"<li data-play=.*?</li>", table.page(), re.S)]
+    lines = [" ".join(line.split()) for line in lines]
+    assert lines[0] == "A passed to B"
+    assert lines[1].startswith("A") and "passed" not in lines[1]
+    assert lines[2] == "B passed to A"
+    assert lines[3].endswith("· A passed to B")
+
+
 @pytest.mark.parametrize("cards, message", [
     (["S7", "H9"], "is not a meld"),
     (["S7", "S9", "S10"], "is not a meld: a set is one rank, a run is one suit in sequence"),

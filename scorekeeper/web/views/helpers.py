@@ -240,7 +240,7 @@ def drawn_once(template: str, macro: str, *args) -> Markup:
 def play_lines(plays, game_id: int, editable: bool, history=()) -> Markup:
     """A round's log lines, newest last (``_play.html``'s ``play_list``): each play's line
     drawn once (:func:`drawn_once`, its ``play_item``) with the pass that ends its turn, if
-    one does, told on it; a pass with no play before it in its turn on a line of its own.
+    one does, told on it (the same player's); any other pass on a line of its own.
     The loop is here, not in the template: a round's forty lines, walked by Jinja's loop
     on every change of the round, cost more than drawing the line that changed."""
     language, link = _language(), g.get("game_key")
@@ -248,10 +248,12 @@ def play_lines(plays, game_id: int, editable: bool, history=()) -> Markup:
     after = None  # the play before this one in the round
     for i, tp in enumerate(plays):
         if tp.row.type == "pass":
-            if after is None or after.row.type == "pass":
+            if after is None or after.row.type == "pass" or after.row.player != tp.row.player:
                 lines.append(get_template_attribute("_play.html", "pass_item")(tp))
         else:
             then = plays[i + 1] if i + 1 < len(plays) and plays[i + 1].row.type == "pass" else None
+            if then is not None and then.row.player != tp.row.player:
+                then = None  # another player's pass: on a line of its own
             lines.append(updates.piece(*_piece(language, link, "_play.html", "play_item",
                                                (tp, game_id, editable, then, tp.row.id in history))))
         after = tp

@@ -55,6 +55,7 @@ def test_an_illegal_meld_shows_the_reason_and_saves_nothing(page):
     expect(page.locator("[data-error][role=alert]")).to_have_text(
         "9♠ 8♥ is not a meld: two cards make a pair only if they are one rank.")
     expect(phone.card_input("S9")).to_be_checked()  # kept, to correct
+    expect(page.locator("[data-preview]")).to_have_text("Tap Check to see what the picked cards make.")
     page.goto(phone.url + "/table")
     expect(page.locator("ol[data-log]")).to_have_count(0)
     assert phone.round_scores() == {"A": 0, "B": 0, "C": 0}

@@ -133,6 +133,7 @@ def table_context(state: Steals, *, picked=None, target=None, player=None,
     return dict(
         state=state, game_id=state.log.id,
         picker=grid(plays.availability(state.round), picked, aces=True) if picker and not state.over else None,
+        picked=picked,
         melds=state.melds(), target=target, player=player, error=error, preview=preview,
         me=me, whose=links.whose(state.log.id),
         lines=state.log_lines() if not state.over else [],

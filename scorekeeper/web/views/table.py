@@ -135,6 +135,7 @@ def table_context(state: logs.LogState, *, picked=(), target=None, player=None,
         whose=links.whose(game_id),
         picker=grid(plays.availability(state.round), picked, aces=not state.variant.aces_face_up)
         if picker else None,
+        picked=picked,
         melds=state.melds(),
         target=target,
         player=player if player in state.players else me or state.turn,

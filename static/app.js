@@ -60,9 +60,9 @@ $$("form[data-preview-url]").forEach(form => {
   else if (ok) ok.disabled = true;
 });
 
-/* The table, live: each change pushed (else polled) replaces its regions, keeping what is
-   picked. This phone's plays go in the background, in order, each with its request id,
-   kept in localStorage until answered. */
+/* The table, live: each change (pushed, else polled) replaces its regions; picks stay.
+   This phone's plays go in the background, in order, each with a request id, kept in
+   localStorage till answered. */
 (() => {
   const {live, events} = body.dataset, table = body.matches(".table-screen"), form = $("#play");
   if (!live || !window.fetch) return;
@@ -84,9 +84,9 @@ $$("form[data-preview-url]").forEach(form => {
       b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours());
   };
 
-  /* Passes waiting move the turn on, each from its own turn (else refused) */
-  const passes = (s = $("[data-turn]")) => s && queue.forEach((q, p) => /\/pass$/.test(q.url) && (p = new URLSearchParams(q.body)).get("turn") === s.dataset.turn && !p.has("cards") && passOn());
-  /* The cards picked: picked again on the page opened again, or when their play is refused. */
+  /* Passes waiting move the turn on, each from its own turn */
+  const passes = (s = $("[data-turn]")) => s && form && queue.forEach((q, p) => /\/pass$/.test(q.url) && (p = new URLSearchParams(q.body)).get("turn") === s.dataset.turn && !p.has("cards") && passOn());
+  /* Picks restored: on the page opened again, or when their play is refused. */
   const keep = () => store(local, PICKS, any() && new URLSearchParams(new FormData(form)) + "");
   const pick = sent => {
     for (const [k, v] of new URLSearchParams(sent)) {  /* a card gone meanwhile too: the preview says so */
@@ -148,13 +148,12 @@ $$("form[data-preview-url]").forEach(form => {
     }
     if (form && any()) form.later();
   };
-  /* The page as the server now has it, kept for a reload offline (sw.js) */
-  const keepPage = (worker = navigator.serviceWorker && navigator.serviceWorker.controller) => {
-    if (!worker) return;
+  /* The page as the server has it, for a reload offline (sw.js) */
+  const keepPage = (worker = navigator.serviceWorker && navigator.serviceWorker.controller) => { try {
     const copy = document.documentElement.cloneNode(true);
     $$("label:has([data-two])+.two,[data-waiting],[data-waited],[data-flash],[data-error]", copy).forEach(e => e.remove());
     worker.postMessage({page: "<!DOCTYPE html>\n" + copy.outerHTML, url: location.href});
-  };
+  } catch {} };  /* none kept */
   /* Kept while a play is on its way or a page loads. */
   const heard = data => { if (leaving || sending) held = data; else if (data.version > version) update(data); };
   const flush = () => { const h = held; held = null; if (h) heard(h); };
@@ -167,9 +166,9 @@ $$("form[data-preview-url]").forEach(form => {
     on(s, "bye", () => { s.close(); stream = null; listen(); });
     s.onerror = () => { if (!open || s.readyState > 1) s.close(), stream = null, polling = true, later(); };  /* no stream: poll */
   };
-  /* Plays waiting: each meld or lay-off drawn among the melds, marked, its points (as its
-     preview said; "+?" if none was seen) added in the strip to the server's. */
-  const num = t => +t.replace("\u2212", "-"), shown = n => n < 0 ? "\u2212" + -n : n + "";
+  /* Plays waiting: each meld or lay-off drawn among the melds, marked; its points (its
+     preview's, "+?" if none seen) added in the strip. */
+  const num = t => +t.replace("−", "-"), shown = n => n < 0 ? "−" + -n : n + "";
   const mark = () => {
     $$("[data-waited]").forEach(e => e.remove());
     $$("td[data-was]").forEach(td => { td.textContent = td.dataset.was; delete td.dataset.was; });
@@ -235,6 +234,7 @@ $$("form[data-preview-url]").forEach(form => {
     own = false;  /* sent: the next play is whose it would be */
     const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
       text: f === form ? fill(body.dataset.queued, {player: chosen("player"), play}) : play};
+    if (b.dataset.action == "renege") cells().forEach(i => i.checked = false), count(f), keep();  /* nothing to log */
     if (confirm) {  /* sent: the picker is free for the next play */
       const seen = $("[data-preview]", f), ok1 = seen && seen.dataset.asked === asked(f) && $("[data-ok='1']", seen);
       Object.assign(item, {picks: 1, player: chosen("player"), meld: chosen("meld"), cards: play, points: ok1 ? +ok1.dataset.points : null});

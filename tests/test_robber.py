@@ -702,3 +702,17 @@ def test_the_pile_taken_is_pending_until_its_top_card_is_played(after, settled):
         assert pending is None
     else:
         assert pending is (after[-1] if after and after[-1].type == "take" else take)
+
+
+def test_whoever_reneged_logs_nothing_more_that_hand_and_an_older_hand_still_plays():
+    """The table refuses a meld, lay-off, pile taken or going out by a player who reneged
+    earlier in the hand; a hand logged before that was checked (a meld after the renege)
+    still takes the others' plays, and a pass or the stock running out is anyone's."""
+    def row(kind, player, cards=()):
+        return SimpleNamespace(type=kind, player=player, cards=cards)
+    rules = {"renege_penalty": 100}
+    for kind, cards in (("meld", ("H9", "H10", "HJ")), ("layoff", ("H5",)), ("take", ("SK",)), ("out", ())):
+        with pytest.raises(IllegalPlay, match="Bob reneged this hand and is out of it"):
+            robber.check_order([row("renege", "Bob"), row(kind, "Bob", cards)], rules)
+    robber.check_order([row("renege", "Bob"), row("meld", "Bob", ("H9", "H10", "HJ")),
+                        row("meld", "Cy", ("S2", "S3", "S4")), row("pass", "Bob"), row("stock", "Bob")], rules)

@@ -451,14 +451,16 @@ def pending_take(rows: Sequence[Row]) -> Row | None:
 def check_order(rows: Sequence[TableRow], rules: Mapping[str, Any]) -> None:
     """The discard pile's top card goes at once into a meld or lay-off by whoever took it
     (or that player reneges); a renege is once a hand, and whoever reneged is out of the
-    hand: no more melds, lay-offs, pile taken or going out. ``rows``: a hand's plays in
-    order, as the table logs them ("take": the pile taken, its top card the one card)."""
+    hand: the last row (the play being logged) is no meld, lay-off, pile taken or going out
+    of theirs (a hand logged before this was checked stays playable and editable).
+    ``rows``: a hand's plays in order, as the table logs them ("take": the pile taken, its
+    top card the one card)."""
     pending: TableRow | None = None
     reneged: set[str] = set()
     for row in rows:
         if row.type == "take" and len(row.cards) != 1:
             raise IllegalPlay(Say("pick the one card on top of the discard pile"))
-        if row.player in reneged and row.type in ("meld", "layoff", "take", "out"):
+        if row is rows[-1] and row.player in reneged and row.type in ("meld", "layoff", "take", "out"):
             raise IllegalPlay(Say("%(player)s reneged this hand and is out of it: %(player)s plays "
                                   "again next hand", player=row.player))
         if row.type == "renege":

@@ -138,6 +138,21 @@ def test_pass_with_cards_picked_keeps_them_and_the_turn(page):
     expect(page.locator("[data-log] li[data-type=meld][data-player=Ann]")).to_contain_text("5♦ 6♦ 7♦")
 
 
+def test_robber_a_renege_after_taking_the_pile_leaves_the_turn_free_to_pass(page):
+    """Bob takes the pile (its top card picked for him), cannot use it and reneges: the
+    card is no longer picked, so the pass that follows is not refused for it."""
+    page.goto(robber_game(page, ["Ann", "Bob", "Cy"]))  # Bob's turn (Ann dealt)
+    who_plays(page, "Bob")
+    tap_cards(page, "SK")
+    send(page, page.locator("[data-action=take]"))
+    expect(page.locator("input[value='SK']:not([data-copy])")).to_be_checked()
+    send(page, page.locator("[data-action=renege]"))
+    expect(page.locator("[data-picker] :checked")).to_have_count(0)
+    send(page, page.locator("[data-action=pass]"))
+    expect(page.locator("[data-error]")).to_have_count(0)
+    expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "Cy")
+
+
 def test_robber_a_taken_card_tapped_again_shows_picked_twice(page):
     url = robber_game(page, ["Uma", "Val"])
     page.goto(url)

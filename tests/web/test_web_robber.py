@@ -237,6 +237,19 @@ def test_a_pass_with_cards_still_picked_is_refused(three):
     three.ok(three.post("/pass"))
 
 
+def test_a_pass_is_told_on_its_own_players_line_only(three, client):
+    """Ann melds in Bob's turn, then Bob's turn is passed on: Bob's pass is a line of its
+    own, in the hand's log and on the scoreboard, not part of Ann's meld."""
+    three.ok(three.meld("Ann", "H4 S4 C4"))
+    three.ok(three.post("/pass"))
+    page = three.page()
+    assert len(re.findall(r'<li data-play="\d+" data-type="pass" data-player="Bob">', page)) == 1
+    meld = re.search(r'<li data-play="\d+" data-type="meld".*?</li>', page, re.S).group(0)
+    assert "data-passed" not in meld
+    board = text(client.get(three.url.replace("/robber", "/board")))
+    assert re.search(r'<li data-play="\d+" data-type="pass" data-player="Bob">', board)
+
+
 def test_a_steal_and_a_steal_back(three):
     three.ok(three.meld("Ann", "H3 H4 H5"))
     three.ok(three.lay_off("Bob", 1, "H6"))

@@ -82,3 +82,14 @@ def test_axe_finds_nothing_at_360_px_in_either_choice(page, games, language, cho
         reports += axe_reports(page, f"{path or 'game'} {language} {choice}")
     page.emulate_media(color_scheme="light")
     assert not reports, "\n".join(reports)
+
+
+def test_a_colour_choice_keeps_a_space_between_its_words_and_its_suits(page):
+    """The buttons are flex boxes, which drop the space at the end of their words: a gap
+    keeps "Two colours" apart from ♠♥♦♣ (a tester read "Two colours♠♥♦♣")."""
+    page.goto("/")
+    for button in page.locator("[data-suit-colours] button").all():
+        space = button.evaluate("b => { const r = document.createRange(); r.selectNodeContents(b.firstChild); "
+                                "return b.querySelector('span').getBoundingClientRect().left "
+                                "- r.getBoundingClientRect().right; }")
+        assert space >= 3, space

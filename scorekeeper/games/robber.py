@@ -521,5 +521,6 @@ VARIANT = LogVariant(
     round_enders=("stock",),
     edits=True,
     check_plays=check_order,
+    sits_out=("renege",),
     how_rounds_end=Say("someone goes out, or the stock runs out"),
 )

@@ -112,8 +112,10 @@ class LogVariant(Variant):
     record (a pass; the discard pile taken; ``round_enders``, which end the round without
     an event, such as the stock running out). ``check_plays(rows, rules)`` checks the
     order of a round's plays that only the table sees; rows have ``type``, ``player``
-    and ``cards``. Where aces go face up (an ``ace`` event, :attr:`aces_face_up`) and
-    playable cards cost extra (``playable_penalty``), the pages show it.
+    and ``cards``. After a play of ``sits_out`` its player is out of the round (Robber's
+    renege): the turn passes them by and their hand is not asked for. Where aces go face
+    up (an ``ace`` event, :attr:`aces_face_up`) and playable cards cost extra
+    (``playable_penalty``), the pages show it.
     """
 
     new_round: NewRound
@@ -123,6 +125,7 @@ class LogVariant(Variant):
     round_lists: tuple[str, ...] = ()
     table_plays: tuple[str, ...] = ("meld", "layoff", "out", "pass")
     round_enders: tuple[str, ...] = ()
+    sits_out: tuple[str, ...] = ()
     check_plays: Callable[[Sequence[Any], Mapping[str, Any]], None] | None = None
     how_rounds_end: Say = Say("someone goes out")  # for "the round is not over yet: …"
     edits: bool = False  # a play logged earlier can be changed, not only deleted

@@ -15,7 +15,7 @@ are storage/log_changes.py's.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -85,10 +85,31 @@ class GameLog:
         """Each round the deal passes to the next player in seating order."""
         return (self.first_dealer + round_no - 1) % len(self.players)
 
+    def turns(self, round_no: int) -> tuple[list[int], frozenset[str]]:
+        """Whose turn it is (a seat) before the round's first row and after each of its
+        rows, and who sat out of the round by its last (``variant.sits_out``: Robber's
+        renege). The player after the dealer starts; every pass moves the turn on to the
+        next player who has not sat out."""
+        count = len(self.players)
+        seat, out, seats = (self.dealer_index(round_no) + 1) % count, set(), []
+        seats.append(seat)
+        for row in self.rows(round_no):
+            if row.type in self.variant.sits_out:
+                out.add(row.player)
+            if row.type == "pass":
+                seat = self.next_seat(seat, out)
+            seats.append(seat)
+        return seats, frozenset(out)
+
+    def next_seat(self, seat: int, out: Set[str]) -> int:
+        """The seat after ``seat`` whose player has not sat out (the next seat if all have)."""
+        count = len(self.players)
+        return next(((seat + k) % count for k in range(1, count) if self.players[(seat + k) % count] not in out),
+                    (seat + 1) % count)
+
     def turn_index(self, round_no: int) -> int:
-        """The player after the dealer starts; every pass moves the turn on by one."""
-        passes = sum(1 for p in self.rows(round_no) if p.type == "pass")
-        return (self.dealer_index(round_no) + 1 + passes) % len(self.players)
+        """Whose turn it is now (:meth:`turns`)."""
+        return self.turns(round_no)[0][-1]
 
     def with_play(self, row: PlayRow) -> GameLog:
         """This log with one more play (nothing saved)."""
@@ -437,11 +458,10 @@ class LogState:
         by_row = {row.id: play for row, play in zip(self.events, engine)}
         meld_numbers: dict[int | None, int] = {}
         table_plays = []
-        turn = self.log.dealer_index(self.round_no) + 1
-        for row in self.log.rows(self.round_no):
+        seats = self.log.turns(self.round_no)[0]
+        for i, row in enumerate(self.log.rows(self.round_no)):
             if row.type == "pass":
-                turn += 1
-                table_plays.append(TablePlay(row, None, passed_to=self.players[turn % len(self.players)]))
+                table_plays.append(TablePlay(row, None, passed_to=self.players[seats[i + 1]]))
                 continue
             if row.type == "meld":
                 meld_numbers[row.id] = len(meld_numbers) + 1
@@ -464,9 +484,24 @@ class LogState:
         """The aces the decks still have this round."""
         return [c for c in ACE_CARDS if self.remaining(c) > 0]
 
+    @property
+    def sat_out(self) -> frozenset[str]:
+        """The players out of the round (Robber: who reneged): passed by, no hand asked."""
+        return self.log.turns(self.round_no)[1]
+
+    @property
+    def next_turn(self) -> str:
+        """Whose turn a pass moves on to now."""
+        return self.players[self.log.next_seat(self.log.turn_index(self.round_no), self.sat_out)]
+
+    def entering(self) -> list[str]:
+        """The players whose cards left in hand are entered (not the one out: none; nor one
+        who sat out of the round: theirs do not count)."""
+        return [p for p in self.players if p != self.out and p not in self.sat_out]
+
     def missing_hands(self) -> list[str]:
-        """Players whose cards left in hand have not been entered yet (the one out holds none)."""
-        return [p for p in self.players if p not in self.drafts and p != self.out]
+        """Players whose cards left in hand have not been entered yet (:meth:`entering`)."""
+        return [p for p in self.entering() if p not in self.drafts]
 
     @property
     def drafts(self) -> dict[str, tuple[str, ...]]:

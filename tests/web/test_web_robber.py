@@ -523,6 +523,25 @@ def test_whoever_reneged_can_no_longer_steal_a_meld(three):
     three.ok(three.lay_off("Cy", 1, "H5"))  # the others play on
 
 
+def test_the_turn_passes_by_whoever_reneged_and_their_hand_is_not_asked_for(three):
+    """Bob reneges in his turn: the table passes his turn on to Cy, and from Ann the turn
+    goes to Cy again, never to Bob; at the hand's end Bob's hand is not asked for (it
+    does not count), and the hand is counted without it."""
+    turn = lambda: re.search(r'data-turn="([^"]+)"', three.page()).group(1)  # noqa: E731
+    three.ok(three.act("Bob", "take", "SK"))
+    three.ok(three.act("Bob", "renege"))
+    assert turn() == "Bob" and "Discarded: pass to Cy" in three.page()
+    for expected in ("Cy", "Ann", "Cy"):
+        three.ok(three.post("/pass"))
+        assert turn() == expected
+    assert three.log()[-1] == "Ann discarded: Cy’s turn"
+    three.ok(three.act("Cy", "out"))
+    end = three.page("/end")
+    assert 'data-hand="Ann"' in end and 'data-hand="Bob"' not in end
+    three.ok(three.end_hand({"Ann": "S2"}))
+    assert three.totals() == {"Ann": -5, "Bob": -100, "Cy": 0}
+
+
 def test_a_renege_option_sets_the_penalty(client):
     game = Robber(client, ["Ann", "Bob"], renege_penalty=50)
     game.ok(game.act("Ann", "renege"))

@@ -9,11 +9,12 @@ from ..picker import grid
 
 
 def hand_entry(state: logs.LogState, player: str | None, picked=None):
-    """Who enters a hand at the round end (everyone but who went out), whose hand is being
-    entered (the one asked for, else the first missing) and its card picker: the cards
-    on the table and in the other hands entered are not to be had."""
+    """Who enters a hand at the round end (everyone but who went out, and who sat out of
+    the round), whose hand is being entered (the one asked for, else the first missing)
+    and its card picker: the cards on the table and in the other hands entered are not
+    to be had."""
     drafts = state.drafts
-    entering = [p for p in state.players if p != state.out]
+    entering = state.entering()
     if player not in entering:
         missing = state.missing_hands()
         player = missing[0] if missing else None

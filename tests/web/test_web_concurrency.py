@@ -247,7 +247,7 @@ def test_the_same_card_from_two_phones_one_deck_one_is_accepted(phones, db):
     # Nothing half-saved: one play, one request recorded, and B's cards still picked.
     assert count(db, "plays", table.game_id) == 1 and count(db, "requests", table.game_id) == 1
     for card in ("S9", "H9", "C9"):
-        assert re.search(rf'value="{card}" checked>', html), card
+        assert re.search(rf'value={card} checked>', html), card
     # The refusal is drawn from the table as it is now: A's meld is on it.
     assert 'data-meld-number="1"' in html
 

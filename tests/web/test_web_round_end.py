@@ -18,9 +18,9 @@ def test_hand_picker_disables_table_cards_and_other_hands(table):
     table.out("A")
     table.hand("B", "HK", "HQ")
     html = table.page("/end?player=C")
-    assert re.search(r'value="S8" disabled', html)  # on the table
-    assert re.search(r'value="HK" disabled', html)  # in B's hand
-    assert re.search(r'value="CA">', html)  # aces can be left in hand
+    assert re.search(r'value=S8 disabled', html)  # on the table
+    assert re.search(r'value=HK disabled', html)  # in B's hand
+    assert re.search(r'value=CA>', html)  # aces can be left in hand
 
 
 def test_a_hand_holding_a_card_on_the_table_is_refused(table, db):
@@ -86,7 +86,7 @@ def test_confirming_starts_the_next_round_with_the_next_dealer(table):
     assert 'data-round="2"' in html
     assert table.dealer() == "A" and table.turn() == "B"
     # The new round's deck is whole again.
-    assert re.search(r'value="S8">', html)
+    assert re.search(r'value=S8>', html)
 
 
 def test_undo_after_confirming_reopens_the_round_end(table):

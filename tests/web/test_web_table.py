@@ -81,7 +81,7 @@ def test_a_lay_off_that_does_not_fit_is_refused(table, db):
 def test_a_card_the_deck_no_longer_has_is_refused_and_disabled(table):
     table.new_game(["A", "B"])
     table.meld("B", "S7", "S8", "S9")
-    assert re.search(r'value="S8" disabled', table.page())
+    assert re.search(r'value=S8 disabled', table.page())
     response = table.meld("A", "S8", "H8", expect=422)
     assert "8♠ is already on the table (one deck has one 8♠)." in response.get_data(as_text=True)
 
@@ -105,7 +105,7 @@ def test_check_without_javascript_previews_and_saves_nothing(table, db):
                           expect=200)
     html = response.get_data(as_text=True)
     assert "Set of jacks" in html and "<strong>30</strong> points" in html
-    assert 'value="DJ" checked' in html  # the picks are kept for Confirm
+    assert 'value=DJ checked' in html  # the picks are kept for Confirm
     assert 'data-action="confirm"' in html
     assert play_count(db, table.game_id) == 0
 
@@ -152,14 +152,14 @@ def test_last_ace_says_the_round_ends_after_that_turn(table):
 
 def test_two_decks_let_a_card_be_picked_twice(table):
     table.new_game(["A", "B", "C", "D"])
-    assert 'value="S9" data-two>' in table.page()  # the script adds its second copy
+    assert 'value=S9 data-two>' in table.page()  # the script adds its second copy
     # Without the script a picked card's second copy has a cell of its own (after Check).
     checked = table.post("/plays", {"player": "B", "cards": ["S9"], "meld": "", "check": "1"}, 200)
-    assert 'value="S9" data-copy="2">' in checked.get_data(as_text=True)
+    assert 'value=S9 data-copy=2>' in checked.get_data(as_text=True)
     table.meld("B", "S9", "S9", "H9")  # both copies in one set
     html = table.page()
-    assert re.search(r'value="S9" disabled', html)
-    assert "data-copy" not in html and re.search(r'value="H9">', html)
+    assert re.search(r'value=S9 disabled', html)
+    assert "data-copy" not in html and re.search(r'value=H9>', html)
 
 
 def test_a_pass_from_a_page_that_is_behind_is_refused(table, db):
@@ -296,7 +296,7 @@ def test_went_out_with_cards_still_picked_is_refused_and_keeps_them(table, db):
     assert error == "You picked K♦ K♣ K♥: log them first (Confirm), then tap Went out. Nothing was saved."
     assert play_count(db, table.game_id) == before
     assert 'data-action="out"' in html  # still the table, the round not over
-    assert all(f'value="{c}" checked' in html for c in ("DK", "CK", "HK"))
+    assert all(f'value={c} checked' in html for c in ("DK", "CK", "HK"))
     table.meld("A", "DK", "CK", "HK")
     table.out("A")
     assert table.round_scores() == {"A": 30, "B": 0}

@@ -68,7 +68,7 @@ $$("form[data-preview-url]").forEach(form => {
   if (!live || !window.fetch) return;
   const rid = () => [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 256).toString(16).slice(1)).join("");
   const local = localStorage, WAIT = "waiting " + live, PICKS = "picks " + live, unsent = body.dataset.unsent || "…";
-  let version = +body.dataset.version, timer, busy, leaving, dirty, sending, next, stream, held, polling = !events || !window.EventSource;
+  let told = "", version = +body.dataset.version, timer, busy, leaving, dirty, sending, next, stream, held, polling = !events || !window.EventSource;
   let queue = (table && store(local, WAIT)) || [], stuck = queue.length > 0;
   const turn = () => { const s = $("[data-turn]"); return s && (s.dataset.plays || s.dataset.turn); };
   const chosen = name => { const i = $(`[name=${name}]:checked`, form); return i ? i.value : ""; };
@@ -151,7 +151,7 @@ $$("form[data-preview-url]").forEach(form => {
   /* The page as the server has it, for a reload offline (sw.js) */
   const keepPage = (worker = navigator.serviceWorker && navigator.serviceWorker.controller) => { try {
     const copy = document.documentElement.cloneNode(true);
-    $$("label:has([data-two])+.two,[data-waiting],[data-waited],[data-flash],[data-error]", copy).forEach(e => e.remove());
+    $$("label:has([data-two])+.two,[data-waiting],[data-waited],[data-flash],[data-error],[data-preview]>*", copy).forEach(e => e.remove());
     worker.postMessage({page: "<!DOCTYPE html>\n" + copy.outerHTML, url: location.href});
   } catch {} };  /* none kept */
   /* Kept while a play is on its way or a page loads. */
@@ -207,12 +207,13 @@ $$("form[data-preview-url]").forEach(form => {
         queue.shift();
         stuck = false;
         draw();
-        say(data.said);
+        if (data.error) told += data.said;  /* a refusal stays said while the plays after it are answered */
+        say(data.error ? told : told + data.said);
         if (data.regions) update(data, true);
         if (item.picks && data.error) pick(item.body);
         if (!leaving) body.dataset.sent = (+body.dataset.sent || 0) + 1;  /* answered here */
       }, () => { stuck = true; draw(); })  /* no answer: sent again later */
-      .then(() => { clearTimeout(slow); sending = false; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) flush(), later(); });
+      .then(() => { clearTimeout(slow); sending = false; if (!queue.length) told = ""; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) flush(), later(); });
   };
   on(document, "submit", e => {
     const f = e.target, b = e.submitter, confirm = b && b.dataset.action === "confirm", k = f.elements;
@@ -269,6 +270,7 @@ $$("form[data-preview-url]").forEach(form => {
   if (form) {
     const p = store(local, PICKS);
     if (p && new URLSearchParams(p).get("round_no") === body.dataset.round && !any()) pick(p);
+    count(form);  /* a page kept offline: its count as it now is */
     on(form, "change", e => { if (e.target.name === "player") own = true; if (e.target.matches("[data-picker] input")) say(); keep(); });
   }
   passes();

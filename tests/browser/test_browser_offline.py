@@ -193,6 +193,8 @@ def test_a_table_reloaded_offline_shows_what_it_heard_live_since_it_was_loaded(b
     its version, their cards gone from the picker (two decks: each card's second copy
     drawn once)."""
     with a_table_kept(browser, server, ("A", "B", "C", "D", "E")) as (page, phone):
+        phone.tap_cards("H2", "H3")  # picked as the change comes: the copy is kept so
+        expect(page.locator("[data-preview] [data-ok]")).to_have_count(1)
         other, routes = another_phone(browser, server, phone)
         try:
             routes.ace("A", "CA")
@@ -203,10 +205,13 @@ def test_a_table_reloaded_offline_shows_what_it_heard_live_since_it_was_loaded(b
         expect(meld).to_contain_text("7♠ 8♠ 9♠")
         version = page.locator("body").get_attribute("data-version")
         kept_now(page)
+        phone.tap_cards("H2", "H3")  # unpicked again
         page.context.set_offline(True)
         page.reload()
         expect(meld).to_contain_text("7♠ 8♠ 9♠")
         expect(page.locator("[data-log] li[data-type=ace][data-player=A]")).to_have_count(1)
+        expect(page.locator("[data-bar] [data-tally]")).to_have_text("")  # nothing picked, not the count kept
+        expect(page.locator("[data-preview]")).to_have_text("")
         assert page.locator("body").get_attribute("data-version") == version
         expect(page.locator("form#play input[value=S8]:not([data-copy])")).to_be_enabled()  # its second copy
         seconds = page.locator("form#play [data-two]")
@@ -270,3 +275,23 @@ def test_a_robber_hand_reloaded_offline_is_the_hand_as_last_seen(browser, server
         expect(meld).to_contain_text("4♥")
     finally:
         context.close()
+
+
+def test_a_refusal_answered_while_plays_waiting_land_stays_said(browser, server):
+    """Offline, a pass tapped with cards still picked (it will be refused), then the meld
+    they make: back online the pass is refused and the meld logged; the refusal stays on
+    the screen beside the meld's words, not replaced by them."""
+    with a_table_kept(browser, server) as (page, phone):
+        page.context.set_offline(True)
+        phone.tap_cards("S7", "S8", "S9")
+        page.locator("[data-action=pass]").tap()
+        page.locator("form#play [data-action=confirm]").tap()
+        expect(page.locator("[data-waiting] li")).to_have_count(2)
+        page.context.set_offline(False)
+        page.evaluate("dispatchEvent(new Event('online'))")
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(page.locator("[data-log] li[data-type=meld][data-player=A]")).to_contain_text("7♠ 8♠ 9♠")
+        expect(page.locator("[data-error]")).to_have_text(
+            "You picked 7♠ 8♠ 9♠: log them first (Confirm), then tap Pass. Nothing was saved.")
+        expect(page.locator("[data-flash]")).to_have_count(1)
+        expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "A")

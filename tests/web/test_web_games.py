@@ -189,3 +189,18 @@ def test_a_game_of_a_variant_this_release_lacks_has_no_page_and_breaks_none(tabl
     assert db.execute("SELECT count(*) FROM plays").fetchone() == before
     assert client.get(table.url + "/table").status_code == 200
     assert client.get("/players").status_code == 200 and client.get("/players/head-to-head").status_code == 200
+
+
+def test_the_home_page_names_every_game_and_each_new_game_page_the_others(client):
+    """The games are named from the registry, not from a list written in a page (Rummy 500
+    was missing); the new-game page's "Playing something else?" names every other game,
+    separated, with nothing after the last."""
+    from scorekeeper.games import registry
+    home = client.get("/").get_data(as_text=True)
+    names = [str(v.name) for v in registry.VARIANTS.values()]
+    assert "The score pad for rummy played with real cards: " + ", ".join(names) + "." in home
+    for key in registry.VARIANTS:
+        page = client.get(f"/games/new?variant={key}").get_data(as_text=True)
+        others = re.search(r'Playing something else\?(.*?)</p>', page, re.S).group(1)
+        assert others.count("data-variant-link=") == len(names) - 1
+        assert not re.search(r"·\s*$", re.sub(r"<[^>]+>", "", others))

@@ -22,7 +22,7 @@ import re
 import secrets
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -154,6 +154,15 @@ def insert_game(db: Database, variant: Variant, players: list[str], rules: Mappi
     ))
     seat_players(db, game_id, players)
     return game_id, edit
+
+
+def next_seat(players: Sequence[str], seat: int, out: Collection[str]) -> int:
+    """The seat to the left of ``seat`` (the next in seating order) whose player is not
+    ``out`` of the round or the game: the next seat if every other player is. The turn
+    and the deal move so."""
+    count = len(players)
+    return next(((seat + k) % count for k in range(1, count) if players[(seat + k) % count] not in out),
+                (seat + 1) % count)
 
 
 def header(db: Database, game_id: int) -> dict[str, Any]:

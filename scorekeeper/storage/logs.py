@@ -15,7 +15,7 @@ are storage/log_changes.py's.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -97,15 +97,9 @@ class GameLog:
             if row.type in self.variant.sits_out:
                 out.add(row.player)
             if row.type == "pass":
-                seat = self.next_seat(seat, out)
+                seat = kernel.next_seat(self.players, seat, out)
             seats.append(seat)
         return seats, frozenset(out)
-
-    def next_seat(self, seat: int, out: Set[str]) -> int:
-        """The seat after ``seat`` whose player has not sat out (the next seat if all have)."""
-        count = len(self.players)
-        return next(((seat + k) % count for k in range(1, count) if self.players[(seat + k) % count] not in out),
-                    (seat + 1) % count)
 
     def turn_index(self, round_no: int) -> int:
         """Whose turn it is now (:meth:`turns`)."""
@@ -492,7 +486,7 @@ class LogState:
     @property
     def next_turn(self) -> str:
         """Whose turn a pass moves on to now."""
-        return self.players[self.log.next_seat(self.log.turn_index(self.round_no), self.sat_out)]
+        return self.players[kernel.next_seat(self.players, self.log.turn_index(self.round_no), self.sat_out)]
 
     def entering(self) -> list[str]:
         """The players whose cards left in hand are entered (not the one out: none; nor one

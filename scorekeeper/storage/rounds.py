@@ -217,9 +217,12 @@ class Scored:
         return [p for p in self.players if p not in out]
 
     def dealer(self, round_no: int | None = None) -> str:
-        """The deal passes to the left each round (seating order, first dealer chosen at the start)."""
-        round_no = round_no or self.round_no
-        return self.players[(self.game.first_dealer + round_no - 1) % len(self.players)]
+        """The deal passes to the left each round (seating order, first dealer chosen at the
+        start), to the next player still in the game (Kalooki: never one eliminated)."""
+        seat = self.game.first_dealer
+        for before in range(2, (round_no or self.round_no) + 1):
+            seat = kernel.next_seat(self.players, seat, self.eliminated(before))
+        return self.players[seat]
 
     def said_status(self) -> Say:
         """The game in a few words, for the history list: who won, or "in progress" (and

@@ -240,6 +240,19 @@ def test_kalooki_eliminated_players_are_shown_and_get_no_picker(client):
     assert 'data-winner="Cy"' in game.page()
 
 
+def test_kalooki_the_deal_passes_by_an_eliminated_player(client):
+    """Ann deals round 1; Bob is eliminated in it, so round 2 is Cy's deal, not Bob's,
+    and round 3 Ann's (a tester's eliminated player was named the dealer)."""
+    game = Counted(client, "kalooki", ["Ann", "Bob", "Cy", "Dee"], elimination=40)
+    assert "Ann dealt." in game.page("/counted/round")
+    game.record("Ann", {"Bob": "JK JK", "Cy": "S2", "Dee": "S3"})
+    assert "Cy dealt." in game.page("/counted/round")
+    game.record("Cy", {"Ann": "S4", "Dee": "S5"})
+    assert "Dee dealt." in game.page("/counted/round")
+    game.record("Dee", {"Ann": "S6", "Cy": "S7"})
+    assert "Ann dealt." in game.page("/counted/round")
+
+
 def test_kalooki_winner_is_the_last_player_left_not_the_lowest(client):
     game = Counted(client, "kalooki", ["Ann", "Bob", "Cy"], elimination=40)
     game.record("Ann", {"Bob": "JK JK", "Cy": "S2"})

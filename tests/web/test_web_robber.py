@@ -250,6 +250,14 @@ def test_a_pass_is_told_on_its_own_players_line_only(three, client):
     assert re.search(r'<li data-play="\d+" data-type="pass" data-player="Bob">', board)
 
 
+def test_the_undo_help_about_discards_shows_while_a_pass_is_the_last_play(three):
+    help_ = "Undo takes back a discard while it is the last play."
+    three.ok(three.post("/pass"))
+    assert help_ in three.page()
+    three.ok(three.meld("Cy", "H4 S4 C4"))
+    assert help_ not in three.page()
+
+
 def test_a_steal_and_a_steal_back(three):
     three.ok(three.meld("Ann", "H3 H4 H5"))
     three.ok(three.lay_off("Bob", 1, "H6"))

@@ -35,6 +35,17 @@ def test_meld_shows_who_made_it_and_its_points(table):
     assert table.round_scores() == {"A": 30, "B": 0}
 
 
+def test_the_undo_help_about_passes_shows_while_a_pass_is_the_last_play(table):
+    """"Undo takes back a pass while it is the last play." beside "Undo: A's pass", not
+    beside the Undo of a lay-off that followed a pass (a tester read it as wrong)."""
+    table.new_game(["A", "B"], dealer=1)
+    help_ = "Undo takes back a pass while it is the last play."
+    table.pass_turn()
+    assert help_ in table.page()
+    table.meld("B", "S7", "S8", "S9")
+    assert help_ not in table.page()
+
+
 def test_the_log_tells_a_pass_on_its_own_players_play_only(table):
     """A pass is told on the line of the play before it when that play is its player's;
     a pass after another player's play, or after a pass, has a line of its own (no "·")."""

@@ -166,4 +166,5 @@ def test_the_board_of_a_game_of_hands_counted(client):
     assert "In progress: round 2, B deals." in text and "Last round Round 1 · A went out" in text
     assert cells(html, "total") == {"A": 12, "B": 0} and cells(html, "round-score") == {"A": 12, "B": 0}
     assert "data-board-turn" not in html
+    assert "Scores: the last round counted and the game total" in html  # its column is round 1's
     assert 'data-share="board"' in client.get(f"/g/{key}/counted").get_data(as_text=True)

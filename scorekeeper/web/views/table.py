@@ -55,7 +55,7 @@ def _answered(game_id: int, outcome: log_asks.Outcome, *, to: str | None = None,
     state = outcome.state
     if state is None:
         return _already_saved(game_id, to)
-    status = 200 if outcome.refused is None else 409 if outcome.stale else 422
+    status = 200 if outcome.refused is None else refusal_status(outcome)
     if wants_json() and outcome.preview is None:  # a check is only asked by a form
         if outcome.saved is None:  # refused: its reason alone
             notices = []

@@ -99,6 +99,17 @@ def test_each_play_is_told_with_each_card_s_points(table):
                     "Ben: on meld 1 (A♥ 2♥ 3♥): 4♥ 4 + 5♥ 5, 9 points."]
 
 
+def test_the_log_tells_a_lay_off_by_each_card_s_points_not_its_place(table):
+    """Rummy 500 scores a card by its value, not its place in the meld: the log says
+    "4♥ 4 + 5♥ 5", never Iceberg's "as 4th card" (a tester read "J♠ as 4th card 10")."""
+    table.new_game(["Ann", "Ben"], dealer=1)
+    table.meld("Ann", "H3", "H2", "HA")
+    table.lay_off("Ben", 1, "H4", "H5")
+    line = re.search(r'<li data-play="\d+" data-type="layoff".*?</li>', table.page(), re.S).group(0)
+    shown = " ".join(re.sub(r"<[^>]+>", "", line).split())
+    assert "on meld 1: 4♥ 4 + 5♥ 5 +9" in shown and " card " not in shown
+
+
 def test_the_preview_says_each_card_s_points(table, client):
     table.new_game(["Ann", "Ben"])
     table.meld("Ann", "S2", "S3", "S4")

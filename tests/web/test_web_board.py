@@ -168,3 +168,18 @@ def test_the_board_of_a_game_of_hands_counted(client):
     assert "data-board-turn" not in html
     assert "Scores: the last round counted and the game total" in html  # its column is round 1's
     assert 'data-share="board"' in client.get(f"/g/{key}/counted").get_data(as_text=True)
+
+
+def test_the_board_of_kalooki_marks_who_is_eliminated(client):
+    """The status says who is eliminated, and so does each of their rows (a tester found
+    only the game page marking them)."""
+    made = client.post("/games", data={"variant": "kalooki", "seat_0": "A", "seat_1": "B", "seat_2": "C",
+                                       "first_dealer": "0", "rule_elimination": "40"})
+    key = re.search(r"/g/([^/]+)/counted", made.headers["Location"]).group(1)
+    saved = client.post(f"/g/{key}/counted/round", data={"round_no": "1", "ended": "p0", "save": "1",
+                                                         "hand_1": ["JK", "JK"], "hand_2": ["S2"]})
+    assert saved.status_code == 303, saved.get_data(as_text=True)[-1500:]
+    html = client.get(f"/g/{key}/board").get_data(as_text=True)
+    rows = dict(re.findall(r'<tr data-board-player="([^"]+)".*?>(.*?)</tr>', html, re.S))
+    assert "data-board-out" in rows["B"] and "data-board-out" not in rows["A"] + rows["C"]
+    assert "Eliminated: B." in shown_text(html)

@@ -229,7 +229,7 @@ def board(scored: counted.Scored) -> scoreboard.Board:
         round_label=helpers.round_title(scored.variant, scored.recorded) if last_round else None,
         round_scores=last_round.scores if last_round else None,
         last=last(scored.variant, scored.recorded, last_round) if last_round else None,
-        last_kind="round", status=status)
+        last_kind="round", status=status, out=tuple(scored.eliminated()))
 
 
 @bp.route("/g/<game_key>/counted/round")

@@ -46,6 +46,7 @@ class Board:
     last: Markup | None = None  # the last play, drawn as the table's log draws it (an <li>)
     last_kind: str = "play"  # what ``last`` is: "play", or "round" (the last round recorded)
     status: list = field(default_factory=list)  # sentences: the round's end, a tie, the game
+    out: tuple[str, ...] = ()  # the players out of the game (Kalooki: eliminated)
 
 
 @dataclass
@@ -57,16 +58,17 @@ class Seat:
     round: int | None
     turn: bool
     leads: bool
+    out: bool = False
 
 
 def seats(board: Board) -> list[Seat]:
-    """The players in seating order, each with their totals, whose turn it is, and who
-    leads (who won, once the game is over)."""
+    """The players in seating order, each with their totals, whose turn it is, who leads
+    (who won, once the game is over) and who is out of the game."""
     game = board.game
     top = set(game.winners or helpers.leaders(board.variant, game))
     scores = board.round_scores
-    return [Seat(p, game.totals[p], scores.get(p) if scores is not None else None, p == board.turn, p in top)
-            for p in game.players]
+    return [Seat(p, game.totals[p], scores.get(p) if scores is not None else None, p == board.turn, p in top,
+                 p in board.out) for p in game.players]
 
 
 def game_over(board: Board):

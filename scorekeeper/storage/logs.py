@@ -101,10 +101,6 @@ class GameLog:
             seats.append(seat)
         return seats, frozenset(out)
 
-    def turn_index(self, round_no: int) -> int:
-        """Whose turn it is now (:meth:`turns`)."""
-        return self.turns(round_no)[0][-1]
-
     def with_play(self, row: PlayRow) -> GameLog:
         """This log with one more play (nothing saved)."""
         return replace(self, plays=self.plays + (row,))
@@ -387,7 +383,7 @@ class LogState:
 
     @property
     def turn(self) -> str:
-        return self.players[self.log.turn_index(self.round_no)]
+        return self.players[self.seating[0][-1]]
 
     @property
     def end_row(self) -> PlayRow | None:
@@ -452,7 +448,7 @@ class LogState:
         by_row = {row.id: play for row, play in zip(self.events, engine)}
         meld_numbers: dict[int | None, int] = {}
         table_plays = []
-        seats = self.log.turns(self.round_no)[0]
+        seats = self.seating[0]
         for i, row in enumerate(self.log.rows(self.round_no)):
             if row.type == "pass":
                 table_plays.append(TablePlay(row, None, passed_to=self.players[seats[i + 1]]))
@@ -478,20 +474,28 @@ class LogState:
         """The aces the decks still have this round."""
         return [c for c in ACE_CARDS if self.remaining(c) > 0]
 
+    @cached_property
+    def seating(self) -> tuple[list[int], frozenset[str]]:
+        """The round's turns and who sat out of it (:meth:`GameLog.turns`), worked out once:
+        whose turn it is, the passes' players passed to and the hands asked for read it."""
+        return self.log.turns(self.round_no)
+
     @property
     def sat_out(self) -> frozenset[str]:
         """The players out of the round (Robber: who reneged): passed by, no hand asked."""
-        return self.log.turns(self.round_no)[1]
+        return self.seating[1]
 
     @property
     def next_turn(self) -> str:
         """Whose turn a pass moves on to now."""
-        return self.players[kernel.next_seat(self.players, self.log.turn_index(self.round_no), self.sat_out)]
+        seats, out = self.seating
+        return self.players[kernel.next_seat(self.players, seats[-1], out)]
 
     def entering(self) -> list[str]:
         """The players whose cards left in hand are entered (not the one out: none; nor one
         who sat out of the round: theirs do not count)."""
-        return [p for p in self.players if p != self.out and p not in self.sat_out]
+        out = self.sat_out
+        return [p for p in self.players if p != self.out and p not in out]
 
     def missing_hands(self) -> list[str]:
         """Players whose cards left in hand have not been entered yet (:meth:`entering`)."""

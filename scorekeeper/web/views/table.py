@@ -80,13 +80,13 @@ def _already_saved(game_id: int, url: str | None = None):
     return redirect(url or url_for("table.show", game_id=game_id), 303)
 
 
-def _refused(game_id: int, error, status: int = 422, state=None, **kwargs):
-    """A play refused: the table as it is now with the reason and what was picked (in the
-    background: the regions and the reason; the page keeps what was picked)."""
-    state = state or load_state(game_id)
+def _refused(game_id: int, error, status: int):
+    """An undo refused: the table as it is now with the reason (in the background: the
+    regions and the reason)."""
+    state = load_state(game_id)
     if wants_json():
         return answer(updates.shared(game_id, SCREENS, state), error=error, status=status)
-    return table_page(state, error=error, status=status, **kwargs)
+    return table_page(state, error=error, status=status)
 
 
 def saved_words(state: logs.LogState, play_id: int | None) -> list[Say]:

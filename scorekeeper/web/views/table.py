@@ -53,17 +53,20 @@ def _answered(game_id: int, outcome: log_asks.Outcome, *, to: str | None = None,
     logged already (``to``, else the table). In the background: the regions, with the
     play's words (``notices``, else its line of the log) or the reason alone."""
     state = outcome.state
-    if state is None:
-        return _already_saved(game_id, to)
-    status = 200 if outcome.refused is None else refusal_status(outcome)
     if wants_json() and outcome.preview is None:  # a check is only asked by a form
-        if outcome.saved is None:  # refused: its reason alone
+        if state is None:
+            notices = [ALREADY_SAVED]
+        elif outcome.saved is None:  # refused: its reason alone
             notices = []
         elif notices is None:
             notices = saved_words(state, outcome.saved.id)
         return answer(updates.shared(game_id, SCREENS, state), notices=notices, error=outcome.refused,
-                      status=status)
+                      status=refusal_status(outcome) if outcome.refused is not None else 200)
+    if state is None:
+        flash(said(ALREADY_SAVED))
+        return redirect(to or url_for("table.show", game_id=game_id), 303)
     if outcome.saved is None:
+        status = 200 if outcome.refused is None else refusal_status(outcome)
         return table_page(state, error=outcome.refused, preview=outcome.preview, status=status, **kwargs)
     if to is None:
         return redirect(url_for("table.show", game_id=game_id, saved=outcome.saved.id), 303)

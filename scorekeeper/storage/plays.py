@@ -96,16 +96,16 @@ class PlayRow:
     def describe(self) -> Say:
         """A few words for a play: "Ann's meld (H3 H4 H5)", "the stock running out" (a
         sentence: PLAY_WORDS)."""
-        forms = PLAY_WORDS.get(self.type)
-        if forms is None:  # no kind of play the tables log: its name as the row has it
-            if self.player:
-                return Say("%(player)s's %(kind)s", player=self.player, kind=self.type)
-            return Say("the %(kind)s", kind=self.type)
+        forms = PLAY_WORDS.get(self.type, ())
         cards = cards_said(self.cards) if self.cards and len(forms) == 4 else None
         if len(forms) == 4:
             form = forms[(0 if self.player else 2) + (0 if cards is not None else 1)]
-        else:
+        elif forms:
             form = forms[0 if self.player else 1]
+        elif self.player:  # no kind of play the tables log: its name as the row has it
+            return Say("%(player)s's %(kind)s", player=self.player, kind=self.type)
+        else:
+            return Say("the %(kind)s", kind=self.type)
         return form(self.player, cards)
 
 

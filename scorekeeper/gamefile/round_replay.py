@@ -11,6 +11,7 @@ replays only the round being played.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,16 +68,37 @@ def located(error: ScorekeeperError | Say, round_no: int, event_no: int | None =
     return found
 
 
-def check_hand(supply: Supply, player: str, cards: Any, round_no: int) -> list[Card]:
-    """One player's cards left in hand, counted against the decks like the table's."""
+def check_hand(supply: Supply, player: str, cards: Any, round_no: int,
+               held: dict[Card, list[str]]) -> list[Card]:
+    """One player's cards left in hand, counted against the decks like the table's;
+    ``held``: who holds each card of the hands checked before this one (this hand's are
+    added), so a card one too many names the other hands that hold it."""
     if not isinstance(cards, list):
         raise located(Say("must be a list of cards"), round_no, place=HANDS, player=player)
+    parsed: list[Card] = []
     try:
         parsed = parse_cards(cards) if cards else []
         supply.take(parsed)
     except CardError as e:
-        raise located(e, round_no, place=HANDS, player=player) from None
+        raise located(_held_too(e, supply, parsed, held),
+                      round_no, place=HANDS, player=player) from None
+    for card in parsed:
+        held.setdefault(card, []).append(player)
     return parsed
+
+
+def _held_too(error: CardError, supply: Supply, parsed: list[Card],
+              held: Mapping[Card, list[str]]) -> CardError | Say:
+    """``error`` (a card one too many), with the other hands that hold that card: a card
+    entered in two hands by mistake is found in either."""
+    others = sorted({p for card, n in Counter(parsed).items() if n > supply.remaining(card)
+                     for p in held.get(card, ())})
+    if len(others) == 1:
+        return Say("%(reason)s; %(player)s's hand has it too", reason=error.message, player=others[0])
+    if others:
+        return Say("%(reason)s; the hands of %(players)s have it too", reason=error.message,
+                   players=joined(others, ", "))
+    return error
 
 
 @dataclass(frozen=True)
@@ -275,11 +297,12 @@ def replay_events(variant: LogVariant, round_: LogRound, data: Any,
     hands_data = data["hands"]
     if not isinstance(hands_data, dict):
         raise located(Say("hands must be an object of player names and cards"), round_no)
-    hands = {}
+    hands: dict[str, list[Card]] = {}
+    held: dict[Card, list[str]] = {}
     for player, cards in hands_data.items():
         if player not in round_.players:
             raise located(Say("unknown player %(given)s", given=repr(player)), round_no, place=HANDS)
-        hands[player] = check_hand(round_.supply, player, cards, round_no)
+        hands[player] = check_hand(round_.supply, player, cards, round_no, held)
     return round_, hands
 
 
@@ -321,10 +344,11 @@ def read_hand_round(variant: CountVariant, data: Any, players: list[str], round_
         raise located(Say("hands must be an object of player names and cards"), round_no)
     supply = Supply(variant.decks, variant.jokers, variant.without_ranks)
     hands = {}
+    held: dict[Card, list[str]] = {}
     for player, cards in hands_data.items():
         if player not in players:
             raise located(Say("unknown player %(given)s", given=repr(player)), round_no, place=HANDS)
-        hands[player] = tuple(check_hand(supply, player, cards, round_no))
+        hands[player] = tuple(check_hand(supply, player, cards, round_no, held))
     return HandRound(
         out=data.get("out"), knocker=data.get("knocker"), stalemate=data.get("stalemate", False),
         rummy=data.get(RUMMY, False), hands=hands, has_hands="hands" in data,

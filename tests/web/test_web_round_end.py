@@ -32,6 +32,17 @@ def test_a_hand_holding_a_card_on_the_table_is_refused(table, db):
     assert db.execute("SELECT count(*) FROM hands").fetchone()[0] == 0
 
 
+def test_a_card_entered_in_two_hands_names_the_other_hand(table, db):
+    table.new_game(["A", "B", "C"], dealer=2)
+    table.meld("A", "S7", "S8", "S9")
+    table.out("A")
+    table.hand("B", "HK", "HQ")
+    html = table.hand("C", "HK", expect=422).get_data(as_text=True)
+    assert ("Hands of C: K♥ appears 2 times in this round, but one deck holds only one; "
+            "B&#39;s hand has it too.") in html
+    assert db.execute("SELECT player FROM hands").fetchall() == [("B",)]
+
+
 def test_the_one_who_went_out_holds_no_cards(table):
     table.new_game(["A", "B"], dealer=1)
     table.out("A")

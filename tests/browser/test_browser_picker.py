@@ -91,3 +91,17 @@ def test_two_decks_a_card_tapped_again_is_unpicked_and_its_second_copy_has_a_cel
     page.reload()  # drawn again: one H9 left, no second copy to pick
     expect(phone.card_input("H9", copy=2)).to_have_count(0)
     expect(phone.card_input("H9")).to_be_enabled()
+
+
+def test_a_hand_saved_with_nothing_picked_says_so_before_it_is_saved(page):
+    phone = Phone(page)
+    phone.new_game(["A", "B", "C"], dealer=2)
+    phone.meld("S9", "S8", "S7", points=30)
+    phone.out()
+    bar = page.locator("form#hand [data-bar] .count")
+    expect(page.locator("form#hand [data-action=save-hand]")).to_contain_text("B")
+    expect(bar).to_have_text("Nothing picked yet: saving now records that B holds no cards.")
+    phone.tap_cards("HK")
+    expect(bar).to_have_text("1 card: K♥")
+    phone.tap_cards("HK")  # unpicked: nothing again
+    expect(bar).to_have_text("Nothing picked yet: saving now records that B holds no cards.")

@@ -32,6 +32,16 @@ def test_a_hand_holding_a_card_on_the_table_is_refused(table, db):
     assert db.execute("SELECT count(*) FROM hands").fetchone()[0] == 0
 
 
+def test_a_hand_with_nothing_picked_says_what_saving_it_records(table):
+    table.new_game(["A", "B", "C"], dealer=2)
+    table.meld("A", "S7", "S8", "S9")
+    table.out("A")
+    nothing = "Nothing picked yet: saving now records that B holds no cards."
+    assert f'<p class="count" data-tally="cards">{nothing}</p>' in table.page("/end?player=B")
+    html = table.hand("C", "S7", expect=422).get_data(as_text=True)  # refused: its card stays picked
+    assert '<p class="count" data-tally="cards">1 card: 7♠</p>' in html
+
+
 def test_a_card_entered_in_two_hands_names_the_other_hand(table, db):
     table.new_game(["A", "B", "C"], dealer=2)
     table.meld("A", "S7", "S8", "S9")

@@ -52,7 +52,7 @@ $$("form[data-preview-url]").forEach(form => {
     fetch(form.dataset.previewUrl + "?" + query)
       .then(r => r.ok ? r.text() : Promise.reject())
       .then(html => { if (mine === last) box.innerHTML = html, box.dataset.asked = query, ok && (ok.disabled = !$("[data-ok='1']", box)); })
-      .catch(() => { if (ok) ok.disabled = false; });
+      .catch(() => { if (mine === last) box.innerHTML = box.dataset.asked = ""; if (ok) ok.disabled = false; });
   };
   form.later = () => { clearTimeout(timer); timer = setTimeout(ask, 120); };
   on(form, "change", form.later);  /* a card tapped too (a change) */

@@ -295,3 +295,16 @@ def test_a_refusal_answered_while_plays_waiting_land_stays_said(browser, server)
             "You picked 7♠ 8♠ 9♠: log them first (Confirm), then tap Pass. Nothing was saved.")
         expect(page.locator("[data-flash]")).to_have_count(1)
         expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "A")
+
+
+def test_cards_picked_offline_leave_no_preview_of_other_cards_on_the_screen(page):
+    phone = Phone(page)
+    phone.new_game(["A", "B", "C"], dealer=2)  # A's turn
+    box = page.locator("#play [data-preview]")
+    phone.tap_cards("S7", "S8", "S9")
+    phone.expect_preview(30)
+    page.context.set_offline(True)
+    phone.tap_cards("S10")  # its preview cannot be asked: the one of three cards goes
+    expect(box).to_have_text("")
+    expect(page.locator("#play [data-action=confirm]")).to_be_enabled()  # kept to send
+    page.context.set_offline(False)

@@ -79,7 +79,7 @@ $$("form[data-preview-url]").forEach(form => {
   let own = form && chosen("player") !== ours();
   on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
   /* A pass waiting moves the turn on here, as there (data-says: its words) */
-  const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value), o = n => p[(p.indexOf(n) + 1) % p.length], t = o(s.dataset.turn), h = $("[data-says]", s)) => {
+  const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value).filter(n => !JSON.parse(s.dataset.out || "[]").includes(n)), o = n => p[(p.indexOf(n) + 1) % p.length], t = o(s.dataset.turn), h = $("[data-says]", s)) => {
     if (b) s.dataset.turn = $("[name=turn]", s).value = t, h.textContent = fill(h.dataset.says, {player: t}),
       b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours());
   };

@@ -254,6 +254,18 @@ def apply_event(round_: Any, event: Any, types: tuple[str, ...]) -> None:
         round_.lay_off(player, number, cards)
 
 
+def replay_one_more(variant: LogVariant, round_: LogRound, event: Any, lists: dict[str, list[str]],
+                    round_no: int, event_no: int) -> RoundResult:
+    """``round_`` (replayed up to its last event) with one more event, event ``event_no``,
+    applied onto it and scored again: the round is not replayed from its start. A refusal
+    is placed in the file as the whole round's replay would place it."""
+    try:
+        apply_event(round_, event, variant.events)
+        return variant.score_round(round_, None, lists)
+    except ScorekeeperError as e:
+        raise located(e, round_no, event_no) from None
+
+
 def _round_lists(variant: LogVariant, data: Any, players: list[str], round_no: int) -> dict[str, list[str]]:
     """The round's lists of players (Robber Rummy: who reneged), each checked."""
     lists: dict[str, list[str]] = {}

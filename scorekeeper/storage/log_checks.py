@@ -19,7 +19,7 @@ from typing import Any
 from .. import gamefile
 from ..gamefile import round_replay
 from ..games.cards import Card, Supply, parse_card
-from ..games.errors import ScorekeeperError
+from ..games.errors import GameFileError, ScorekeeperError
 from ..games.variant import LogVariant
 from ..games.words import Say, SayN, Sentence
 from .kernel import Refused
@@ -104,13 +104,11 @@ def _played(state: LogState, log: GameLog, row: PlayRow) -> LogState:
     """``state`` with one more event played onto its own table and the round scored again
     (the round is not replayed from its start)."""
     data, events = round_data(log, state.round_no)
-    event = data["events"][-1]
+    lists = {key: data.get(key, []) for key in state.variant.round_lists}
     try:
-        round_replay.apply_event(state.round, event, state.variant.events)
-        lists = {key: data.get(key, []) for key in state.variant.round_lists}
-        result = state.variant.score_round(state.round, None, lists)
-    except ScorekeeperError as e:
-        error = round_replay.located(e, state.round_no, len(data["events"]))
+        result = round_replay.replay_one_more(state.variant, state.round, data["events"][-1], lists,
+                                              state.round_no, len(data["events"]))
+    except GameFileError as error:
         raise refusal(error, events, row, log, False) from None
     return LogState(log, state.loaded, result, state.after, events)
 

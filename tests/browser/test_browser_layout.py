@@ -12,6 +12,8 @@ import pytest
 from browser_table import Routes, location
 from playwright.sync_api import expect
 
+from scorekeeper.games.registry import VARIANTS
+
 NARROW = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2,
           "is_mobile": True, "has_touch": True}
 NAMES = ["Annabel", "Benedict", "Charlotte", "Dominic"]
@@ -199,7 +201,7 @@ def narrow(browser, server):
 def every_page(page, games) -> list[str]:
     ice, rob, counted = games["iceberg"], games["robber"], games["counted"]
     paths = ["/", "/games/import", "/players", "/players/head-to-head", "/no-such-page", "/nights/new?variant=rummy"]
-    for variant in ("iceberg", "robber", "rummy", "gin", "kalooki", "conquian", "manipulation"):
+    for variant in VARIANTS:  # every game's, the registry's
         paths += [f"/games/new?variant={variant}", f"/rules/{variant}"]
     paths += ["/gin/knock", "/gin/knock?" + "&".join(f"cards={c}" for c in GIN_ANN + ["C8"])]
     paths += [ice["ending"] + "/end", ice["ending"] + "/table", ice["playing"] + "/table",

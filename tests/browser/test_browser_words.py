@@ -10,6 +10,8 @@ from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
 from test_browser_layout import NAMES, iceberg_round_one
 
+from scorekeeper.games.registry import VARIANTS
+
 
 def test_the_round_end_strip_shows_the_round_scores_the_list_shows(page):
     """Iceberg's strip showed the points before the penalties and the aces (700 where the
@@ -141,7 +143,7 @@ def test_the_rules_pages_name_rules_and_cards_as_people_read_them(page):
     """How each game is scored, and its options: no option name (renege_penalty), no card
     code (S7 H7 C7) where the pages draw cards (7♠ 7♥ 7♣)."""
     codes = option_codes()
-    for variant in ("iceberg", "robber", "rummy", "gin", "kalooki", "conquian", "manipulation"):
+    for variant in VARIANTS:  # every game's, the registry's
         page.goto(f"/rules/{variant}")
         words = page.locator("main").inner_text()
         assert not [code for code in codes if code in words], variant

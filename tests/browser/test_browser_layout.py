@@ -119,6 +119,27 @@ def iceberg_games(page) -> dict[str, str]:
     return {"ending": ending.url, "playing": playing.url, "over": over.url}
 
 
+def rummy500_games(page) -> dict[str, str]:
+    """Two Rummy 500 games of four: melds and lay-offs being played (an ace low and high),
+    and one at its round end with a hand entered."""
+    def new() -> Routes:
+        routes = Routes(page)
+        pairs = [("variant", "rummy500"), ("first_dealer", "0"), *((f"seat_{i}", n) for i, n in enumerate(NAMES))]
+        routes.key = re.search(r"/g/([^/]+)/table", location(routes.post("/games", pairs))).group(1)
+        a, b, c, _d = NAMES
+        routes.meld(b, "HA", "H2", "H3")
+        routes.pass_turn()
+        routes.meld(c, "SQ", "SK", "SA")
+        routes.lay_off(c, 1, "H4", "H5")
+        routes.pass_turn()
+        return routes
+
+    playing, ending = new(), new()
+    ending.out(NAMES[3])
+    ending.hand(NAMES[0], "DK", "CA", "C7")
+    return {"playing": playing.url, "ending": ending.url}
+
+
 def robber_games(routes: Routes) -> dict[str, str]:
     """Robber Rummy, partners sitting opposite: a hand counted, the next one being played;
     another game at its hand end."""
@@ -192,7 +213,7 @@ def narrow(browser, server):
         page = context.new_page()
         routes = Routes(page)
         games = {"iceberg": iceberg_games(page), "robber": robber_games(routes),
-                 "counted": counted_games(routes)}
+                 "counted": counted_games(routes), "rummy500": rummy500_games(page)}
         yield page, games
     finally:
         context.close()
@@ -210,6 +231,8 @@ def every_page(page, games) -> list[str]:
               ice["over"] + "/sheet"]
     page.goto(ice["playing"] + "/table")
     paths.append(page.locator("ol[data-log] li[data-type=layoff] a").first.get_attribute("href"))
+    r500 = games["rummy500"]
+    paths += [r500["playing"] + "/table", r500["playing"], r500["ending"] + "/end"]
     paths += [rob["playing"], rob["ending"] + "/end", rob["game"], rob["playing"] + "/hands/1",
               rob["game"].removesuffix("/robber/game") + "/sheet"]
     for url in counted.values():

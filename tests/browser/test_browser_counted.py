@@ -307,3 +307,18 @@ def test_a_phone_on_the_read_only_link_sees_a_round_arrive(page, browser, server
         expect(viewer.locator("[data-action=enter-round]")).to_have_count(0)  # still read-only
     finally:
         watcher.close()
+
+
+def test_back_after_saving_a_round_shows_the_next_round_empty(page):
+    """Back from the round saved goes to the round form again, as the server draws it now
+    (the next round): nothing of the round saved is picked there, so a tap on Save cannot
+    save it a second time."""
+    new_game(page, "rummy", ["Ann", "Bob", "Cy"])
+    page.locator("label:has(input[data-ended='Ann']) > span").tap()
+    tap_hand(page, "Bob", ["SK", "H2"])
+    tap_hand(page, "Cy", ["D7"])
+    tap_and_wait(page, page.locator("[data-action=save-round]"))
+    expect(page.locator("[data-flash]")).to_contain_text("Round 1 saved")
+    page.go_back()
+    expect(page.locator("h1")).to_have_text("Round 2")
+    expect(page.locator("form#round input:checked")).to_have_count(0)

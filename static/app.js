@@ -18,7 +18,7 @@ if (navigator.wakeLock && $("[data-wake-lock]")) {
 /* The table pages kept for when the network is gone (static/sw.js). */
 if (navigator.serviceWorker) navigator.serviceWorker.register(new URL("sw.js", $("link[rel=manifest]").href)).catch(() => {});
 
-/* Two decks: a cell for a card's second copy (data-two), shown once the card is picked. */
+/* Two decks: a card's second copy's cell (data-two), shown once it is picked. */
 $$("[data-two]").forEach(i => i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2 aria-label="${fill(i.closest("[data-second]").dataset.second, {card: i.getAttribute("aria-label")}).replace(/"/g, "&quot;")}"><b>${i.nextElementSibling.textContent}²</b></label>`));
 
 /* The cards picked, in words (as picker.count_line; n == 1: the languages' plural rule). */
@@ -27,7 +27,7 @@ const count = f => $$("[data-tally]", f).forEach(p => {
   const c = picked(f, p.dataset.tally), n = c.length, w = (p.closest("[data-bar]") || p).dataset;
   p.textContent = fill(n ? (n == 1 && w.countOne) || w.countMany : w.countNone, {n, cards: c.join(" ")});
 });
-on(document, "click", e => {  /* a card unpicked: its second copy too; then the count */
+on(document, "click", e => {  /* unpicked: its second copy too; then the count */
   const i = e.target, n = i.matches("[data-picker] input:not([data-copy])") && !i.checked && i.parentNode.nextElementSibling;
   if (n && n.matches(".two")) n.firstElementChild.checked = false;
   if (i.form && i.matches("[data-picker] input")) count(i.form);
@@ -42,7 +42,7 @@ const say = html => {
 };
 if (store(ss, "said")) say(store(ss, "said")), store(ss, "said", null);
 
-/* Live preview: what the picked cards make and score (box.dataset.asked: for which picks). */
+/* Live preview: what the picked cards make and score (box.dataset.asked: its picks). */
 const asked = form => { const data = new FormData(form); return new URLSearchParams(["player", "meld", "cards"].flatMap(k => data.getAll(k).map(v => [k, v]))) + ""; };
 $$("form[data-preview-url]").forEach(form => {
   const box = $("[data-preview]", form), ok = $("[data-action=confirm]", form);
@@ -56,7 +56,7 @@ $$("form[data-preview-url]").forEach(form => {
   };
   form.later = () => { clearTimeout(timer); timer = setTimeout(ask, 120); };
   on(form, "change", form.later);  /* a card tapped too (a change) */
-  if ($("[data-picker] :checked", form)) ask();  /* cards still picked (a refused play) */
+  if ($("[data-picker] :checked", form)) ask();  /* a refused play's cards */
   else if (ok) ok.disabled = true;
 });
 
@@ -74,7 +74,7 @@ $$("form[data-preview-url]").forEach(form => {
   const chosen = name => { const i = $(`[name=${name}]:checked`, form); return i ? i.value : ""; };
   const choose = (name, v) => { const i = $$(`[name=${name}]`, form).find(i => i.value === v && !i.disabled); if (i) i.checked = true; return i; };
   const cells = () => $$("[data-picker] input", form), any = () => $("[data-picker] :checked", form);
-  /* Who plays: this phone's player (data-me), else whose turn it is; a choice holds for one play. */
+  /* Who plays: this phone's (data-me), else whose turn; a choice holds for one play. */
   const ours = () => { const m = form && $("[data-me]", form); return m ? m.dataset.me : turn(); };
   let own = form && chosen("player") !== ours();
   on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
@@ -89,7 +89,7 @@ $$("form[data-preview-url]").forEach(form => {
   /* Picks restored: on the page opened again, or when their play is refused. */
   const keep = () => store(local, PICKS, any() && new URLSearchParams(new FormData(form)) + "");
   const pick = sent => {
-    for (const [k, v] of new URLSearchParams(sent)) {  /* a card gone meanwhile too: the preview says so */
+    for (const [k, v] of new URLSearchParams(sent)) {  /* a card gone meanwhile: the preview says so */
       const i = $$(`[name=${k}]`, form).find(i => i.value === v && !i.checked && (!i.disabled || i.type === "checkbox"));
       if (i) i.checked = true, i.disabled = false;
     }
@@ -129,7 +129,7 @@ $$("form[data-preview-url]").forEach(form => {
     const elsewhere = data.round + "" !== body.dataset.round || (data.screen !== body.dataset.screen && data.url !== location.pathname);
     if (elsewhere || !table) body.dataset.version = version = data.version;
     if (elsewhere) return go(data.url, mine);
-    if (!table) return void (newer && !dirty && go(location.href));  /* the round end: hands entered elsewhere */
+    if (!table) return void (newer && !dirty && go(location.href));  /* round end: hands entered elsewhere */
     const meld = form && chosen("meld");
     if (newer && ((data.base && version < data.base) || !swap(data.regions))) return void whole(mine);
     body.dataset.version = version = data.version;
@@ -193,21 +193,21 @@ $$("form[data-preview-url]").forEach(form => {
     if (!stuck || !queue.length) return;
     const strip = $("[data-region=scores]");  /* at the top, under the strip */
     (strip || $(".links")).insertAdjacentHTML(strip ? "afterend" : "beforebegin", "<section class=waiting data-waiting aria-live=polite><h2></h2><p class=help></p><ol></ol></section>");
-    const [h, p, ol] = $("[data-waiting]").children;  /* the page's words (_picker.html unsent_words) */
+    const [h, p, ol] = $("[data-waiting]").children;  /* _picker.html unsent_words */
     h.textContent = unsent, p.textContent = body.dataset.unsentHelp || "";
     queue.forEach(q => ol.append(Object.assign(document.createElement("li"), {textContent: q.text})));
   };
   const pump = () => {
     if (sending || !queue.length) return;
     sending = true;
-    const item = queue[0], stop = new AbortController(), slow = setTimeout(() => stop.abort(), 30000);  /* no answer in 30 s: sent again later */
+    const item = queue[0], stop = new AbortController(), slow = setTimeout(() => stop.abort(), 30000);  /* 30 s: sent again later */
     fetch(item.url, {method: "POST", body: new URLSearchParams(item.body), signal: stop.signal, headers: {Accept: "application/json"}})
       .then(r => /json/.test(r.headers.get("Content-Type")) ? r.json() : r.text().then(t => ({error: !r.ok, said: r.ok ? "" : `<p class=error role=alert data-error>${(d => ($("main p", d) || d.body).innerHTML)(new DOMParser().parseFromString(t, "text/html"))}`})))
       .then(data => {
         queue.shift();
         stuck = false;
         draw();
-        if (data.error) told += data.said;  /* a refusal stays said while the plays after it are answered */
+        if (data.error) told += data.said;  /* said till the plays after it are answered */
         say(data.error ? told : told + data.said);
         if (data.regions) update(data, true);
         if (item.picks && data.error) pick(item.body);
@@ -230,6 +230,8 @@ $$("form[data-preview-url]").forEach(form => {
     if (b.name) data.append(b.name, b.value);
     data.set("request_id", rid());
     const pass = b.dataset.action == "pass", still = pass && form ? $$("[data-picker] :checked", form) : [];
+    if (pass && e.timeStamp - body.t < 700) return;  /* double tap */
+    body.t = pass ? e.timeStamp : NaN;
     still.forEach(i => data.append("cards", i.value));  /* refused: log them first */
     const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
     own = false;  /* sent: the next play is whose it would be */

@@ -162,10 +162,12 @@ def test_robber_a_pass_waiting_offline_passes_the_reneger_by(page):
     send(page, page.locator("[data-action=take]"))
     send(page, page.locator("[data-action=renege]"))
     send(page, page.locator("[data-action=pass]"))  # to Cy
+    page.wait_for_timeout(700)  # a moment later (at once, it would be a double tap)
     send(page, page.locator("[data-action=pass]"))  # to Ann
     turn = page.locator("section[data-turn]")
     expect(turn).to_have_attribute("data-turn", "Ann")
     page.context.set_offline(True)
+    page.wait_for_timeout(700)
     page.locator("[data-action=pass]").tap()
     expect(page.locator("[data-waiting] li")).to_have_count(1)
     expect(turn).to_have_attribute("data-turn", "Cy")  # not Bob
@@ -245,3 +247,19 @@ def test_while_picking_the_strip_gives_the_screen_to_the_cards(page):
     phone.confirm()  # nothing picked: the strip is in view again, at the top
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     expect(page.locator("table[data-scores]")).to_be_in_viewport()
+
+
+def test_a_double_tap_on_pass_passes_once(page):
+    """Two taps a moment apart on Pass are one pass: the next player keeps their turn."""
+    phone = Phone(page)
+    phone.new_game(["Ann", "Bob", "Cy"], dealer=2)  # Ann's turn
+    button = page.locator("[data-action=pass]")
+    button.tap()
+    button.tap()
+    expect(page.locator("ol[data-log] li[data-type=pass]")).to_have_count(1)
+    expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "Bob")
+    page.reload()  # as the server has it
+    expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "Bob")
+    page.wait_for_timeout(700)
+    button.tap()  # a moment later: a pass of its own
+    expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "Cy")

@@ -277,3 +277,22 @@ def test_two_to_four_players(players):
 def test_no_partnerships():
     with pytest.raises(GameFileError, match="^teams"):
         gamefile.score_document(game() | {"teams": [["A", "B"], ["C"]]})
+
+
+# The round's story says what the rummy bonus did, in words (no option name).
+BONUS_STORIES = [
+    ("winner_takes_all", "double", "A", ["went out: the others' hands come to 19",
+                                         "went out in one turn (rummy): doubled, 38"]),
+    ("winner_takes_all", "plus10", "A", ["went out: the others' hands come to 19",
+                                         "went out in one turn (rummy): 10 added, 29"]),
+    ("winner_takes_all", "none", "A", ["went out: the others' hands come to 19"]),
+    ("penalty", "double", "B", ["penalty points 19, doubled: A went out in one turn (rummy), 38"]),
+    ("penalty", "plus10", "A", ["went out in one turn (rummy): 10 taken off, -10"]),
+    ("penalty", "none", "B", ["penalty points 19"]),
+]
+
+
+@pytest.mark.parametrize("scoring,bonus,player,story", BONUS_STORIES)
+def test_the_rummy_bonus_is_told_in_words(scoring, bonus, player, story):
+    result = new_game("A B", scoring=scoring, rummy_bonus=bonus).play(hand_round(out="A", rummy_=True, B=PIPS_19))
+    assert [str(line) for line in result.stories[player]][-len(story):] == story  # after the card lines

@@ -99,16 +99,23 @@ class Game(CountedGame):
                 scores[rnd.out] = win
                 stories[rnd.out].append(Say("went out: the others' hands come to %(points)s", points=others))
                 if bonus == "double":
-                    stories[rnd.out].append(Say("rummy bonus (double): %(points)s", points=win))
+                    stories[rnd.out].append(Say("went out in one turn (rummy): doubled, %(points)s", points=win))
                 elif bonus == "plus10":
-                    stories[rnd.out].append(Say("rummy bonus (plus10): %(points)s", points=win))
+                    stories[rnd.out].append(Say("went out in one turn (rummy): 10 added, %(points)s", points=win))
             else:
                 for p in self.players:
                     own = sum(values[p])
                     scores[p] = own * 2 if (bonus == "double" and p != rnd.out) else own
                     if p == rnd.out and bonus == "plus10":
                         scores[p] = -10
-                    stories[p].append(Say("penalty points %(points)s", points=scores[p]))
+                        stories[p].append(Say("went out in one turn (rummy): 10 taken off, %(points)s",
+                                              points=scores[p]))
+                    elif bonus == "double" and p != rnd.out:
+                        stories[p].append(Say("penalty points %(own)s, doubled: %(player)s went out in one "
+                                              "turn (rummy), %(points)s", own=own, player=rnd.out,
+                                              points=scores[p]))
+                    else:
+                        stories[p].append(Say("penalty points %(points)s", points=scores[p]))
         elif rnd.stalemate:
             for p in self.players:
                 stories[p].append(Say("stalemate: no one scores"))

@@ -110,6 +110,16 @@ def test_lay_offs_score_each_card_and_anyone_may_lay_off(table):
     assert "10♠</span> als 4. Karte 40, " in german and "J♠</span> als 5. Karte 50" in german
 
 
+def test_german_names_sets_and_cards_as_german_writes_them(table):
+    table.new_game(["A", "B"], dealer=1)
+    german = {"Accept-Language": "de"}
+    preview = table.client.get(f"{table.url}/preview?player=A&meld=&cards=SK&cards=HK&cards=DK", headers=german)
+    assert "Satz: Könige" in preview.get_data(as_text=True)  # not "Satz aus Könige" (its case: "Königen")
+    table.meld("A", "SK", "HK", "DK")
+    html = table.client.get(f"{table.url}/table", headers=german).get_data(as_text=True)
+    assert 'aria-label="Pik-König"' in html and 'aria-label="Kreuz-Ass"' in html  # as German writes them
+
+
 def test_check_without_javascript_previews_and_saves_nothing(table, db):
     table.new_game(["A", "B"])
     response = table.post("/plays", {"player": "B", "cards": ["DJ", "CJ", "HJ"], "meld": "", "check": "1"},

@@ -386,6 +386,13 @@ class LogState:
         return self.players[self.seating[0][-1]]
 
     @property
+    def plays_now(self) -> str:
+        """Who plays now: whose turn it is; while the round ends after a turn (Iceberg's
+        last ace), the player finishing it."""
+        finisher = getattr(self.round, "last_ace_by", None) if self.ending else None
+        return finisher or self.turn
+
+    @property
     def end_row(self) -> PlayRow | None:
         """The play that ended the round without an event (the stock ran out)."""
         return next((r for r in self.rows() if r.type in self.variant.round_enders), None)

@@ -201,6 +201,11 @@ def test_special_meld_from_hand_is_a_special_play():
     assert only.after.kind == SPECIAL
     assert only.after.special.name == "special_odds_colour"
     assert only.points == 350
+    # Its points are a house value: the line that charges them says so.
+    assert [str(why) for _c, why, _p in only.card_lines()] == [
+        "new odds in one colour (3-5-7-9-J-K, mixed suits) from hand — house value"]
+    (suit,) = best("S3 S5 S7 S9 SJ SK").plays  # a source's value: said as it is
+    assert [str(why) for _c, why, _p in suit.card_lines()] == ["new odds in one suit (3-5-7-9-J-K) from hand"]
 
 
 def test_chain_explanation_names_each_card():

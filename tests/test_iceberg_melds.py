@@ -390,6 +390,7 @@ def test_specials_are_the_four_rule_options():
         ("H9 D9", "pair of nines"),
         ("H9 D9 C9", "set of nines"),
         ("S3 S5 S7 S9 SJ SK", "special meld: odds in one suit (3-5-7-9-J-K)"),
+        ("H2 D4 H6 D8 H10 DQ", "special meld: evens in one colour (2-4-6-8-10-Q, mixed suits) — house value"),
     ],
 )
 def test_meld_describes_itself_in_table_words(text, description):

@@ -17,7 +17,7 @@ from . import contract
 from .cards import ACE, Card, Supply, sort_key
 from .errors import IllegalPlay
 from .iceberg_last_turn import LastTurn, best_last_turn, single_card_turn
-from .iceberg_melds import Meld, lay_off, lay_off_points, make_meld, ordinal
+from .iceberg_melds import SPECIAL_BY_NAME, Meld, lay_off, lay_off_points, make_meld, ordinal
 from .options import LARGEST, Option, RuleBook, Rules, decks_option
 from .standings import highest_wins
 from .variant import LogVariant
@@ -42,18 +42,19 @@ RULES = RuleBook(
             label=Say("Both copies of a card in one set"),
         ),
         Option("special_odds_suit", 700, Say("The special meld 3-5-7-9-J-K all in one suit (0: not played)."),
-               SITE, minimum=0, maximum=LARGEST, label=Say("Odds in one suit")),
+               SITE, minimum=0, maximum=LARGEST, house_value=SPECIAL_BY_NAME["special_odds_suit"].house,
+               label=Say("Odds in one suit")),
         Option("special_evens_suit", 700, Say("The special meld 2-4-6-8-10-Q all in one suit (0: not played)."),
-               Say("by symmetry with the odds"), minimum=0, maximum=LARGEST, house_value=True,
-               label=Say("Evens in one suit")),
+               Say("by symmetry with the odds"), minimum=0, maximum=LARGEST,
+               house_value=SPECIAL_BY_NAME["special_evens_suit"].house, label=Say("Evens in one suit")),
         Option("special_odds_colour", 350,
                Say("The special meld 3-5-7-9-J-K in one colour, mixed suits (0: not played)."),
-               Say("no source gives it"), minimum=0, maximum=LARGEST, house_value=True,
-               label=Say("Odds in one colour")),
+               Say("no source gives it"), minimum=0, maximum=LARGEST,
+               house_value=SPECIAL_BY_NAME["special_odds_colour"].house, label=Say("Odds in one colour")),
         Option("special_evens_colour", 350,
                Say("The special meld 2-4-6-8-10-Q in one colour, mixed suits (0: not played)."),
-               Say("no source gives it"), minimum=0, maximum=LARGEST, house_value=True,
-               label=Say("Evens in one colour")),
+               Say("no source gives it"), minimum=0, maximum=LARGEST,
+               house_value=SPECIAL_BY_NAME["special_evens_colour"].house, label=Say("Evens in one colour")),
         Option(
             "aces", "multiplier",
             Say("What the aces a player put face up do: multiply the round score by one more "

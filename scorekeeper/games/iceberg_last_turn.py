@@ -106,6 +106,9 @@ class PlannedPlay:
     def card_lines(self) -> list[tuple[tuple[Card, ...], Say, int]]:
         """(cards, why, points) per card for lay-offs, or one line for a new meld."""
         if self.meld_number is None:
+            special = self.after.special if self.after.kind == SPECIAL else None
+            if special is not None and special.house:
+                return [(self.cards, Say("new %(meld)s from hand — house value", meld=special.title), self.points)]
             return [(self.cards, Say("new %(meld)s from hand", meld=self._new_meld()), self.points)]
         assert self.before is not None  # a lay-off: its table meld is known
         lines: list[tuple[tuple[Card, ...], Say, int]] = []

@@ -33,13 +33,14 @@ class Special:
     ranks: tuple[int, ...]
     one_suit: bool  # True: all one suit; False: one colour, mixed suits
     title: Say
+    house: bool  # its points are a house value (no source gives them): said wherever they are scored
 
 
 SPECIALS = (
-    Special("special_odds_suit", ODDS, True, Say("odds in one suit (3-5-7-9-J-K)")),
-    Special("special_evens_suit", EVENS, True, Say("evens in one suit (2-4-6-8-10-Q)")),
-    Special("special_odds_colour", ODDS, False, Say("odds in one colour (3-5-7-9-J-K, mixed suits)")),
-    Special("special_evens_colour", EVENS, False, Say("evens in one colour (2-4-6-8-10-Q, mixed suits)")),
+    Special("special_odds_suit", ODDS, True, Say("odds in one suit (3-5-7-9-J-K)"), False),
+    Special("special_evens_suit", EVENS, True, Say("evens in one suit (2-4-6-8-10-Q)"), True),
+    Special("special_odds_colour", ODDS, False, Say("odds in one colour (3-5-7-9-J-K, mixed suits)"), True),
+    Special("special_evens_colour", EVENS, False, Say("evens in one colour (2-4-6-8-10-Q, mixed suits)"), True),
 )
 SPECIAL_BY_NAME = {s.name: s for s in SPECIALS}
 KIND_WORDS = {PAIR: Say("pair"), SET: Say("set"), RUN: Say("run"), SPECIAL: Say("special meld")}
@@ -107,6 +108,8 @@ class Meld:
     def describe(self) -> Say:
         if self.kind == SPECIAL:
             assert self.special is not None  # a special meld always has its Special
+            if self.special.house:
+                return Say("special meld: %(title)s — house value", title=self.special.title)
             return Say("special meld: %(title)s", title=self.special.title)
         if self.kind == RUN:
             return Say("run of %(suits)s", suits=SUIT_PLURALS[self.suit])

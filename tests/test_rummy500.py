@@ -196,9 +196,10 @@ def test_an_ace_in_hand_is_15_or_the_house_value_1():
         "Ann": 6, "Ben": -1, "Cy": 0}
 
 
-def test_the_ace_in_hand_option_is_a_house_value_with_two_values():
+def test_the_ace_in_hand_option_is_the_sources_15_or_the_house_value_1():
     option = rummy500.RULES.options["ace_in_hand"]
-    assert option.house_value and option.default == 15 and option.choices == (15, 1)
+    assert not option.house_value and option.default == 15 and option.choices == (15, 1)
+    assert [str(label) for label in option.choice_labels] == ["15 points", "1 point (a house value)"]
     assert "cannot be 5" in refused([], ace_in_hand=5)
 
 
@@ -344,7 +345,8 @@ def test_scorekeeper_rules_shows_its_options_and_the_house_value():
     proc = run("rules", "rummy500")
     assert proc.returncode == 0
     assert "decks = 1 for 2–4 players, 2 for 5 or more" in proc.stdout
-    assert "ace_in_hand = 15  [house value: confirm at the table]" in proc.stdout
+    assert "ace_in_hand = 15\n" in proc.stdout  # the sources' value
+    assert "or 1 (a house value: no source gives it)" in proc.stdout
     assert "takes: 15, 1" in proc.stdout
     assert "target = 500" in proc.stdout
 

@@ -68,8 +68,8 @@ RULES = _RuleBook(
             Say("What an ace left in hand costs: 15, as the sources count it, or 1 (a house "
                 "value: no source gives it)."),
             Say("Hoyle's 500 Rum and Pagat's Rummy 500 (15); no source gives 1"), kind="choice", choices=(15, 1),
-            house_value=True,
-            label=Say("An ace left in hand"), choice_labels=(Say("15 points"), Say("1 point")),
+            label=Say("An ace left in hand"),
+            choice_labels=(Say("15 points"), Say("1 point (a house value)")),  # the default is the sources
         ),
         Option("target", 500, Say("The game ends after the round in which someone reaches this total."),
                HOYLE, minimum=1, maximum=LARGEST, label=Say("Target")),

@@ -180,7 +180,9 @@ def test_one_deck_for_eight_is_refused_on_the_new_game_form(client):
 
 def test_the_rules_page_shows_its_options_and_the_house_value(client):
     html = client.get("/rules/rummy500").get_data(as_text=True)
-    assert 'data-rule="ace_in_hand"' in html and "data-house-value" in html
+    # 15 is the sources' value, so the option is no house value; its other value, 1, is.
+    assert 'data-rule="ace_in_hand"' in html and "data-house-value" not in html
+    assert "1 point (a house value)" in html
     assert "1 at the low end of a run" in html
     assert "ace_in_hand" not in re.sub(r"<[^>]+>", "", html)  # no option key in the words
 

@@ -91,13 +91,15 @@ def _held_too(error: CardError, supply: Supply, parsed: list[Card],
               held: Mapping[Card, list[str]]) -> CardError | Say:
     """``error`` (a card one too many), with the other hands that hold that card: a card
     entered in two hands by mistake is found in either."""
-    others = sorted({p for card, n in Counter(parsed).items() if n > supply.remaining(card)
-                     for p in held.get(card, ())})
+    excess = [card for card, n in Counter(parsed).items() if n > supply.remaining(card)]
+    others = sorted({p for card in excess for p in held.get(card, ())})
     if len(others) == 1:
         return Say("%(reason)s; %(player)s's hand has it too", reason=error.message, player=others[0])
     if others:
         return Say("%(reason)s; the hands of %(players)s have it too", reason=error.message,
                    players=joined(others, ", "))
+    if any(supply.seen[card] > len(held.get(card, ())) for card in excess):  # a log round's table
+        return Say("%(reason)s; the table has it", reason=error.message)
     return error
 
 

@@ -451,7 +451,9 @@ def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int,
         if player == state.out and cards:
             raise Refused(Say("%(player)s went out and holds no cards", player=player))
         hands_left(state, player, cards)
-        drafts = {**loaded.log.drafts, round_no: {**state.drafts, player: cards}}
+        # This hand checked last: a card one too many is said of it, naming the hands before.
+        others = {p: hand for p, hand in state.drafts.items() if p != player}
+        drafts = {**loaded.log.drafts, round_no: {**others, player: cards}}
         after = replay(loaded, replace(loaded.log, drafts=drafts))
         counted = after.counted()  # the hands entered so far must be possible: scored here
         facts: dict[str, Any] | None = None

@@ -28,7 +28,7 @@ def test_a_hand_holding_a_card_on_the_table_is_refused(table, db):
     table.meld("A", "S7", "S8", "S9")
     table.out("A")
     html = table.hand("B", "S8", expect=422).get_data(as_text=True)
-    assert "Hands of B: 8♠ appears 2 times in this round, but one deck holds only one." in html
+    assert "Hands of B: 8♠ appears 2 times in this round, but one deck holds only one; the table has it." in html
     assert db.execute("SELECT count(*) FROM hands").fetchone()[0] == 0
 
 
@@ -47,10 +47,16 @@ def test_a_card_entered_in_two_hands_names_the_other_hand(table, db):
     table.meld("A", "S7", "S8", "S9")
     table.out("A")
     table.hand("B", "HK", "HQ")
+    table.hand("C", "D2")
     html = table.hand("C", "HK", expect=422).get_data(as_text=True)
     assert ("Hands of C: K♥ appears 2 times in this round, but one deck holds only one; "
             "B&#39;s hand has it too.") in html
-    assert db.execute("SELECT player FROM hands").fetchall() == [("B",)]
+    # Said of the hand being saved, the one entered before it named: B's hand changed now.
+    html = table.hand("B", "HK", "D2", expect=422).get_data(as_text=True)
+    assert ("Hands of B: 2♦ appears 2 times in this round, but one deck holds only one; "
+            "C&#39;s hand has it too.") in html
+    assert db.execute("SELECT player, cards FROM hands ORDER BY id").fetchall() == [
+        ("B", '["HQ", "HK"]'), ("C", '["D2"]')]
 
 
 def test_the_one_who_went_out_holds_no_cards(table):

@@ -7,7 +7,8 @@ as well), and every figure is derived from those.
 
 Figures count the *counted* rounds (those whose hands were entered) and, for games
 played and won, the finished games. Per game type: games played and won, win rate,
-average and best round (best is the lowest in the games where the lowest total wins).
+average and best round (best is the lowest in the games where the lowest total wins; a
+game whose rules can turn that, Rummy's penalty scoring, has a line for each way).
 Card-level records are what each game offers (its ``card_stats``, read from each round
 by its ``round_facts``): the biggest meld, special melds, penalties paid for playable
 cards, aces collected, steals, gins and undercuts.
@@ -150,7 +151,7 @@ class Line:
     """A player's figures in one game type (or all of them: ``variant`` None)."""
 
     variant: str | None
-    name: Say  # the game's name, or "All games"
+    name: Say  # the game's name (and its way of winning, if played both ways), or "All games"
     played: int = 0  # finished games
     won: int = 0
     unfinished: int = 0
@@ -208,7 +209,7 @@ class PlayerStats:
 
 def player_stats(key: Hashable, records: Iterable[GameRecord]) -> PlayerStats:
     """The figures of the player ``key`` (a player id, or a name) over these games."""
-    lines: dict[str, Line] = {}
+    lines: dict[tuple[str, bool], Line] = {}  # by game and way of winning (rules can turn Rummy's)
     overall = Line(None, Say("All games"))
     mine: list[tuple[GameRecord, Facts]] = []
     for record in sorted(records, key=lambda r: (r.date, r.id)):
@@ -218,7 +219,7 @@ def player_stats(key: Hashable, records: Iterable[GameRecord]) -> PlayerStats:
         f = facts(record)[name]
         mine.append((record, f))
         kind = record.variant.key
-        line = lines.setdefault(kind, Line(kind, record.variant.name, low_wins=record.low_wins))
+        line = lines.setdefault((kind, record.low_wins), Line(kind, record.variant.name, low_wins=record.low_wins))
         line.rounds += f.rounds
         for each in (line, overall):
             if f.over:
@@ -234,9 +235,13 @@ def player_stats(key: Hashable, records: Iterable[GameRecord]) -> PlayerStats:
             wins += f.won
             results.append(Result(record.id, record.variant.key, record.date, f.won, f.total, wins,
                                   len(results) + 1))
+    for (kind, low), line in lines.items():  # a game played both ways: its two lines told apart
+        if low and (kind, False) in lines:
+            line.name = Say("%(game)s, lowest total wins", game=line.name)
     order = list(registry.VARIANTS)
     return PlayerStats(
-        lines=sorted(lines.values(), key=lambda line: order.index(line.variant) if line.variant in order else 99),
+        lines=sorted(lines.values(), key=lambda line: (order.index(line.variant) if line.variant in order else 99,
+                                                       line.low_wins)),
         overall=overall,
         biggest_meld=max(melds, key=lambda m: (m.points, -m.game, -m.round_no)) if melds else None,
         specials=[s for _r, f in mine for s in f.specials],

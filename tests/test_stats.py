@@ -232,3 +232,19 @@ def test_the_lowest_total_wins_the_penalty_games_as_their_rules_say(variant, rul
     # docs/rules/: Rummy's penalty variation, Kalooki's elimination and Manipulation's
     # penalties are won by the lowest total; every other game by the highest.
     assert stats.low_wins(variant, rules) is lowest
+
+
+# Basic Rummy, the winner taking all (2026-01-11): Ann goes out, Bob holds SK HK (20): Ann
+# +20, Bob 0. Beside the penalty game above, Ann's Rummy rounds are told in two lines, each
+# with its own best round: the penalty game's lowest (0), this one's highest (20).
+RUMMY_WINNER_TAKES_ALL = {"format": "scorekeeper/1", "variant": "rummy", "rules": {}, "players": ["Ann", "Bob"],
+                          "rounds": [{"out": "Ann", "hands": {"Ann": [], "Bob": ["SK", "HK"]}}]}
+
+
+def test_a_game_played_both_ways_of_winning_has_a_line_for_each(records):
+    both = [*records, record(7, "2026-01-11", RUMMY_WINNER_TAKES_ALL)]
+    lines = [(str(line.name), line.rounds, line.best_round) for line in stats.player_stats("Ann", both).lines
+             if line.variant == "rummy"]
+    assert lines == [("Rummy", [20], 20), ("Rummy, lowest total wins", [0, 9], 0)]
+    only_penalty = [str(line.name) for line in stats.player_stats("Ann", records).lines if line.variant == "rummy"]
+    assert only_penalty == ["Rummy"]  # played one way only: its name alone

@@ -358,7 +358,7 @@ def filter_history(games: list[dict[str, Any]],
                    args: Mapping[str, str]) -> tuple[list[dict[str, Any]], dict[str, str], list[Say]]:
     """The games the filters keep, the filters as understood, and what was not understood.
 
-    ``args``: the query (``variant``, ``player``: a name in any case, ``since`` and
+    ``args``: the query (``variant``, ``player``: a name or part of one, in any case, ``since`` and
     ``until``: dates, both included). A filter not understood is said and left out."""
     from datetime import date
 
@@ -385,7 +385,7 @@ def filter_history(games: list[dict[str, Any]],
     kept = [
         g for g in games
         if (not chosen["variant"] or g["variant"] == chosen["variant"])
-        and (not key or key in {key_of(p) for p in g["players"]})
+        and (not key or any(key in key_of(p) for p in g["players"]))
         and (not chosen["since"] or g["created"][:10] >= chosen["since"])
         and (not chosen["until"] or g["created"][:10] <= chosen["until"])
     ]

@@ -677,6 +677,7 @@ def history(client, db, seed_example):
     ("?variant=gin", ["gin"]),
     ("?variant=iceberg", ["iceberg"]),
     ("?player=zoe", ["gin"]),
+    ("?player=zO", ["gin"]),  # part of a name, in any case
     ("?player=a", ["iceberg", "gin"]),
     ("?player=Yan", []),  # only in a game this phone does not know
     ("?since=2026-02-01", ["gin"]),

@@ -163,6 +163,19 @@ def test_players_history_and_statistics_at_phone_size(page, screenshot):
     short = page.locator("[data-head-to-head] tbody th a").first
     assert short.evaluate("a => { a.textContent = 'Al'; return a.getBoundingClientRect().width; }") >= MINIMUM
     assert_accessible(page, "head to head")
+    # The explanation stands above the table, whole: not in a caption that scrolls with it.
+    how = page.locator("[data-h2h-how]")
+    expect(how).to_contain_text("won–lost (–tied)")
+    assert how.evaluate("p => !p.closest('.wide') && p.getBoundingClientRect().right <= innerWidth")
+    # Eight players' columns: each name stays whole on its line (a tester read "Cle|o", "Dmi|tri").
+    lines = page.locator("[data-head-to-head]").evaluate("""t => {
+      const head = t.tHead.rows[0];
+      for (let i = 0; i < 6; i++) head.append(Object.assign(head.cells[1].cloneNode(), {textContent: 'Dmitri'}));
+      for (const r of t.tBodies[0].rows) for (let i = 0; i < 6; i++) r.append(r.cells[1].cloneNode(true));
+      const range = document.createRange();
+      return [...head.cells].slice(3).map(th => { range.selectNodeContents(th); return range.getClientRects().length; });
+    }""")
+    assert lines == [1] * 6
 
     # Rename Ann: every past game follows, in the history and in the games themselves.
     page.goto(ann_url)

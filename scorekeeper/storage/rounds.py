@@ -39,7 +39,7 @@ from ..games.cards import parse_card, sort_key
 from ..games.errors import GameFileError, ScorekeeperError
 from ..games.handcount import RUMMY
 from ..games.variant import CountVariant
-from ..games.words import Joined, Say, SayN, joined
+from ..games.words import Cards, Joined, Say, SayN, joined
 from . import entries, kernel, record, results
 from .kernel import NotFound, Refused, Stale
 
@@ -348,11 +348,23 @@ def new_round(variant: CountVariant, players: list[str], ended: str, player: str
         picked = {p: canonical(cards) for p, cards in hands.items()}
     except ScorekeeperError as e:
         raise Refused(e.message) from None
+    if variant.counts_hands:
+        _hands_as_ended(ended, picked)
     kept = None
     if ended != "stalemate" and variant.counts_hands:
         kept = {p: picked.get(p, ()) for p in players if p in picked}
     # Whoever ended it is one of ``players`` (checked above): never None.
     return RecordedRound(RUMMY if rummy else ended, (player or "") if ended != "stalemate" else "", kept)
+
+
+def _hands_as_ended(ended: str, picked: Mapping[str, tuple[str, ...]]) -> None:
+    """Refuse hands a round so ended cannot have: cards picked for a stalemate, which counts
+    none (they would be dropped unsaid)."""
+    if ended == "stalemate":
+        held = sorted((parse_card(c) for cards in picked.values() for c in cards), key=sort_key)
+        if held:
+            raise Refused(Say("a stalemate counts no hands: take off the cards picked (%(cards)s), or "
+                              "say who went out", cards=Cards(list(held))))
 
 
 def _from(db: Database, scored: Scored, round_no: int,

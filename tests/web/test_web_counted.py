@@ -480,6 +480,8 @@ REFUSALS = [
     ("no-ending", "rummy", ["Ann", "Bob"], (None, {"Bob": "S3"}), "Say how the round ended"),
     ("not-a-card", "rummy", ["Ann", "Bob"], ("Ann", {"Bob": "Z9"}), "&#39;Z9&#39; is not a card"),
     ("rummy-on-a-stalemate", "rummy", ["Ann", "Bob"], ("stalemate", {}), None),
+    ("cards-on-a-stalemate", "rummy", ["Ann", "Bob"], ("stalemate", {"Ann": "C5 SK"}),
+     "A stalemate counts no hands: take off the cards picked (K♠ 5♣), or say who went out."),
 ]
 
 

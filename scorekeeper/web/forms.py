@@ -305,7 +305,7 @@ class RuleChoices:
         text = Say("%(rules)s, changed: %(changes)s", rules=base,
                    changes=joined(changed, ", ")) if changed else base
         house = sum(1 for option in self.variant.rules if option.house_value)
-        return {"text": text, "house": house,
+        return {"text": text, "base": base, "house": house,
                 "open": any(field.errors for _option, field in self.rule_fields())}
 
     def rules_for(self, players: int) -> dict:

@@ -104,6 +104,10 @@ def test_the_new_game_form_speaks_in_plain_words_and_shows_the_rules_in_one_line
         expect(rules.locator("[data-rule]").first).to_be_hidden()  # one line until tapped
         rules.locator("summary").tap()
         expect(rules.locator("[data-rule]").first).to_be_visible()
+        line = rules.locator("[data-rules-text]")
+        published = line.inner_text()
+        rules.evaluate("d => d.dispatchEvent(new Event('input'))")  # nothing changed: said as before
+        expect(line).to_have_text(published)
         words = page.locator("main").inner_text()
         assert not [code for code in codes if code in words], variant
         assert not re.search(r"\b(True|False|null)\b|Decks decks|seed", words), variant
@@ -125,6 +129,8 @@ def test_the_new_game_form_speaks_in_plain_words_and_shows_the_rules_in_one_line
         form.get_by_label(f"Player {i + 1}", exact=True).fill(name)
     page.locator("[data-rule=aces] label", has_text="A bonus for each ace").tap()
     form.get_by_label("Target", exact=True).fill("0")
+    # Said in the line as soon as changed, as the server says it of the form sent back.
+    expect(page.locator("[data-rules-line]")).to_contain_text("changed: Aces: a bonus for each ace, Target: 0")
     with page.expect_navigation():
         form.locator("[data-action=create]").tap()
     expect(page.locator("[data-error]")).to_contain_text("Target: it takes a whole number from 1 to 1000000000.")

@@ -173,7 +173,10 @@ def test_players_history_and_statistics_at_phone_size(page, screenshot):
       for (let i = 0; i < 6; i++) head.append(Object.assign(head.cells[1].cloneNode(), {textContent: 'Dmitri'}));
       for (const r of t.tBodies[0].rows) for (let i = 0; i < 6; i++) r.append(r.cells[1].cloneNode(true));
       const range = document.createRange();
-      return [...head.cells].slice(3).map(th => { range.selectNodeContents(th); return range.getClientRects().length; });
+      return [...head.cells].slice(3).map(th => {
+        range.selectNodeContents(th);
+        return range.getClientRects().length;
+      });
     }""")
     assert lines == [1] * 6
 

@@ -202,7 +202,8 @@ BAD_FILES = {
     "not a meld": (lambda seed: _bad(seed, lambda d: d["rounds"][0]["events"][1].update(cards=["S9", "H2", "C5"])),
                    "round 1, event 2"),
     "a card twice": (lambda seed: _bad(seed, lambda d: d["rounds"][0]["hands"]["B"].append("S9")),
-                     "Round 1, hands of B: 9♠ appears 2 times in this round, but one deck holds only one; the table has it."),
+                     "Round 1, hands of B: 9♠ appears 2 times in this round, but one deck holds only one; "
+                     "the table has it."),
     "a bad card": (lambda seed: _bad(seed, lambda d: d["rounds"][0]["hands"]["B"].append("X11")), "X11"),
     "one player": (lambda seed: _bad(seed, lambda d: d.update(players=["A"], rounds=[])), "2 to 6 players"),
     "a long name": (lambda seed: _bad(seed, lambda d: d.update(players=["A" * 41, "B"], rounds=[])),

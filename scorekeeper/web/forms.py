@@ -74,6 +74,17 @@ class WholeNumberField(IntegerField):
         super().__init__(label, validators, invalid_value_message=Say("not a whole number"), **kwargs)
 
 
+class RuleNumberField(WholeNumberField):
+    """A rule's number with a default of its own: left empty, that default (its help says
+    "Default 100."), not a number refused."""
+
+    def process_formdata(self, valuelist):
+        if valuelist and not str(valuelist[0]).strip() and self.default is not None:
+            self.data = self.default
+            return
+        super().process_formdata(valuelist)
+
+
 def new_request_id() -> str:
     """A fresh idempotency key, put in a form each time it is shown (96 random bits)."""
     return secrets.token_urlsafe(12)
@@ -232,8 +243,7 @@ def rule_field(option: Option) -> Field:
     if option.default_for or option.nullable:  # empty: the computed default, or null
         return WholeNumberField(rule_title(option), [Optional(), InRange(option)],
                             default=None, description=description)
-    return WholeNumberField(rule_title(option), [InRange(option)],
-                        default=option.default, description=description)
+    return RuleNumberField(rule_title(option), [InRange(option)], default=option.default, description=description)
 
 
 class Between:

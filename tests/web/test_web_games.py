@@ -204,3 +204,11 @@ def test_the_home_page_names_every_game_and_each_new_game_page_the_others(client
         others = re.search(r'Playing something else\?(.*?)</p>', page, re.S).group(1)
         assert others.count("data-variant-link=") == len(names) - 1
         assert not re.search(r"·\s*$", re.sub(r"<[^>]+>", "", others))
+
+
+def test_a_rule_number_left_empty_is_its_default(table, client):
+    """Target left empty: the game takes its default (5000), as the field's help says, not
+    "not a whole number"."""
+    table.new_game(["A", "B"], target="  ")
+    html = client.get(f"{table.url}/rules").get_data(as_text=True)
+    assert re.search(r'data-rule="target"[^>]*>.*?This game: 5000</strong>\.', html, re.S)

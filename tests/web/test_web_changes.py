@@ -15,8 +15,10 @@ from scorekeeper import gamefile
 
 
 def words(response) -> str:
-    """A page's text as a person reads it (tags out, spaces one)."""
+    """A page's text as a person reads it (tags out: the inline ones, as a card's chip,
+    with nothing in their place; spaces one)."""
     html = response.get_data(as_text=True) if not isinstance(response, str) else response
+    html = re.sub(r"</?(span|strong|b|i|small|a|time)\b[^>]*>", "", html)
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#39;", "'")
 
 
@@ -55,6 +57,9 @@ def test_an_edit_is_said_with_what_it_did_to_the_scores_and_from_whose_phone(tab
     page = client.get(f"{table.url}/changes").get_data(as_text=True)
     assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00">', page)
     assert 'src="/static/changes.js"' in page
+    # Its cards drawn as the pages draw them: hearts red, the play's and the scores' alike.
+    line = re.search(r"<li data-change>.*?</li>", page, re.S).group(0)
+    assert line.count('<span class="k r h"') == 8  # 5♥ 6♥ 7♥, 4♥ 5♥ 6♥ 7♥, 8♥
 
 
 def test_every_change_is_an_entry_and_nothing_is_overwritten(table, client, db):

@@ -95,13 +95,19 @@ def test_dispute_view_explains_every_card(table):
     seed_round(table)
     html = table.page("/end")
     b = re.search(r'<details class="player" data-breakdown="B">.*?\n</details>', html, re.S).group(0)
-    assert "J♠</span>: 4th card on meld 2 (J♥ J♦ J♣): −40" in b
-    assert "3♠</span>: 3rd card on meld 3 (3♥ 3♣): −20" in b
-    assert "Q♥</span>: 3rd card on meld 4 (Q♠ Q♦): −20" in b
-    assert "on meld 3 (3♥ 3♣): 3♠ as 3rd card 20" in b
-    assert b.count("left in hand: −10") == 5
+    plain = re.sub(r"</?span\b[^>]*>", "", b)  # the cards as read, their chips' tags out
+    assert "J♠: 4th card on meld 2 (J♥ J♦ J♣): −40" in plain
+    assert "3♠: 3rd card on meld 3 (3♥ 3♣): −20" in plain
+    assert "Q♥: 3rd card on meld 4 (Q♠ Q♦): −20" in plain
+    assert "on meld 3 (3♥ 3♣): 3♠ as 3rd card 20" in plain
+    assert plain.count("left in hand: −10") == 5
+    # Every card drawn as the pages draw cards, in the reasons and the last turn too: hearts red.
+    last_turn = re.search(r"<ol data-last-turn>.*?</ol>", b, re.S).group(0)
+    assert '<span class="k r h" role="img" aria-label="3 of hearts">3♥</span>' in last_turn
     c = re.search(r'<details class="player" data-breakdown="C">.*?\n</details>', html, re.S).group(0)
     assert "1 ace: × 2" in c and "<strong>−20</strong>" in c
+    a = re.search(r'<details class="player" data-breakdown="A">.*?\n</details>', html, re.S).group(0)
+    assert "could have been played" not in a  # A went out: no cards to have played
 
 
 def test_confirming_starts_the_next_round_with_the_next_dealer(table):

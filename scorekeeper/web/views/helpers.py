@@ -43,7 +43,7 @@ from .. import links
 from .. import live as updates
 from ..database import get_db
 from ..picker import card_label
-from ..words import PAGES, HTMLReader, page_text, said
+from ..words import PAGES, FirstLetter, HTMLReader, page_text, said
 from . import families
 
 bp = Blueprint("app", __name__)
@@ -186,6 +186,12 @@ def drawn_filter(value) -> Markup:
     text) reads the sentence as text (``said``, or as Jinja prints it). A value that is
     text (a name) comes back escaped too: Markup, whatever it is given."""
     return escape(CHIP_READER.value(value))
+
+
+@bp.app_template_filter("cap_drawn")
+def cap_drawn_filter(value) -> Markup:
+    """:func:`drawn_filter`, its first letter a capital (a line of the changes page)."""
+    return escape(CHIP_READER.value(FirstLetter(value)))
 
 
 def regions(parts: Mapping[str, str], context: dict) -> dict[str, str]:

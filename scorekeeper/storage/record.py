@@ -11,6 +11,7 @@ import); the pages say them in words (:func:`what_said`, :func:`effects_said`,
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -215,10 +216,22 @@ def what_said(facts: Mapping[str, Any], round_word: str = "round", round_now: in
         return Say("%(play)s was brought back", play=was.describe())
     if kind == "hand":
         player = str((facts.get("now") or {}).get("player", ""))
-        cards = cards_said((facts.get("now") or {}).get("cards", ()))
-        old = cards_said((facts.get("was") or {}).get("cards", ()))
-        return Say("%(player)s's hand %(was)s became %(now)s", player=player,
-                   was=old if old.cards else Say("(no cards)"), now=cards if cards.cards else Say("(no cards)"))
+        now_names = list((facts.get("now") or {}).get("cards", ()))
+        was_names = list((facts.get("was") or {}).get("cards", ()))
+        cards, old = cards_said(now_names), cards_said(was_names)
+        values = dict(player=player, was=old if old.cards else Say("(no cards)"),
+                      now=cards if cards.cards else Say("(no cards)"))
+        # What changed, so that one card is not to be found by eye between two hands.
+        out = cards_said(list((Counter(was_names) - Counter(now_names)).elements()))
+        added = cards_said(list((Counter(now_names) - Counter(was_names)).elements()))
+        if out.cards and added.cards:
+            return Say("%(player)s's hand %(was)s became %(now)s: %(out)s taken out, %(added)s added",
+                       out=out, added=added, **values)
+        if out.cards:
+            return Say("%(player)s's hand %(was)s became %(now)s: %(out)s taken out", out=out, **values)
+        if added.cards:
+            return Say("%(player)s's hand %(was)s became %(now)s: %(added)s added", added=added, **values)
+        return Say("%(player)s's hand %(was)s became %(now)s", **values)
     if kind == "reopen":
         return (Say("the end of hand %(round)s was reopened", round=round_no) if in_hand
                 else Say("the end of round %(round)s was reopened", round=round_no))

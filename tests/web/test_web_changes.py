@@ -86,11 +86,14 @@ def test_every_change_is_an_entry_and_nothing_is_overwritten(table, client, db):
     step(lambda: table.out("Mia"))
     step(lambda: table.hand("Zoe", "C9"))
     step(lambda: table.hand("Zoe", "C9", "CK"))
+    step(lambda: table.hand("Zoe", "CK", "D2"))
     step(lambda: table.confirm_round(1))
     step(lambda: table.undo())  # the end of round 1 reopened
     assert changes(client, table.url) == [
         "The table's phone · The end of round 1 was reopened",
-        "The table's phone · Round 1: Zoe's hand 9♣ became 9♣ K♣ · Zoe −10",
+        # Each card −10 in hand: no score moved.
+        "The table's phone · Round 1: Zoe's hand 9♣ K♣ became 2♦ K♣: 9♣ taken out, 2♦ added",
+        "The table's phone · Round 1: Zoe's hand 9♣ became 9♣ K♣: K♣ added · Zoe −10",
         "The table's phone · Round 1: Mia's meld (2♠ 3♠ 4♠) was taken back · Mia −30",
         "The table's phone · Round 1: Zoe's lay-off (8♥) was brought back · Zoe +40",
         "The table's phone · Round 1: Zoe's lay-off (8♥) was deleted · Zoe −40"]

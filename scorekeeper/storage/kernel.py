@@ -3,9 +3,9 @@
 - the ``games`` row: one INSERT for every way a game is added (:func:`insert_game`), its
   header read back (:func:`header`), the summary the history list shows rewritten and the
   version bumped by every change (:func:`save_summary`), the two link secrets;
-- groups (:func:`add_group`, :func:`group_of`, :func:`group_games`): the people who play
-  together; every game belongs to one, and so does every player (a name is unique within
-  its group), and a group has its own two link secrets;
+- groups (:func:`add_group`, :func:`group_of`, :func:`group_games`, :func:`name_group`): the
+  people who play together; every game belongs to one, and so does every player (a name is
+  unique within its group), and a group has its own two link secrets and its name;
 - who sits where (:func:`seat_players`): the people behind the names, across the games of
   a group;
 - request ids (:func:`once`): a form acted on twice (a double tap, a resubmit) counts once;
@@ -295,6 +295,25 @@ def secrets_by_id(db: Database, ids: Iterable[int], *, groups: bool = False) -> 
     rows = db.execute(f"SELECT id, edit_token, view_token FROM {table} WHERE id IN ({', '.join('?' * len(ids))})",
                       ids).fetchall()
     return {found: (edit, view) for found, edit, view in rows}
+
+
+def group_names(db: Database, group_ids: Iterable[int]) -> dict[int, str]:
+    """The names of these groups, by id ("" for a group not named yet)."""
+    ids = sorted({int(i) for i in group_ids})
+    if not ids:
+        return {}
+    rows = db.execute(f"SELECT id, name FROM groups WHERE id IN ({','.join('?' * len(ids))})", ids).fetchall()
+    return {group_id: name for group_id, name in rows}
+
+
+def name_group(db: Database, group_id: int, name: str) -> str:
+    """Give a group its name, kept as a player's is (:func:`clean_name`), or, empty, take
+    it away; the name kept. Naming it twice the same is naming it once."""
+    name = clean_name(name) if (name or "").strip() else ""
+    with write(db):
+        if db.execute("UPDATE groups SET name = ? WHERE id = ?", [name, group_id]).rowcount != 1:
+            raise NotFound(Say("there is no such group"))
+    return name
 
 
 def group_of(db: Database, game_id: int) -> int:

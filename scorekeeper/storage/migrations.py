@@ -357,6 +357,13 @@ def m012_nights(db: Database) -> None:
             seq INTEGER NOT NULL, left INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (night, player))""")
     db.execute("CREATE INDEX night_players_player ON night_players (player)")
 
+@migrations()
+def m013_group_names(db: Database) -> None:
+    """A group's name (``groups.name``), as its people call themselves ("Thursday club"):
+    empty until its page names it, and a group without one is called by its number."""
+    db.execute("ALTER TABLE groups ADD COLUMN name TEXT NOT NULL DEFAULT ''")
+
+
 def migrate(db: Database) -> list[str]:
     """Apply the migrations this database has not had yet; returns their names."""
     pending = [m.name for m in migrations.pending(db)]

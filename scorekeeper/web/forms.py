@@ -504,6 +504,13 @@ NEW_GAME_FORMS = {key: _new_game_form(v) for key, v in registry.VARIANTS.items()
 # The table
 
 
+class GroupNameForm(WriteForm):
+    """A group's name, given on its page (empty: none)."""
+
+    name = StringField(lazy_gettext("The group's name"), [
+        Length(max=kernel.NAME_LENGTH, message=lazy_gettext("keep names to %(n)s letters", n=kernel.NAME_LENGTH))])
+
+
 class TableForm(WriteForm):
     """A play on the table screen names the round it was made on: an old tab's play for
     a round that is over is refused, never logged in the next one."""

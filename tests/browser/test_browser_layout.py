@@ -240,6 +240,8 @@ def every_page(page, games) -> list[str]:
         paths += [url, url + "/round", url + "/rounds/1", url + "/rounds/1/edit", base + "/sheet"]
     page.goto("/players")
     paths += [a.get_attribute("href") for a in page.locator("[data-players] a").all()[:3]]
+    page.goto("/")
+    paths += [a.get_attribute("href") for a in page.locator("[data-action=group]").all()[:1]]  # its page, named
     return paths
 
 

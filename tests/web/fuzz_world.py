@@ -566,6 +566,9 @@ def _routes() -> dict[tuple[str, str], Route]:
         (None, {}, {"player": str(w.players["A"]), "remove": "1"})], posts)
     group_routes[("/group/<group_key>", "GET")] = r[("/games", "GET")]
     group_routes[("/group/<group_key>/games", "POST")] = r[("/games", "POST")]
+    group_routes[("/group/<group_key>/name", "POST")] = Route((), {"name": names, "request_id": value("r1", "")}, (),
+                                                            lambda w: [(None, {}, {"name": "Thursday club"}),
+                                                                       (None, {}, {"name": ""})], posts)
     r.update(group_routes)
     return r
 

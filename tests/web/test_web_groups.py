@@ -65,6 +65,29 @@ def test_a_phone_with_no_group_starts_one_and_holds_its_links(client, db):
     assert f"/group/{edit}" in summary  # the game page leads to its group
 
 
+def test_a_group_is_named_on_its_page_and_called_so_where_it_is_linked(app, client, db):
+    game, _key = start(client, ["Kim", "Lee"])
+    edit, view = group_keys(db, game)
+    assert '<h1 data-group-name>Group</h1>' in text(client.get(f"/group/{edit}"))
+    response = client.post(f"/group/{edit}/name", data={"name": "  Thursday   club "})
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/group/{edit}")
+    page = text(client.get(response.headers["Location"]))
+    assert '<h1 data-group-name>Thursday club</h1>' in page and "This group is called Thursday club." in page
+    assert "Thursday club: its games, players and links to share" in text(client.get("/games"))
+    assert '<h1 data-group-name>Thursday club</h1>' in text(app.test_client().get(f"/group/{view}"))
+    # The read-only link names nothing (403); a name too long or invisible is refused, said.
+    assert app.test_client().post(f"/group/{view}/name", data={"name": "Spies"}).status_code == 403
+    refused = client.post(f"/group/{edit}/name", data={"name": "x" * 41})
+    assert refused.status_code == 422 and "keep names to 40 letters" in text(refused)
+    refused = client.post(f"/group/{edit}/name", data={"name": "Club\u200b"})
+    assert refused.status_code == 422 and "invisible character" in text(refused)
+    assert 'value="Club' in text(refused)  # the name as typed, to mend
+    assert kernel.group_names(db, [kernel.group_of(db, game)]) == {kernel.group_of(db, game): "Thursday club"}
+    # Emptied: no name, called by its number again.
+    client.post(f"/group/{edit}/name", data={"name": " "})
+    assert '<h1 data-group-name>Group</h1>' in text(client.get(f"/group/{edit}"))
+
+
 def test_a_groups_links_open_its_history_players_statistics_and_new_game_form(app, client, db):
     game, _key = start(client, ["Kim", "Lee"])
     edit, view = group_keys(db, game)

@@ -38,7 +38,8 @@ def test_the_old_database_is_migrated_when_the_app_starts(upgraded):
     assert [m.name for m in migrations.applied(db)] == [
         "m001_games_plays_hands", "m002_links_requests_revisions", "m003_game_teams", "m004_players",
         "m005_game_origins", "m006_games_said_status", "m007_round_results", "m008_drawn_payloads", "m009_groups",
-        "m010_names_that_look_alike", "m011_change_record", "m012_nights"]
+        "m010_names_that_look_alike", "m011_change_record", "m012_nights",
+        "m013_group_names"]
     assert {r["teams"] for r in db.query("SELECT teams FROM games")} == {None}
     assert [dict(r) for r in db.query(
         "SELECT id, game, round_no, seq, type, player, cards, target FROM plays")] == plays_before

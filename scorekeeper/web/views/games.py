@@ -18,7 +18,7 @@ from ...storage.kernel import AlreadyHere, Refused
 from ...storage.players import filter_history
 from .. import links
 from ..database import get_db
-from ..forms import NEW_GAME_FORMS, ImportForm, allowed_words, choice_words, default_words, rule_title
+from ..forms import NEW_GAME_FORMS, GroupNameForm, ImportForm, allowed_words, choice_words, default_words, rule_title
 from ..words import page_text, said
 from . import families, helpers
 
@@ -36,6 +36,28 @@ def index():
     """This phone's games (the links it has opened), unfinished first: tap one to resume it.
     On a group's link: the group's games instead, opened with the group's access, and the
     group's links to share."""
+    return _games_page()
+
+
+@bp.route("/group/<group_key>/name", methods=["POST"])
+def name_group():
+    """The group's name, given on its page (with its edit link: the read-only one changes
+    nothing, 403). Refused, the page again with the reason and the name as typed."""
+    form = GroupNameForm()
+    error = helpers.form_error(form) if not form.validate() else None
+    if error is None:
+        try:
+            name = kernel.name_group(get_db(), g.group_id, form.name.data or "")
+        except Refused as e:
+            error = e.said
+        else:
+            flash(page_text("This group is called %(name)s.", name=name) if name
+                  else page_text("This group has no name now."))
+            return redirect(url_for("games.index"), 303)
+    return _games_page(name_error=error, name_typed=form.name.data, status=422)
+
+
+def _games_page(name_error=None, name_typed=None, status: int = 200):
     mine = links.held()
     group = g.get("group_id")
     if group is not None:
@@ -50,13 +72,17 @@ def index():
             game["access"] = mine[game["id"]]
         share = None
     shown, filters, problems = filter_history(found, request.args)
+    held = links.held_groups() if share is None else []
+    names = kernel.group_names(get_db(), held if group is None else [group])
     return render_template("games.html", games=shown, all_games=len(found), filters=filters,
                            filter_problems=problems, variants=variants(),
                            import_form=ImportForm(), group_share=share,
+                           group_name=names.get(group, "") if group is not None else "",
+                           name_error=name_error, name_typed=name_typed,
                            group_nights=nights.of_group(get_db(), group) if group is not None else [],
                            abandoned=nights.abandoned(get_db(), [game["id"] for game in shown]), my_groups=[
-                               url_for("games.index", group_key=links.group_key_for(i))
-                               for i in links.held_groups()] if share is None else [])
+                               (url_for("games.index", group_key=links.group_key_for(i)), names.get(i, ""))
+                               for i in held]), status
 
 
 def _group_may_add() -> None:

@@ -108,6 +108,15 @@ def goal(rules: Mapping[str, Any]) -> Say:
                "long as you like.")
 
 
+def round_note(carry: Mapping[str, Any]) -> SayN | None:
+    """The stake of the hand to enter, once tableaus have raised it."""
+    tableaus = int(carry.get("tableaus", 0))
+    if not tableaus:
+        return None
+    return SayN("This hand is worth %(stake)s: %(num)s tableau before it.",
+                "This hand is worth %(stake)s: %(num)s tableaus before it.", tableaus, stake=1 + tableaus)
+
+
 VARIANT = CountVariant(
     key="conquian",
     name=NAME,
@@ -127,4 +136,5 @@ VARIANT = CountVariant(
     how_to_enter=Say("say who won the hand (or that it was a tableau)"),
     stalemate_choice=Say("Tableau: the stock ran out (the next hand's stake goes up)"),
     goal=goal,
+    round_note=round_note,
 )

@@ -177,6 +177,9 @@ class CountVariant(Variant):
     stalemate_choice: Say = Say("Stalemate: no one went out (no score)")
     goal: Callable[[Mapping[str, Any]], Say | None] = _unsaid  # how the game is won, with its numbers
     how_won: Callable[[Mapping[str, Any]], Say | None] = _unsaid  # why the winner won; None: "highest total"
+    # What the round to enter is worth, read from the game as it stands (its CountedGame's
+    # carry()): Conquian's stake after tableaus. None: nothing to say.
+    round_note: Callable[[Mapping[str, Any]], Say | SayN | None] = _unsaid
     recording = COUNT
 
     def deck(self) -> Counter[Card]:

@@ -131,6 +131,11 @@ class Scored:
         return self.game.variant
 
     @property
+    def round_note(self) -> Say | SayN | None:
+        """What the round to enter is worth, where the game says (Conquian after a tableau)."""
+        return None if self.standing.over else self.variant.round_note(self.standing.carry)
+
+    @property
     def players(self) -> list[str]:
         return self.game.players
 

@@ -864,3 +864,14 @@ def test_a_deleted_round_comes_back_after_its_players_were_renamed(client, db, v
     rounds = game.export()["rounds"]
     assert json.dumps(rounds) == json.dumps(before).replace('"Ann"', '"Anna"').replace('"Bob"', '"Rob"')
     assert game.totals() == {renamed[p]: n for p, n in totals.items()}
+
+
+def test_a_conquian_hand_after_tableaus_says_what_it_is_worth_before_it_is_entered(client):
+    game = Counted(client, "conquian", ["Ann", "Bob"])
+    assert "data-round-note" not in game.page("/counted/round")  # the first hand: a stake of 1, nothing to say
+    game.record("stalemate")
+    game.record("stalemate")
+    assert "This hand is worth 3: 2 tableaus before it." in game.page("/counted/round")
+    game.record("Bob")
+    assert "data-round-note" not in game.page("/counted/round")  # decided: back to 1
+    assert game.totals() == {"Ann": -3, "Bob": 3}

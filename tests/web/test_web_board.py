@@ -183,3 +183,23 @@ def test_the_board_of_kalooki_marks_who_is_eliminated(client):
     rows = dict(re.findall(r'<tr data-board-player="([^"]+)".*?>(.*?)</tr>', html, re.S))
     assert "data-board-out" in rows["B"] and "data-board-out" not in rows["A"] + rows["C"]
     assert "Eliminated: B." in shown_text(html)
+
+
+def test_while_the_hands_are_entered_the_board_counts_them_and_shows_the_aces(table, client):
+    """The seed example at its round end: the board's round column is the round as the
+    round end counts it so far (A 100, B −120, C −20 once both hands are in, as the phones
+    show), said to be so far; each player's aces face up beside their name."""
+    table.new_game(["A", "B", "C"], dealer=2)
+    table.ace("A", "DA")
+    table.meld("A", "S9", "S8", "S7")
+    table.pass_turn()
+    html = client.get(f"{table.url}/board").get_data(as_text=True)
+    note = re.search(r'data-board-player="A".*?</th>', html, re.S).group(0)
+    assert 'data-board-note' in note and 'aria-label="ace of diamonds">A♦</span>' in note
+    assert "data-board-note" not in re.search(r'data-board-player="B".*?</th>', html, re.S).group(0)
+    seed = table.__class__(client)  # the whole seed round, hands entered
+    seed.new_game(["A", "B", "C"], dealer=2)
+    seed_round(seed)
+    html = client.get(f"{seed.url}/board").get_data(as_text=True)
+    assert cells(html, "round-score") == {"A": 100, "B": -120, "C": -20}
+    assert "a hand not entered yet counts as holding nothing" in shown_text(html)

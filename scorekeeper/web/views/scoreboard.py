@@ -47,6 +47,7 @@ class Board:
     last_kind: str = "play"  # what ``last`` is: "play", or "round" (the last round recorded)
     status: list = field(default_factory=list)  # sentences: the round's end, a tie, the game
     out: tuple[str, ...] = ()  # the players out of the game (Kalooki: eliminated)
+    notes: Mapping[str, Markup] = field(default_factory=dict)  # drawn beside a player's name (their aces)
 
 
 @dataclass
@@ -59,6 +60,7 @@ class Seat:
     turn: bool
     leads: bool
     out: bool = False
+    note: Markup | None = None
 
 
 def seats(board: Board) -> list[Seat]:
@@ -68,7 +70,7 @@ def seats(board: Board) -> list[Seat]:
     top = set(game.winners or helpers.leaders(board.variant, game))
     scores = board.round_scores
     return [Seat(p, game.totals[p], scores.get(p) if scores is not None else None, p == board.turn, p in top,
-                 p in board.out) for p in game.players]
+                 p in board.out, board.notes.get(p)) for p in game.players]
 
 
 def game_over(board: Board):

@@ -211,14 +211,25 @@ def board(state: logs.LogState) -> scoreboard.Board:
                               player=table.last_ace_by))
         elif state.ended:
             status.append(Sentence(state.said_status()))
+    scores = None if state.over else {p: table.earned(p) for p in state.players}
+    if state.ended and not state.ending:  # the hands being entered: the round as counted so far
+        try:
+            counted = state.counted()
+        except Refused:  # hands entered that break the rules: the round end says why
+            counted = None
+        if counted is not None:
+            scores = dict(counted.scored_round.scores)
+            status.append(Say("These scores are so far: a hand not entered yet counts as holding nothing."))
+    aces = getattr(table, "aces", None) if state.variant.aces_face_up and not state.over else None
     round_plays = state.plays(state.round_no) if not state.over else []
     last = get_template_attribute("_board_last.html", "table_last")
     return scoreboard.Board(
         variant=state.variant, game=state.result, version=state.log.version, round_no=state.round_no,
         round_label=None if state.over else helpers.round_title(state.variant, state.round_no),
-        round_scores=None if state.over else {p: table.earned(p) for p in state.players},
+        round_scores=scores,
         turn=None if state.over or state.ended else state.turn, dealer=state.dealer(),
-        last=last(round_plays, state.log.id) if round_plays else None, status=status)
+        last=last(round_plays, state.log.id) if round_plays else None, status=status,
+        notes={p: helpers.card_chips([str(c) for c in aces[p]]) for p in state.players if aces.get(p)} if aces else {})
 
 
 def _picked(form) -> tuple[str, ...]:

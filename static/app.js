@@ -52,7 +52,7 @@ $$("form[data-preview-url]").forEach(form => {
     fetch(form.dataset.previewUrl + "?" + query)
       .then(r => r.ok ? r.text() : Promise.reject())
       .then(html => { if (mine === last) box.innerHTML = html, box.dataset.asked = query, ok && (ok.disabled = !$("[data-ok='1']", box)); })
-      .catch(() => { if (mine === last) box.innerHTML = box.dataset.asked = ""; if (ok) ok.disabled = false; });
+      .catch(() => mine === last && (box.innerHTML = box.dataset.asked = "", ok && (ok.disabled = false)));
   };
   form.later = () => { clearTimeout(timer); timer = setTimeout(ask, 120); };
   on(form, "change", form.later);  /* a card tapped too (a change) */
@@ -79,7 +79,7 @@ $$("form[data-preview-url]").forEach(form => {
   let own = form && chosen("player") !== ours();
   on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
   /* A pass waiting moves the turn on here, as there (data-says: its words) */
-  const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value).filter(n => !JSON.parse(s.dataset.out || "[]").includes(n)), o = n => p[(p.indexOf(n) + 1) % p.length], t = o(s.dataset.turn), h = $("[data-says]", s)) => {
+  const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value), x = JSON.parse(s.dataset.out || "[]"), o = (n, i = p.indexOf(n)) => x.includes(n = p[++i % p.length]) ? o(n) : n, t = o(s.dataset.turn), h = $("[data-says]", s)) => {
     if (b) s.dataset.turn = $("[name=turn]", s).value = t, h.textContent = fill(h.dataset.says, {player: t}),
       b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours());
   };
@@ -230,8 +230,8 @@ $$("form[data-preview-url]").forEach(form => {
     if (b.name) data.append(b.name, b.value);
     data.set("request_id", rid());
     const pass = b.dataset.action == "pass", still = pass && form ? $$("[data-picker] :checked", form) : [];
-    if (pass && e.timeStamp - body.t < 700) return;  /* double tap */
-    body.t = pass ? e.timeStamp : NaN;
+    if (pass && e.timeStamp - body.passed < 700) return;
+    body.passed = pass ? e.timeStamp : NaN;
     still.forEach(i => data.append("cards", i.value));  /* refused: log them first */
     const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
     own = false;  /* sent: the next play is whose it would be */

@@ -155,16 +155,23 @@ def test_robber_a_renege_after_taking_the_pile_leaves_the_turn_free_to_pass(page
 
 def test_robber_a_pass_waiting_offline_passes_the_reneger_by(page):
     """Bob reneged: the server passes him by for the rest of the hand, and so does a pass
-    tapped with no network, which moves the turn here before it is sent."""
+    tapped with no network, which moves the turn here before it is sent: Bob's own pass,
+    and a pass later in the hand."""
     page.goto(robber_game(page, ["Ann", "Bob", "Cy"]))  # Bob's turn (Ann dealt)
     who_plays(page, "Bob")
     tap_cards(page, "SK")
     send(page, page.locator("[data-action=take]"))
     send(page, page.locator("[data-action=renege]"))
-    send(page, page.locator("[data-action=pass]"))  # to Cy
+    turn = page.locator("section[data-turn]")
+    page.context.set_offline(True)
+    page.locator("[data-action=pass]").tap()  # Bob's pass, waiting: to Cy (not back to Ann)
+    expect(page.locator("[data-waiting] li")).to_have_count(1)
+    expect(turn).to_have_attribute("data-turn", "Cy")
+    page.context.set_offline(False)
+    expect(page.locator("[data-waiting] li")).to_have_count(0)
+    expect(turn).to_have_attribute("data-turn", "Cy")
     page.wait_for_timeout(700)  # a moment later (at once, it would be a double tap)
     send(page, page.locator("[data-action=pass]"))  # to Ann
-    turn = page.locator("section[data-turn]")
     expect(turn).to_have_attribute("data-turn", "Ann")
     page.context.set_offline(True)
     page.wait_for_timeout(700)

@@ -21,7 +21,7 @@ const line = $("[data-rules-line]");
 if (line) on(line.closest("details"), "input", () => {
   const d = line.dataset, changed = $$("[data-rule]").map(r => {
     const picked = $(":checked", r), number = $("input[type=number]", r);
-    const value = picked ? picked.value : number ? number.value.trim() : r.dataset.default;
+    const value = picked ? picked.value : number ? number.value.trim() || r.dataset.default : r.dataset.default;  /* empty: the default */
     if (value === r.dataset.default) return "";
     const words = picked ? picked.nextElementSibling.textContent : value || d.none;
     return fill(d.pair, {rule: r.dataset.title, value: words[0].toLowerCase() + words.slice(1)});

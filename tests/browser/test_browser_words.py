@@ -129,7 +129,12 @@ def test_the_new_game_form_speaks_in_plain_words_and_shows_the_rules_in_one_line
         form.get_by_label(f"Player {i + 1}", exact=True).fill(name)
     page.locator("[data-rule=aces] label", has_text="A bonus for each ace").tap()
     form.get_by_label("Target", exact=True).fill("0")
-    # Said in the line as soon as changed, as the server says it of the form sent back.
+    # Said in the line as soon as changed, as the server says it of the form sent back;
+    # a number emptied is its default again, nothing changed.
+    form.get_by_label("Target", exact=True).fill("")
+    expect(page.locator("[data-rules-line]")).to_contain_text("changed: Aces: a bonus for each ace")
+    expect(page.locator("[data-rules-line]")).not_to_contain_text("Target")
+    form.get_by_label("Target", exact=True).fill("0")
     expect(page.locator("[data-rules-line]")).to_contain_text("changed: Aces: a bonus for each ace, Target: 0")
     with page.expect_navigation():
         form.locator("[data-action=create]").tap()

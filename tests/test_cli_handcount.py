@@ -63,6 +63,9 @@ ILLEGAL = [
     ("manipulation-three-copies", "manipulation", ["A", "B", "C"],
      [{"out": "A", "hands": {"B": ["S9", "S9"], "C": ["S9"]}}], {},
      "round 1, hands of C: S9 appears 3 times in this round, but 2 decks hold only 2; B's hand has it too"),
+    ("rummy-the-card-named-only", "rummy", ["A", "B", "C", "D"],
+     [{"out": "A", "hands": {"B": ["S9"], "D": ["HK"], "C": ["S9", "HK"]}}], {},
+     "round 1, hands of C: S9 appears 2 times in this round, but one deck holds only one; B's hand has it too"),
     ("manipulation-two-other-hands", "manipulation", ["A", "B", "C", "D"],
      [{"out": "A", "hands": {"B": ["S9"], "C": ["S9"], "D": ["H2", "S9"]}}], {},
      "round 1, hands of D: S9 appears 3 times in this round, but 2 decks hold only 2; the hands of B, C have it "

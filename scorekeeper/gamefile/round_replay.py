@@ -91,14 +91,17 @@ def _held_too(error: CardError, supply: Supply, parsed: list[Card],
               held: Mapping[Card, list[str]]) -> CardError | Say:
     """``error`` (a card one too many), with the other hands that hold that card: a card
     entered in two hands by mistake is found in either."""
-    excess = [card for card, n in Counter(parsed).items() if n > supply.remaining(card)]
-    others = sorted({p for card in excess for p in held.get(card, ())})
+    # The card the error names: the first one too many, as Supply.take checks them.
+    card = next((c for c, n in Counter(parsed).items() if n > supply.remaining(c)), None)
+    if card is None:  # not a card one too many (a card no deck of the game has)
+        return error
+    others = sorted(set(held.get(card, ())))
     if len(others) == 1:
         return Say("%(reason)s; %(player)s's hand has it too", reason=error.message, player=others[0])
     if others:
         return Say("%(reason)s; the hands of %(players)s have it too", reason=error.message,
                    players=joined(others, ", "))
-    if any(supply.seen[card] > len(held.get(card, ())) for card in excess):  # a log round's table
+    if supply.seen[card] > 0:  # a log round's table (the hands before hold none of it)
         return Say("%(reason)s; the table has it", reason=error.message)
     return error
 

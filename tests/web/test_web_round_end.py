@@ -57,6 +57,9 @@ def test_a_card_entered_in_two_hands_names_the_other_hand(table, db):
             "C&#39;s hand has it too.") in html
     assert db.execute("SELECT player, cards FROM hands ORDER BY id").fetchall() == [
         ("B", '["HQ", "HK"]'), ("C", '["D2"]')]
+    # The card one too many alone is said: 8♠ lies on the table, and B's K♥ is not it.
+    html = table.hand("C", "S8", "HK", expect=422).get_data(as_text=True)
+    assert "Hands of C: 8♠ appears 2 times in this round, but one deck holds only one; the table has it." in html
 
 
 def test_the_one_who_went_out_holds_no_cards(table):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -382,10 +383,12 @@ def filter_history(games: list[dict[str, Any]],
         problems.append(Say("the 'from' date (%(since)s) is after the 'to' date (%(until)s), so no "
                             "game can match: swap them", since=chosen["since"], until=chosen["until"]))
     key = key_of(chosen["player"])
+    part = unicodedata.normalize("NFC", chosen["player"]).casefold()
     kept = [
         g for g in games
         if (not chosen["variant"] or g["variant"] == chosen["variant"])
-        and (not key or any(key in key_of(p) for p in g["players"]))
+        and (not key or any(key == key_of(p) or part in unicodedata.normalize("NFC", p).casefold()
+                            for p in g["players"]))  # the name, or part of it as it is written
         and (not chosen["since"] or g["created"][:10] >= chosen["since"])
         and (not chosen["until"] or g["created"][:10] <= chosen["until"])
     ]

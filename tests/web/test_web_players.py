@@ -756,3 +756,14 @@ def test_a_game_of_a_variant_this_release_lacks_is_left_out_of_the_figures_and_s
     assert "1 game could not be read for these figures and is left out." in text(page)
     h2h = client.get("/players/head-to-head")
     assert h2h.status_code == 200 and "1 game could not be read and is left out." in text(h2h)
+
+
+def test_the_player_filter_finds_part_of_a_name_as_written_and_a_look_alike_whole(client, db):
+    tom = grouped(db, gin_example(("Tom", "Zoe")))
+    open_game(client, db, tom)
+
+    def shown(query):
+        return [int(i) for i in re.findall(r'<li data-game="(\d+)"', text(client.get("/games" + query)))]
+    assert shown("?player=to") == [tom]
+    assert shown("?player=r") == []  # no name holds an r (Tom's look-alike key, "torn", does)
+    assert shown("?player=T\u043em") == [tom]  # a Cyrillic о: the same name, whole

@@ -357,6 +357,7 @@ def m012_nights(db: Database) -> None:
             seq INTEGER NOT NULL, left INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (night, player))""")
     db.execute("CREATE INDEX night_players_player ON night_players (player)")
 
+
 @migrations()
 def m013_group_names(db: Database) -> None:
     """A group's name (``groups.name``), as its people call themselves ("Thursday club"):

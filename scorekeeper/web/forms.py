@@ -508,7 +508,8 @@ class GroupNameForm(WriteForm):
     """A group's name, given on its page (empty: none)."""
 
     name = StringField(lazy_gettext("The group's name"), [
-        Length(max=kernel.NAME_LENGTH, message=lazy_gettext("keep names to %(n)s letters", n=kernel.NAME_LENGTH))])
+        Length(max=kernel.NAME_LENGTH, message=lazy_gettext("keep names to %(n)s letters", n=kernel.NAME_LENGTH))],
+        filters=[lambda text: " ".join(text.split()) if isinstance(text, str) else text])  # measured as kept
 
 
 class TableForm(WriteForm):

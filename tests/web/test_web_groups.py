@@ -83,6 +83,8 @@ def test_a_group_is_named_on_its_page_and_called_so_where_it_is_linked(app, clie
     assert refused.status_code == 422 and "invisible character" in text(refused)
     assert 'value="Club' in text(refused)  # the name as typed, to mend
     assert kernel.group_names(db, [kernel.group_of(db, game)]) == {kernel.group_of(db, game): "Thursday club"}
+    # Measured as kept: spaces around and between the words are not counted.
+    assert client.post(f"/group/{edit}/name", data={"name": " " * 30 + "Thursday  club"}).status_code == 303
     # Emptied: no name, called by its number again.
     client.post(f"/group/{edit}/name", data={"name": " "})
     assert '<h1 data-group-name>Group</h1>' in text(client.get(f"/group/{edit}"))

@@ -109,6 +109,9 @@ def test_twelve_players_two_rounds_of_tables_standings_from_the_games(client, gr
     assert "Everyone is at a table" in text(client.get(url))
     games = table_links(client, url)
     assert len(games) == 3
+    # A table's own round is its game's, told apart from the night's rounds of tables.
+    page = text(client.get(url))
+    assert page.count("its game at round 1") == 3 and "Tables of round 1" in page
     for (game_id, _link), names in zip(games, first):
         rules = kernel.header(db, int(game_id))
         assert rules["rules"]["target"] == 10 and rules["players"] == names  # the night's rules and seats

@@ -58,6 +58,13 @@ class RecordedRound:
     play_id: int | None = None
     revision: int = 0
 
+    def holding_nothing(self) -> list[str]:
+        """The players who did not end the round and hold nothing as entered, where someone
+        went out (a hand left to enter, or a tap missed: counted as none, so the page says so)."""
+        if self.how not in ("out", RUMMY) or self.hands is None:
+            return []
+        return [p for p, cards in self.hands.items() if p != self.player and not cards]
+
     def data(self) -> dict[str, Any]:
         """The round as the game file has it."""
         if self.how == "stalemate":

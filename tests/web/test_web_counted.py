@@ -875,3 +875,14 @@ def test_a_conquian_hand_after_tableaus_says_what_it_is_worth_before_it_is_enter
     game.record("Bob")
     assert "data-round-note" not in game.page("/counted/round")  # decided: back to 1
     assert game.totals() == {"Ann": -3, "Bob": 3}
+
+
+def test_a_hand_left_empty_beside_someone_gone_out_is_said_on_the_check_and_the_save(client):
+    game = Counted(client, "rummy", ["Ann", "Bob", "Cy"])
+    said = "Nothing is picked for Cy: counted as holding no cards."
+    check = client.post(game.url + "/counted/round", data=game.form("Ann", {"Bob": "SK"}, save=False))
+    assert check.status_code == 200 and said in text(check)
+    saved = game.record("Ann", {"Bob": "SK"})
+    assert said in text(client.get(saved.headers["Location"]))
+    full = client.post(game.url + "/counted/round", data=game.form("Bob", {"Ann": "S2", "Cy": "D7"}, save=False))
+    assert "Nothing is picked" not in text(full)  # every hand entered: nothing to say

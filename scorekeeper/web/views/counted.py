@@ -257,6 +257,10 @@ def _check_or_save(scored: counted.Scored, form: RoundForm, round_no: int, editi
                            "and try again. Nothing was saved."), status=422, **again)
     try:
         rnd = _round_from_form(scored, form, in_play)
+        empty = rnd.holding_nothing()
+        if empty:  # said on the check and with the round saved
+            flash(page_text("Nothing is picked for %(players)s: counted as holding no cards.",
+                            players=helpers.names_and(empty)))
         if not form.save.data:  # Check: the scores as they would be, nothing saved
             result, totals = counted.preview(get_db(), scored, round_no, rnd)
             return _round_page(scored, round_no, preview=result, preview_totals=totals, **again)

@@ -197,9 +197,14 @@ def test_while_the_hands_are_entered_the_board_counts_them_and_shows_the_aces(ta
     note = re.search(r'data-board-player="A".*?</th>', html, re.S).group(0)
     assert 'data-board-note' in note and 'aria-label="ace of diamonds">A♦</span>' in note
     assert "data-board-note" not in re.search(r'data-board-player="B".*?</th>', html, re.S).group(0)
-    seed = table.__class__(client)  # the whole seed round, hands entered
+    table.out("A")
+    table.hand("B", "SK")  # C's hand not entered yet: so far
+    html = client.get(f"{table.url}/board").get_data(as_text=True)
+    assert cells(html, "round-score") == {"A": 60, "B": -10, "C": 0}  # A: 30 × 2 (an ace)
+    assert "a hand not entered yet counts as holding nothing" in shown_text(html)
+    seed = table.__class__(client)  # the whole seed round, every hand entered: nothing "so far"
     seed.new_game(["A", "B", "C"], dealer=2)
     seed_round(seed)
     html = client.get(f"{seed.url}/board").get_data(as_text=True)
     assert cells(html, "round-score") == {"A": 100, "B": -120, "C": -20}
-    assert "a hand not entered yet counts as holding nothing" in shown_text(html)
+    assert "a hand not entered yet" not in shown_text(html)

@@ -219,7 +219,8 @@ def board(state: logs.LogState) -> scoreboard.Board:
             counted = None
         if counted is not None:
             scores = dict(counted.scored_round.scores)
-            status.append(Say("These scores are so far: a hand not entered yet counts as holding nothing."))
+            if state.missing_hands():
+                status.append(Say("These scores are so far: a hand not entered yet counts as holding nothing."))
     aces = getattr(table, "aces", None) if state.variant.aces_face_up and not state.over else None
     round_plays = state.plays(state.round_no) if not state.over else []
     last = get_template_attribute("_board_last.html", "table_last")

@@ -387,6 +387,7 @@ class CountedRound:
     said_words: Say
     how: str = ""  # what came of it, where the game says: "gin", "undercut", "knock" (a code)
     stories: Mapping[str, list[Say]] = field(default_factory=dict)
+    stalemate: bool = False  # no one ended it: no hand was counted
 
     @property
     def ended(self) -> str:
@@ -413,7 +414,7 @@ def _counted_round(header: Header, before: Standing, data: Any, round_no: int,
     except ScorekeeperError as e:
         raise located(e, round_no) from None
     scored = CountedRound(result.scores, result.detail, rnd.finished, rnd.ended(),
-                          result.words or rnd.ended(), result.how, result.stories)
+                          result.words or rnd.ended(), result.how, result.stories, rnd.stalemate)
     after = Standing(before.rounds + (1 if rnd.finished else 0), dict(game.totals), game.over,
                      tuple(game.winners), carry=game.carry(),
                      figures=added(before.figures, figures_of(header.variant, scored)) if rnd.finished

@@ -886,3 +886,10 @@ def test_a_hand_left_empty_beside_someone_gone_out_is_said_on_the_check_and_the_
     assert said in text(client.get(saved.headers["Location"]))
     full = client.post(game.url + "/counted/round", data=game.form("Bob", {"Ann": "S2", "Cy": "D7"}, save=False))
     assert "Nothing is picked" not in text(full)  # every hand entered: nothing to say
+
+
+def test_a_stalemate_round_says_no_hand_was_counted_not_that_no_cards_were_left(client):
+    game = Counted(client, "rummy", ["Ann", "Bob"])
+    saved = game.record("stalemate")
+    html = text(client.get(saved.headers["Location"]))
+    assert "No cards left" not in html and "Stalemate: no one scores" in html

@@ -73,6 +73,7 @@ def test_a_group_is_named_on_its_page_and_called_so_where_it_is_linked(app, clie
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/group/{edit}")
     page = text(client.get(response.headers["Location"]))
     assert '<h1 data-group-name>Thursday club</h1>' in page and "This group is called Thursday club." in page
+    assert "<title>Thursday club" in page  # the browser's tab says it too
     assert "Thursday club: its games, players and links to share" in text(client.get("/games"))
     assert '<h1 data-group-name>Thursday club</h1>' in text(app.test_client().get(f"/group/{view}"))
     # The read-only link names nothing (403); a name too long or invisible is refused, said.

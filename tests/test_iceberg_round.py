@@ -310,7 +310,8 @@ def test_last_ace_ends_the_round_after_that_players_turn(players, aces):
     assert round_.meld("B", cards("S9 H9 D9")).points == 30
     # ... and nobody else plays
     for other in set(players.split()) - {"B"}:
-        with pytest.raises(IllegalPlay, match="the round ended after B's turn, when the last ace was exposed"):
+        with pytest.raises(IllegalPlay, match="B exposed the last ace: only B plays on, to finish that turn, "
+                                              "then the round ends"):
             round_.meld(other, cards("S4 H4"))
     result = score_round(round_, {p: [] for p in players.split()})
     assert result.finished

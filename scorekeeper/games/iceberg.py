@@ -235,8 +235,8 @@ class MeldRound(Generic[M]):
         if self.out:
             raise IllegalPlay(Say("the round is over: %(player)s went out", player=self.out))
         if self.last_ace_by and player != self.last_ace_by:
-            raise IllegalPlay(Say("the round ended after %(player)s's turn, when the last ace was exposed",
-                                  player=self.last_ace_by))
+            raise IllegalPlay(Say("%(player)s exposed the last ace: only %(player)s plays on, to finish "
+                                  "that turn, then the round ends", player=self.last_ace_by))
 
     def _record(self, play: Play[M]) -> Play[M]:
         self.plays.append(play)

@@ -170,7 +170,8 @@ def test_last_ace_says_the_round_ends_after_that_turn(table):
     # Nobody else may play now.
     table.meld("B", "S7", "S8", "S9")
     refused = table.meld("A", "H7", "H8", "H9", expect=422)
-    assert "when the last ace was exposed" in refused.get_data(as_text=True)
+    assert "B exposed the last ace: only B plays on, to finish that turn, then the round ends" in \
+        refused.get_data(as_text=True)
     assert "The round is over" in table.pass_turn(expect=422).get_data(as_text=True)
 
 

@@ -116,7 +116,8 @@ def facts(record: GameRecord) -> dict[str, Facts]:
     """Each player's figures in one game, by their name in that game."""
     over = record.over
     result = {
-        p: Facts(rounds=[rnd.scores[p] for _n, rnd in record.counted()],
+        # A stalemate counts no hand: it is no round of the averages (its 0 is no score).
+        p: Facts(rounds=[rnd.scores[p] for _n, rnd in record.counted() if not getattr(rnd, "stalemate", False)],
                  total=record.totals[p], won=p in record.winners, over=over)
         for p in record.players
     }

@@ -248,3 +248,11 @@ def test_a_game_played_both_ways_of_winning_has_a_line_for_each(records):
     assert lines == [("Rummy", [20], 20), ("Rummy, lowest total wins", [0, 9], 0)]
     only_penalty = [str(line.name) for line in stats.player_stats("Ann", records).lines if line.variant == "rummy"]
     assert only_penalty == ["Rummy"]  # played one way only: its name alone
+
+
+def test_a_stalemate_is_no_round_of_the_averages():
+    """Penalty Rummy: Ann out (0), a stalemate (no hand counted), Bob out (Ann 9): Ann's rounds
+    are 0 and 9, average 4.5; the stalemate's 0 counts for nothing."""
+    doc = {**RUMMY, "rounds": [RUMMY["rounds"][0], {"stalemate": True}, RUMMY["rounds"][1]]}
+    (line,) = stats.player_stats("Ann", [record(8, "2026-01-12", doc)]).lines
+    assert line.rounds == [0, 9] and line.average_round == 4.5

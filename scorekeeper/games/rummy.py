@@ -57,8 +57,8 @@ RULES = RuleBook(
                choices=("double", "plus10", "none"), label=Say("Going out rummy"),
                choice_labels=(Say("Doubles the win"), Say("Adds 10"), Say("Nothing more"))),
         Option("target", 100,
-               Say("Game score: 100 for 2 players, 150 for 3, 200 for 4 (winner takes all); "
-                   "100 with penalty scoring."), SOURCE, minimum=1, maximum=LARGEST, default_for=_default_target,
+               Say("The game score that ends the game; by default it depends on the players and the scoring."),
+               SOURCE, minimum=1, maximum=LARGEST, default_for=_default_target,
                label=Say("Target"),
                default_text=Say("100 for 2 players, 150 for 3, 200 for 4; 100 with penalty scoring")),
     ],

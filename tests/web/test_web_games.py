@@ -212,3 +212,10 @@ def test_a_rule_number_left_empty_is_its_default(table, client):
     table.new_game(["A", "B"], target="  ")
     html = client.get(f"{table.url}/rules").get_data(as_text=True)
     assert re.search(r'data-rule="target"[^>]*>.*?This game: 5000</strong>\.', html, re.S)
+
+
+def test_a_rules_help_says_its_default_once(client):
+    """Rummy's Target: its help and "Leave empty for the default: …" said the numbers twice."""
+    html = client.get("/games/new?variant=rummy").get_data(as_text=True)
+    help_text = re.search(r'id="rule_target-help">(.*?)</p>', html, re.S).group(1)
+    assert help_text.count("150 for 3") == 1 and "Leave empty for the default" in help_text

@@ -219,3 +219,9 @@ def test_a_rules_help_says_its_default_once(client):
     html = client.get("/games/new?variant=rummy").get_data(as_text=True)
     help_text = re.search(r'id="rule_target-help">(.*?)</p>', html, re.S).group(1)
     assert help_text.count("150 for 3") == 1 and "Leave empty for the default" in help_text
+
+
+def test_the_home_page_names_the_games_in_the_phones_language(client):
+    html = client.get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    line = re.search(r'<p class="help">[^<]*Iceberg[^<]*</p>', html).group(0)
+    assert "Robber Rummy, Rommé, Gin Rummy" in line  # Basic Rummy as the game pages name it

@@ -180,3 +180,18 @@ def test_last_ace_round_end_counts_every_hand(table):
     assert table.end_scores() == {"A": 100, "B": -50}
     table.confirm_round(1)
     assert table.totals() == {"A": 100, "B": -50}
+
+
+def test_the_round_end_of_a_round_counted_already_says_so(table):
+    """Back after "Confirm the hands": the round end asked again leads to the table, saying
+    the round was counted, not that it is not over yet."""
+    table.new_game(["A", "B", "C"], dealer=2)
+    seed_round(table)
+    table.confirm_round(1)
+    response = table.client.get(f"{table.url}/end")
+    assert response.status_code == 303 and response.headers["Location"].endswith("/table")
+    html = table.page()
+    assert "Round 1 is counted: this is round 2." in html and "not over yet" not in html
+    table.meld("B", "S7", "S8", "S9")  # round 2 begun: it is not over yet
+    table.client.get(f"{table.url}/end")
+    assert "The round is not over yet" in table.page()

@@ -30,6 +30,8 @@ def end_page(state: logs.LogState, *, player=None, picked=None, error=None, stat
     if not state.ended:
         if state.over:
             return redirect(url_for("table_game.summary", game_id=game_id), 303)
+        if error is None and state.finished_rounds and not state.begun:  # Back after counting a round
+            error = Say("Round %(n)s is counted: this is round %(next)s.", n=state.round_no - 1, next=state.round_no)
         flash(said(error or Say("The round is not over yet: %(how)s.", how=state.variant.how_rounds_end)))
         return redirect(url_for("table.show", game_id=game_id), 303)
     round_no = state.round_no

@@ -252,7 +252,7 @@ def test_score_reads_a_file_with_its_record(tmp_path, seed_example):
 @pytest.mark.parametrize("lang, said", [
     ("es", "Teléfono de Zoe · Ronda 1: La combinación de Mia (5♥ 6♥ 7♥) pasó a ser 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, "
            "el 8♥ de Zoe 40 → 50"),
-    ("de", "Telefon von Zoe · Runde 1: Kombination von Mia (5♥ 6♥ 7♥) wurde zu 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, "
+    ("de", "Handy von Zoe · Runde 1: Kombination von Mia (5♥ 6♥ 7♥) wurde zu 4♥ 5♥ 6♥ 7♥ · Mia +40, Zoe +10, "
            "8♥ von Zoe 40 → 50"),
 ])
 def test_the_changes_are_said_in_the_phones_language(table, client, lang, said):

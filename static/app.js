@@ -3,7 +3,7 @@
 document.documentElement.classList.add("js");
 const $ = (s, r = document) => r.querySelector(s), $$ = (s, r = document) => [...r.querySelectorAll(s)];
 const body = document.body, on = (e, t, f) => e.addEventListener(t, f), ss = sessionStorage;
-/* The page's words, {name} marks filled in (the script has no words of its own). */
+/* The page's words, {name} marks filled in: the script has none. */
 const fill = (t, o) => (t || "").replace(/\{(\w+)\}/g, (m, k) => k in o ? o[k] : m);
 const store = (s, k, v) => { try { if (v === undefined) return JSON.parse(s.getItem(k)); v ? s.setItem(k, JSON.stringify(v)) : s.removeItem(k); } catch (e) { return null; } };
 
@@ -15,13 +15,13 @@ if (navigator.wakeLock && $("[data-wake-lock]")) {
   awake();
 }
 
-/* The table pages kept for when the network is gone (static/sw.js). */
+/* Table pages kept for when the network is gone (sw.js). */
 if (navigator.serviceWorker) navigator.serviceWorker.register(new URL("sw.js", $("link[rel=manifest]").href)).catch(() => {});
 
-/* Two decks: a card's second copy's cell (data-two), shown once it is picked. */
+/* Two decks: a second copy's cell (data-two), shown once picked. */
 $$("[data-two]").forEach(i => i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2 aria-label="${fill(i.closest("[data-second]").dataset.second, {card: i.getAttribute("aria-label")}).replace(/"/g, "&quot;")}"><b>${i.nextElementSibling.textContent}²</b></label>`));
 
-/* The cards picked, in words (as picker.count_line; n == 1: the languages' plural rule). */
+/* The cards picked, in words (picker.count_line; n == 1: the plural rule). */
 const picked = (f, name = "cards") => $$(`[name=${name}]:checked`, f).map(i => i.nextElementSibling.textContent.replace("²", ""));
 const count = f => $$("[data-tally]", f).forEach(p => {
   const c = picked(f, p.dataset.tally), n = c.length, w = (p.closest("[data-bar]") || p).dataset;
@@ -78,10 +78,11 @@ $$("form[data-preview-url]").forEach(form => {
   const ours = () => { const m = form && $("[data-me]", form); return m ? m.dataset.me : turn(); };
   let own = form && chosen("player") !== ours();
   on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
-  /* A pass waiting moves the turn on here, as there (data-says: its words) */
+  /* A pass waiting moves the turn (and the strip's) on here, as there */
   const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value), x = JSON.parse(s.dataset.out || "[]"), o = (n, i = p.indexOf(n)) => x.includes(n = p[++i % p.length]) ? o(n) : n, t = o(s.dataset.turn), h = $("[data-says]", s)) => {
     if (b) s.dataset.turn = $("[name=turn]", s).value = t, h.textContent = fill(h.dataset.says, {player: t}),
-      b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours());
+      b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours()),
+      $$("[data-scores] th[data-player]").forEach(c => c.ariaCurrent = c.dataset.player == t || null);
   };
 
   /* Passes waiting move the turn on, each from its own turn */
@@ -104,7 +105,7 @@ $$("form[data-preview-url]").forEach(form => {
     store(ss, "said", (mine && say.last) || null);
     location.assign(url);
   };
-  /* New regions; a <template data-k> is a piece this page has, moved in (none: false). */
+  /* New regions; a <template data-k>: a piece the page has, moved in. */
   const swap = regions => {
     const mine = {}, todo = [];
     $$("[data-region] [data-k]").forEach(e => mine[e.dataset.k] = e);
@@ -217,7 +218,7 @@ $$("form[data-preview-url]").forEach(form => {
   };
   on(document, "submit", e => {
     const f = e.target, b = e.submitter, confirm = b && b.dataset.action === "confirm", k = f.elements;
-    /* A live region's form is every phone's: this phone's token, an id of its own */
+    /* A live region's form: this phone's token and an id */
     if (k.csrf_token && !k.csrf_token.value) k.csrf_token.value = $("meta[name=csrf-token]").content;
     if (k.request_id && !k.request_id.value) k.request_id.value = rid();
     if (!table || !b || !(b.matches("[data-ace]") || /^(confirm|pass|undo|out|take|stock|renege)$/.test(b.dataset.action))) {

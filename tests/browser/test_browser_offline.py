@@ -94,6 +94,9 @@ def test_passes_waiting_move_the_turn_so_the_next_plays_are_credited_right(brows
         page.locator("[data-action=pass]").tap()  # A's pass, waiting
         expect(turn).to_have_attribute("data-turn", "B")
         expect(turn.locator("h1")).to_contain_text("B’s turn")
+        strip = page.locator("[data-scores] th[aria-current=true]")  # the strip's column too
+        expect(strip).to_have_count(1)
+        expect(strip).to_have_attribute("data-player", "B")
         expect(page.locator("[data-action=pass]")).to_contain_text("Pass to C")
         expect(page.locator("form#play input[name=player][value=B]")).to_be_checked()
         phone.tap_cards("S7", "S8", "S9")

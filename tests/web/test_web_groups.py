@@ -75,6 +75,8 @@ def test_a_group_is_named_on_its_page_and_called_so_where_it_is_linked(app, clie
     assert '<h1 data-group-name>Thursday club</h1>' in page and "This group is called Thursday club." in page
     assert "<title>Thursday club" in page  # the browser's tab says it too
     assert "Thursday club: its games, players and links to share" in text(client.get("/games"))
+    game_page = text(client.get(f"/g/{_key}", follow_redirects=True))
+    assert "This game's group, Thursday club: its games, players and links to share" in game_page
     assert '<h1 data-group-name>Thursday club</h1>' in text(app.test_client().get(f"/group/{view}"))
     # The read-only link names nothing (403); a name too long or invisible is refused, said.
     assert app.test_client().post(f"/group/{view}/name", data={"name": "Spies"}).status_code == 403

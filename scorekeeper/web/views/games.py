@@ -166,13 +166,14 @@ def flat_errors(form) -> list[str]:
 
 
 @bp.app_template_global("group_page")
-def group_page(game_id: int) -> str | None:
-    """The page of a game's group (its share section links it), if this phone holds a link
-    to the group."""
+def group_page(game_id: int) -> tuple[str, str] | None:
+    """The page of a game's group and the group's name ("" for none), its share section
+    linking it, if this phone holds a link to the group."""
     group_id = kernel.group_of(get_db(), game_id)
     if group_id not in links.held_groups():
         return None
-    return url_for("games.index", group_key=links.group_key_for(group_id))
+    return (url_for("games.index", group_key=links.group_key_for(group_id)),
+            kernel.group_names(get_db(), [group_id]).get(group_id, ""))
 
 
 @bp.route("/g/<game_key>/phone", methods=["GET", "POST"])

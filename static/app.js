@@ -78,14 +78,14 @@ $$("form[data-preview-url]").forEach(form => {
   const ours = () => { const m = form && $("[data-me]", form); return m ? m.dataset.me : turn(); };
   let own = form && chosen("player") !== ours();
   on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
-  /* A pass waiting moves the turn (and the strip's) on here, as there */
-  const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value), x = JSON.parse(s.dataset.out || "[]"), o = (n, i = p.indexOf(n)) => x.includes(n = p[++i % p.length]) ? o(n) : n, t = o(s.dataset.turn), h = $("[data-says]", s)) => {
+  /* A pass waiting moves the turn (the strip's too) here, as there */
+  const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value), x = JSON.parse(s.dataset.out || "[]"), o = (n, k = p.length) => --k && x.includes(n = p[(p.indexOf(n) + 1) % p.length]) ? o(n, k) : n, t = o(s.dataset.turn), h = $("[data-says]", s)) => {
     if (b) s.dataset.turn = $("[name=turn]", s).value = t, h.textContent = fill(h.dataset.says, {player: t}),
       b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours()),
       $$("[data-scores] th[data-player]").forEach(c => c.ariaCurrent = c.dataset.player == t || null);
   };
 
-  /* Passes waiting move the turn on, each from its own turn */
+  /* Passes waiting move the turn on, each from its turn */
   const passes = (s = $("[data-turn]")) => s && form && queue.forEach((q, p) => /\/pass$/.test(q.url) && (p = new URLSearchParams(q.body)).get("turn") === s.dataset.turn && !p.has("cards") && passOn());
   /* Picks restored: on the page opened again, or when their play is refused. */
   const keep = () => store(local, PICKS, any() && new URLSearchParams(new FormData(form)) + "");
@@ -155,7 +155,7 @@ $$("form[data-preview-url]").forEach(form => {
     $$("label:has([data-two])+.two,[data-waiting],[data-waited],[data-flash],[data-error],[data-preview]>*", copy).forEach(e => e.remove());
     worker.postMessage({page: "<!DOCTYPE html>\n" + copy.outerHTML, url: location.href});
   } catch {} };  /* none kept */
-  /* Kept while a play is on its way or a page loads. */
+  /* Held while a play is sent or a page loads. */
   const heard = data => { if (leaving || sending) held = data; else if (data.version > version) update(data); };
   const flush = () => { const h = held; held = null; if (h) heard(h); };
   const listen = () => {

@@ -254,7 +254,7 @@ def play_seed_round(phone: Phone) -> None:
     phone.meld("S9", "S8", "S7", points=30)
     phone.pass_turn()
     expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "B")
-    expect(page.locator("input[name=player][data-player='B']")).to_be_checked()
+    expect(page.locator("input[name=player][value='B']")).to_be_checked()
     phone.meld("DJ", "CJ", points=10)
     phone.pass_turn()
     expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "C")

@@ -51,7 +51,7 @@ def check_offline(page, browser, server) -> None:
     version = page.locator("body").get_attribute("data-version")
 
     page.context.set_offline(True)
-    page.locator("label:has(input[data-player='B']) > span").tap()
+    page.locator("label:has(input[name=player][value='B']) > span").tap()
     page.locator("[data-ace='SA']").tap()  # B's ace, tapped offline
     page.locator("[data-action=pass]").tap()  # and A's pass
     expect(page.locator("[data-waiting] li")).to_have_count(2)

@@ -28,7 +28,7 @@ def test_a_three_card_meld_takes_at_most_five_taps(page):
     page.reload()
     assert taps(page) == 0
     # Whose turn it is and "new meld" are already chosen: the cards, then Confirm.
-    expect(page.locator("input[name=player][data-player='A']")).to_be_checked()
+    expect(page.locator("input[name=player][value='A']")).to_be_checked()
     expect(page.locator("input[name=meld][data-meld='']")).to_be_checked()
     phone.meld("S9", "S8", "S7", points=30)
     expect(phone.log_item(type="meld", player="A")).to_have_count(1)

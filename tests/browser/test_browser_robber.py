@@ -24,8 +24,8 @@ def tap_cards(page, *cards):
 
 
 def who_plays(page, player):
-    page.locator(f"label:has(input[data-player='{player}']) > span").tap()
-    expect(page.locator(f"input[data-player='{player}']")).to_be_checked()
+    page.locator(f"label:has(input[name=player][value='{player}']) > span").tap()
+    expect(page.locator(f"input[name=player][value='{player}']")).to_be_checked()
 
 
 def choose_meld(page, number):
@@ -127,7 +127,7 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
     expect(page.locator("[data-log] li")).to_have_count(3)  # nothing was saved
 
     # Cy steals it back with A♥ 2♥: the chip is blue again, 60 for Ann & Cy.
-    expect(page.locator("input[data-player='Cy']")).to_be_checked()
+    expect(page.locator("input[name=player][value='Cy']")).to_be_checked()
     choose_meld(page, 1)
     tap_cards(page, "H2")
     send(page, page.locator("[data-action=confirm]"))

@@ -174,14 +174,14 @@ def test_leaving_the_page_with_plays_not_sent_warns(phone):
 
 def test_cards_picked_are_kept_when_the_table_is_left_and_opened_again(phone):
     page = phone.page
-    page.locator("label:has(input[data-player='B']) > span").tap()
+    page.locator("label:has(input[name=player][value='B']) > span").tap()
     phone.tap_cards("H9", "C9")
     phone.expect_preview(10)
     phone.tap_and_wait(page.get_by_role("link", name="Game page"))
     phone.tap_and_wait(page.locator("[data-action=resume]"))  # back to the table
     for card in ("H9", "C9"):
         expect(phone.card_input(card)).to_be_checked()
-    expect(page.locator("input[name=player][data-player='B']")).to_be_checked()
+    expect(page.locator("input[name=player][value='B']")).to_be_checked()
     expect(page.locator("[data-bar] .count")).to_have_text("2 cards: 9♥ 9♣")
     phone.expect_preview(10)
     phone.confirm()

@@ -43,7 +43,7 @@ def still_the_same_page(phone: Phone) -> bool:
 def test_a_play_on_one_phone_appears_on_the_other_keeping_its_picks(phones):
     one, two = phones
     # Phone two is half way through B's pair of nines.
-    two.page.locator("label:has(input[data-player='B']) > span").tap()
+    two.page.locator("label:has(input[name=player][value='B']) > span").tap()
     two.tap_cards("H9", "C9")
     two.expect_preview(10)
     not_reloaded(two)
@@ -59,7 +59,7 @@ def test_a_play_on_one_phone_appears_on_the_other_keeping_its_picks(phones):
     for card in ("S7", "S8", "S9"):
         expect(two.card_input(card)).to_be_disabled()
     # What phone two had picked is untouched, and it logs as it was.
-    expect(two.page.locator("input[name=player][data-player='B']")).to_be_checked()
+    expect(two.page.locator("input[name=player][value='B']")).to_be_checked()
     expect(two.page.locator("input[name=meld][data-meld='']")).to_be_checked()
     for card in ("H9", "C9"):
         expect(two.card_input(card)).to_be_checked()
@@ -73,7 +73,7 @@ def test_whose_turn_follows_the_other_phones_pass(phones):
     one, two = phones
     one.pass_turn()
     expect(two.page.locator("section[data-turn]")).to_have_attribute("data-turn", "B", timeout=LIVE)
-    expect(two.page.locator("input[name=player][data-player='B']")).to_be_checked()
+    expect(two.page.locator("input[name=player][value='B']")).to_be_checked()
     expect(two.page.locator("[data-action=pass]")).to_contain_text("Pass to C")
     # A pass tapped from the other phone's page now passes B's turn, not A's again.
     two.pass_turn()
@@ -82,7 +82,7 @@ def test_whose_turn_follows_the_other_phones_pass(phones):
 
 def test_a_card_the_other_phone_logged_is_refused_with_the_reason(phones):
     one, two = phones
-    two.page.locator("label:has(input[data-player='B']) > span").tap()
+    two.page.locator("label:has(input[name=player][value='B']) > span").tap()
     two.tap_cards("S9", "H9", "C9")
     expect(two.page.locator("[data-preview] [data-ok='1']")).to_be_visible()
 

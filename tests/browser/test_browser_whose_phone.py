@@ -60,7 +60,7 @@ def test_a_player_s_phone_and_the_table_s_phone_play_a_round(phones):
     expect(chosen(mine)).to_have_value("A")  # A's phone: still A
 
     # A's phone logs C's ace: a choice for that play only.
-    mine.page.locator("label:has(input[data-player='C']) > span").tap()
+    mine.page.locator("label:has(input[name=player][value='C']) > span").tap()
     mine.ace("CA")
     expect(mine.log_item(type="ace", player="C")).to_have_count(1)
     expect(chosen(mine)).to_have_value("A")
@@ -68,7 +68,7 @@ def test_a_player_s_phone_and_the_table_s_phone_play_a_round(phones):
     expect(chosen(table)).to_have_value("C")
 
     # The table's phone: a player chosen for a play, then a pass there: the turn's again.
-    table.page.locator("label:has(input[data-player='A']) > span").tap()
+    table.page.locator("label:has(input[name=player][value='A']) > span").tap()
     table.pass_turn()  # C passes to A
     expect(chosen(table)).to_have_value("A")
     mine.page.reload()  # a page drawn afresh: this phone's player chosen, whoever's turn it is

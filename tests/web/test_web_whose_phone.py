@@ -9,7 +9,7 @@ from db_dump import dump
 
 
 def checked(html: str) -> str:
-    return re.search(r'name="player" value="([^"]+)" data-player="[^"]+" checked', html).group(1)
+    return re.search(r'name="player" value="([^"]+)" checked', html).group(1)
 
 
 @pytest.fixture

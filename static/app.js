@@ -65,7 +65,7 @@ $$("form[data-preview-url]").forEach(form => {
    localStorage till answered. */
 (() => {
   const {live, events} = body.dataset, table = body.matches(".table-screen"), form = $("#play");
-  if (!live || !window.fetch) return;
+  if (!live) return;
   const rid = () => [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 256).toString(16).slice(1)).join("");
   const local = localStorage, WAIT = "waiting " + live, PICKS = "picks " + live, unsent = body.dataset.unsent || "…";
   let told = "", version = +body.dataset.version, timer, busy, leaving, dirty, sending, next, stream, held, polling = !events || !window.EventSource;
@@ -78,15 +78,14 @@ $$("form[data-preview-url]").forEach(form => {
   const ours = () => { const m = form && $("[data-me]", form); return m ? m.dataset.me : turn(); };
   let own = form && chosen("player") !== ours();
   on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
-  /* A pass waiting moves the turn (the strip's too) here, as there */
+  /* Plays waiting move the turn (the strip's too) here, as there: a pass from its turn; a renege puts its player out */
   const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value), x = JSON.parse(s.dataset.out || "[]"), o = (n, k = p.length) => --k && x.includes(n = p[(p.indexOf(n) + 1) % p.length]) ? o(n, k) : n, t = o(s.dataset.turn), h = $("[data-says]", s)) => {
     if (b) s.dataset.turn = $("[name=turn]", s).value = t, h.textContent = fill(h.dataset.says, {player: t}),
       b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours()),
       $$("[data-scores] th[data-player]").forEach(c => c.ariaCurrent = c.dataset.player == t || null);
   };
-
-  /* Passes waiting move the turn on, each from its turn */
-  const passes = (s = $("[data-turn]")) => s && form && queue.forEach((q, p) => /\/pass$/.test(q.url) && (p = new URLSearchParams(q.body)).get("turn") === s.dataset.turn && !p.has("cards") && passOn());
+  const moves = (q, s = $("[data-turn]"), p = new URLSearchParams(q.body)) => s && form && (p.get("action") == "renege" ? (s.dataset.out = JSON.stringify([...JSON.parse(s.dataset.out || "[]"), p.get("player")]), delete s.dataset.plays, $$("[data-pending-take],form", s).forEach(e => e.hidden = !e.action)) : /\/pass$/.test(q.url) && p.get("turn") === s.dataset.turn && !p.has("cards") && passOn());
+  const passes = () => queue.forEach(q => moves(q));
   /* Picks restored: on the page opened again, or when their play is refused. */
   const keep = () => store(local, PICKS, any() && new URLSearchParams(new FormData(form)) + "");
   const pick = sent => {
@@ -250,7 +249,7 @@ $$("form[data-preview-url]").forEach(form => {
       keep();
     }
     queue.push(item);
-    if (pass && !still.length) passOn();
+    moves(item);
     draw();
     pump();
   });

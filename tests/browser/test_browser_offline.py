@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from browser_table import PHONE, Phone, Routes, location
+from browser_table import PHONE, Phone, Routes, location, send
 from playwright.sync_api import expect
+from test_browser_robber import tap_cards, who_plays
 
 
 def under_the_worker(page) -> None:
@@ -276,6 +277,54 @@ def test_a_robber_hand_reloaded_offline_is_the_hand_as_last_seen(browser, server
         page.context.set_offline(True)
         page.reload()
         expect(meld).to_contain_text("4♥")
+    finally:
+        context.close()
+
+
+def test_a_robber_renege_waiting_makes_the_passes_after_it_pass_the_reneger_by(browser, server):
+    """Bob takes the pile; then, with no network, his renege and three passes wait: the
+    pending card's note goes, the Pass shows, and the turn moves here as the server will
+    move it (Bob to Cy, Cy to Ann, Ann to Cy: Bob is out of the hand), on a reload too;
+    back online, every play lands, credited as tapped."""
+    context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        made = Routes(page).post("/games", [("variant", "robber"), ("seat_0", "Ann"), ("seat_1", "Bob"),
+                                            ("seat_2", "Cy"), ("first_dealer", "0")])  # Bob's turn
+        hand = location(made)
+        page.goto(hand)
+        under_the_worker(page)
+        page.goto(hand)
+        who_plays(page, "Bob")
+        tap_cards(page, "SK")
+        send(page, page.locator("[data-action=take]"))
+        expect(page.locator("[data-action=pass]")).to_be_hidden()  # SK must be melded first
+        kept_now(page)
+        turn = page.locator("section[data-turn]")
+        page.context.set_offline(True)
+        page.locator("[data-action=renege]").tap()
+        expect(page.locator("[data-pending-take]")).to_be_hidden()
+        for i, (passer, to) in enumerate([("Bob", "Cy"), ("Cy", "Ann"), ("Ann", "Cy")]):
+            expect(turn).to_have_attribute("data-turn", passer)
+            expect(page.locator("input[name=player]:checked")).to_have_value(passer)
+            page.wait_for_timeout(700)  # not a double tap
+            page.locator("[data-action=pass]").tap()
+            expect(page.locator("[data-waiting] li")).to_have_count(i + 2)
+            expect(turn).to_have_attribute("data-turn", to)
+        page.reload()  # the page kept, its plays waiting on it again
+        expect(page.locator("[data-waiting] li")).to_have_count(4)
+        expect(turn).to_have_attribute("data-turn", "Cy")
+        expect(page.locator("[data-action=pass]")).to_contain_text("Ann")
+        page.context.set_offline(False)
+        expect(page.locator("[data-waiting] li")).to_have_count(0)
+        expect(page.locator("[data-error]")).to_have_count(0)
+        expect(turn).to_have_attribute("data-turn", "Cy")
+        log = page.locator("[data-log]")
+        expect(log).to_contain_text("Bob reneged: −100 this hand · Bob discarded: Cy’s turn")
+        expect(log).to_contain_text("Cy discarded: Ann’s turn")
+        expect(log).to_contain_text("Ann discarded: Cy’s turn")
+        expect(log.locator("li")).to_have_count(4)  # the take, the renege with Bob's pass, two passes
     finally:
         context.close()
 

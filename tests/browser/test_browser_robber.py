@@ -119,7 +119,7 @@ def test_a_partnership_hand_with_a_steal_and_a_steal_back(page, screenshot):
     tap_cards(page, "HA")
     send(page, page.locator("[data-action=take]"))
     expect(page.locator("[data-pending-take]")).to_have_attribute("data-pending-take", "HA")
-    expect(page.locator("[data-action=pass]")).to_have_count(0)
+    expect(page.locator("[data-action=pass]")).to_be_hidden()
     expect(page.locator("input[value='HA']:not([data-copy])")).to_be_checked()  # picked for Cy
     send(page, page.locator("[data-action=out]"))
     expect(page.locator("[data-error]")).to_have_text(

@@ -62,222 +62,222 @@ $$("form[data-preview-url]").forEach(form => {
 
 /* The table, live: each change (pushed, else polled) replaces its regions; picks stay.
    This phone's plays go in the background, in order, each with a request id, kept in
-   localStorage till answered. */
+   localStorage till answered. Not indented under its wrapper: the table page has a byte budget. */
 (() => {
-  const {live, events} = body.dataset, table = body.matches(".table-screen"), form = $("#play");
-  if (!live) return;
-  const rid = () => [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 256).toString(16).slice(1)).join("");
-  const local = localStorage, WAIT = "waiting " + live, PICKS = "picks " + live, unsent = body.dataset.unsent || "…";
-  let told = "", version = +body.dataset.version, timer, busy, leaving, dirty, sending, next, stream, held, polling = !events || !window.EventSource;
-  let queue = (table && store(local, WAIT)) || [], stuck = queue.length > 0;
-  const turn = () => { const s = $("[data-turn]"); return s && (s.dataset.plays || s.dataset.turn); };
-  const chosen = name => { const i = $(`[name=${name}]:checked`, form); return i ? i.value : ""; };
-  const choose = (name, v) => { const i = $$(`[name=${name}]`, form).find(i => i.value === v && !i.disabled); if (i) i.checked = true; return i; };
-  const cells = () => $$("[data-picker] input", form), any = () => $("[data-picker] :checked", form);
-  /* Who plays: this phone's (data-me), else whose turn; a choice holds for one play. */
-  const ours = () => { const m = form && $("[data-me]", form); return m ? m.dataset.me : turn(); };
-  let own = form && chosen("player") !== ours();
-  on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
-  /* Plays waiting move the turn (the strip's too) here, as there: a pass from its turn; a renege puts its player out */
-  const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value), x = JSON.parse(s.dataset.out || "[]"), o = (n, k = p.length) => --k && x.includes(n = p[(p.indexOf(n) + 1) % p.length]) ? o(n, k) : n, t = o(s.dataset.turn), h = $("[data-says]", s)) => {
-    if (b) s.dataset.turn = $("[name=turn]", s).value = t, h.textContent = fill(h.dataset.says, {player: t}),
-      b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours()),
-      $$("[data-scores] th[data-player]").forEach(c => c.ariaCurrent = c.dataset.player == t || null);
-  };
-  const moves = (q, s = $("[data-turn]"), p = new URLSearchParams(q.body)) => s && form && (p.get("action") == "renege" ? (s.dataset.out = JSON.stringify([...JSON.parse(s.dataset.out || "[]"), p.get("player")]), delete s.dataset.plays, $$("[data-pending-take],form", s).forEach(e => e.hidden = !e.action)) : /\/pass$/.test(q.url) && p.get("turn") === s.dataset.turn && !p.has("cards") && passOn());
-  const passes = () => queue.forEach(q => moves(q));
-  /* Picks restored: on the page opened again, or when their play is refused. */
-  const keep = () => store(local, PICKS, any() && new URLSearchParams(new FormData(form)) + "");
-  const pick = sent => {
-    for (const [k, v] of new URLSearchParams(sent)) {  /* a card gone meanwhile: the preview says so */
-      const i = $$(`[name=${k}]`, form).find(i => i.value === v && !i.checked && (!i.disabled || i.type === "checkbox"));
-      if (i) i.checked = true, i.disabled = false;
+const {live, events} = body.dataset, table = body.matches(".table-screen"), form = $("#play");
+if (!live) return;
+const rid = () => [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 256).toString(16).slice(1)).join("");
+const local = localStorage, WAIT = "waiting " + live, PICKS = "picks " + live, unsent = body.dataset.unsent || "…";
+let told = "", version = +body.dataset.version, timer, busy, leaving, dirty, sending, next, stream, held, polling = !events || !window.EventSource;
+let queue = (table && store(local, WAIT)) || [], stuck = queue.length > 0;
+const turn = () => { const s = $("[data-turn]"); return s && (s.dataset.plays || s.dataset.turn); };
+const chosen = name => { const i = $(`[name=${name}]:checked`, form); return i ? i.value : ""; };
+const choose = (name, v) => { const i = $$(`[name=${name}]`, form).find(i => i.value === v && !i.disabled); if (i) i.checked = true; return i; };
+const cells = () => $$("[data-picker] input", form), any = () => $("[data-picker] :checked", form);
+/* Who plays: this phone's (data-me), else whose turn; a choice holds for one play. */
+const ours = () => { const m = form && $("[data-me]", form); return m ? m.dataset.me : turn(); };
+let own = form && chosen("player") !== ours();
+on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
+/* Plays waiting move the turn (the strip's too) here, as there: a pass from its turn; a renege puts its player out */
+const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value), x = JSON.parse(s.dataset.out || "[]"), o = (n, k = p.length) => --k && x.includes(n = p[(p.indexOf(n) + 1) % p.length]) ? o(n, k) : n, t = o(s.dataset.turn), h = $("[data-says]", s)) => {
+  if (b) s.dataset.turn = $("[name=turn]", s).value = t, h.textContent = fill(h.dataset.says, {player: t}),
+    b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours()),
+    $$("[data-scores] th[data-player]").forEach(c => c.ariaCurrent = c.dataset.player == t || null);
+};
+const moves = (q, s = $("[data-turn]"), p = new URLSearchParams(q.body)) => s && form && (p.get("action") == "renege" ? (s.dataset.out = JSON.stringify([...JSON.parse(s.dataset.out || "[]"), p.get("player")]), delete s.dataset.plays, $$("[data-pending-take],form", s).forEach(e => e.hidden = !e.action)) : /\/pass$/.test(q.url) && p.get("turn") === s.dataset.turn && !p.has("cards") && passOn());
+const passes = () => queue.forEach(q => moves(q));
+/* Picks restored: on the page opened again, or when their play is refused. */
+const keep = () => store(local, PICKS, any() && new URLSearchParams(new FormData(form)) + "");
+const pick = sent => {
+  for (const [k, v] of new URLSearchParams(sent)) {  /* a card gone meanwhile: the preview says so */
+    const i = $$(`[name=${k}]`, form).find(i => i.value === v && !i.checked && (!i.disabled || i.type === "checkbox"));
+    if (i) i.checked = true, i.disabled = false;
+  }
+  own = chosen("player") !== ours();
+  count(form);
+  form.later();
+  keep();
+};
+const go = (url, mine) => {
+  if (queue.length) return void (next = url);  /* what waits is sent first */
+  leaving = true;
+  store(ss, "said", (mine && say.last) || null);
+  location.assign(url);
+};
+/* New regions; a <template data-k>: a piece the page has, moved in. */
+const swap = regions => {
+  const mine = {}, todo = [];
+  $$("[data-region] [data-k]").forEach(e => mine[e.dataset.k] = e);
+  for (const name in regions) {
+    const old = $(`[data-region=${name}]`), t = document.createElement("template");
+    if (!old) continue;
+    t.innerHTML = regions[name];
+    for (const m of $$("template[data-k]", t.content)) {
+      const e = m.dataset.k.split(" ").map(k => mine[k]);
+      if (!e.every(Boolean)) return;
+      todo.push(() => m.replaceWith(...e));
     }
-    own = chosen("player") !== ours();
-    count(form);
-    form.later();
-    keep();
-  };
-  const go = (url, mine) => {
-    if (queue.length) return void (next = url);  /* what waits is sent first */
-    leaving = true;
-    store(ss, "said", (mine && say.last) || null);
-    location.assign(url);
-  };
-  /* New regions; a <template data-k>: a piece the page has, moved in. */
-  const swap = regions => {
-    const mine = {}, todo = [];
-    $$("[data-region] [data-k]").forEach(e => mine[e.dataset.k] = e);
-    for (const name in regions) {
-      const old = $(`[data-region=${name}]`), t = document.createElement("template");
-      if (!old) continue;
-      t.innerHTML = regions[name];
-      for (const m of $$("template[data-k]", t.content)) {
-        const e = m.dataset.k.split(" ").map(k => mine[k]);
-        if (!e.every(Boolean)) return;
-        todo.push(() => m.replaceWith(...e));
-      }
-      todo.push(() => old.replaceWith(t.content));
-    }
-    return todo.map(f => f());
-  };
-  let asking;  /* the payload whole */
-  const whole = mine => asking || (asking = fetch(live + "?whole=1").then(r => r.ok && r.json()).then(d => d && update(d, mine), () => {}).then(() => asking = null));
-  const update = (data, mine) => {
-    if (data.version < version) return;  /* older than the page */
-    const newer = data.version > version;
-    const elsewhere = data.round + "" !== body.dataset.round || (data.screen !== body.dataset.screen && data.url !== location.pathname);
-    if (elsewhere || !table) body.dataset.version = version = data.version;
-    if (elsewhere) return go(data.url, mine);
-    if (!table) return void (newer && !dirty && go(location.href));  /* round end: hands entered elsewhere */
-    const meld = form && chosen("meld");
-    if (newer && ((data.base && version < data.base) || !swap(data.regions))) return void whole(mine);
-    body.dataset.version = version = data.version;
-    if (form) cells().forEach(i => {
-      const gone = (data.cards[i.value] || 0) < (i.dataset.copy ? 2 : 1);
-      i.disabled = gone && !i.checked;  /* never unpick: the preview says why */
-      i.parentNode.classList.toggle("gone", gone);
-    });
-    if (newer) {
-      body.dataset.screen = data.screen;
-      keepPage();
-      if ("turn" in data.regions) passes();
-      mark();
-      if (form && !choose("meld", meld)) choose("meld", "");
-      if (form && !own) choose("player", ours());
-    }
-    if (form && any()) form.later();
-  };
-  /* The page as the server has it, for a reload offline (sw.js) */
-  const keepPage = (worker = navigator.serviceWorker && navigator.serviceWorker.controller) => { try {
-    const copy = document.documentElement.cloneNode(true);
-    $$("label:has([data-two])+.two,[data-waiting],[data-waited],[data-flash],[data-error],[data-preview]>*", copy).forEach(e => e.remove());
-    worker.postMessage({page: "<!DOCTYPE html>\n" + copy.outerHTML, url: location.href});
-  } catch {} };  /* none kept */
-  /* Held while a play is sent or a page loads. */
-  const heard = data => { if (leaving || sending) held = data; else if (data.version > version) update(data); };
-  const flush = () => { const h = held; held = null; if (h) heard(h); };
-  const listen = () => {
-    if (polling || stream || document.hidden) return;
-    let open;
-    const s = stream = new EventSource(events + "?since=" + version);
-    s.onopen = () => open = 1;
-    on(s, "change", e => heard(JSON.parse(e.data)));
-    on(s, "bye", () => { s.close(); stream = null; listen(); });
-    s.onerror = () => { if (!open || s.readyState > 1) s.close(), stream = null, polling = true, later(); };  /* no stream: poll */
-  };
-  /* Plays waiting: each meld or lay-off drawn among the melds, marked; its points (its
-     preview's, "+?" if none seen) added in the strip. */
-  const num = t => +t.replace("−", "-"), shown = n => n < 0 ? "−" + -n : n + "";
-  const mark = () => {
-    $$("[data-waited]").forEach(e => e.remove());
-    $$("td[data-was]").forEach(td => { td.textContent = td.dataset.was; delete td.dataset.was; });
-    if (!stuck) return;
-    const add = {}, unsure = {}, melds = $("[data-melds]"), note = ` (${unsent})`;
-    queue.forEach(q => {
-      if (!q.player) return;
-      add[q.player] = (add[q.player] || 0) + (q.points || 0), unsure[q.player] |= q.points == null;
-      const at = q.meld && melds && $(`[data-meld="${CSS.escape(q.meld)}"]`, melds), line = document.createElement(at ? "small" : "p");
-      line.dataset.waited = "", line.textContent = at ? ` + ${q.cards}${note}` : q.text + note;
-      if (melds) (at ? at.nextElementSibling : melds).append(line);
-    });
-    for (const p in add) $$(`[data-round-score="${CSS.escape(p)}"],[data-total="${CSS.escape(p)}"]`).forEach(td => {
-      td.dataset.was = td.textContent;
-      td.textContent = shown(num(td.textContent) + add[p]) + (unsure[p] ? "+?" : "");
-    });
-  };
-  const draw = () => {
-    if (table) store(local, WAIT, queue.length && queue);
-    $$("[data-waiting]").forEach(e => e.remove());
-    mark();
-    if (!stuck || !queue.length) return;
-    const strip = $("[data-region=scores]");  /* at the top, under the strip */
-    (strip || $(".links")).insertAdjacentHTML(strip ? "afterend" : "beforebegin", "<section class=waiting data-waiting aria-live=polite><h2></h2><p class=help></p><ol></ol></section>");
-    const [h, p, ol] = $("[data-waiting]").children;  /* _picker.html unsent_words */
-    h.textContent = unsent, p.textContent = body.dataset.unsentHelp || "";
-    queue.forEach(q => ol.append(Object.assign(document.createElement("li"), {textContent: q.text})));
-  };
-  const pump = () => {
-    if (sending || !queue.length) return;
-    sending = true;
-    const item = queue[0], stop = new AbortController(), slow = setTimeout(() => stop.abort(), 30000);  /* 30 s: sent again later */
-    fetch(item.url, {method: "POST", body: new URLSearchParams(item.body), signal: stop.signal, headers: {Accept: "application/json"}})
-      .then(r => /json/.test(r.headers.get("Content-Type")) ? r.json() : r.text().then(t => ({error: !r.ok, said: r.ok ? "" : `<p class=error role=alert data-error>${(d => ($("main p", d) || d.body).innerHTML)(new DOMParser().parseFromString(t, "text/html"))}`})))
-      .then(data => {
-        queue.shift();
-        stuck = false;
-        draw();
-        if (data.error) told += data.said;  /* said till the plays after it are answered */
-        say(data.error ? told : told + data.said);
-        if (data.regions) update(data, true);
-        if (item.picks && data.error) pick(item.body);
-        if (!leaving) body.dataset.sent = (+body.dataset.sent || 0) + 1;  /* answered here */
-      }, () => { stuck = true; draw(); })  /* no answer: sent again later */
-      .then(() => { clearTimeout(slow); sending = false; if (!queue.length) told = ""; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) flush(), later(); });
-  };
-  on(document, "submit", e => {
-    const f = e.target, b = e.submitter, confirm = b && b.dataset.action === "confirm", k = f.elements;
-    /* A live region's form: this phone's token and an id */
-    if (k.csrf_token && !k.csrf_token.value) k.csrf_token.value = $("meta[name=csrf-token]").content;
-    if (k.request_id && !k.request_id.value) k.request_id.value = rid();
-    if (!table || !b || !(b.matches("[data-ace]") || /^(confirm|pass|undo|out|take|stock|renege)$/.test(b.dataset.action))) {
-      clearTimeout(timer);  /* a page load: not live meanwhile (30 s at most) */
-      leaving = true;
-      return void (timer = setTimeout(() => { leaving = false; poll(); }, 30000));
-    }
-    e.preventDefault();
-    const data = new FormData(f);
-    if (b.name) data.append(b.name, b.value);
-    data.set("request_id", rid());
-    const pass = b.dataset.action == "pass", still = pass && form ? $$("[data-picker] :checked", form) : [];
-    if (pass && e.timeStamp - body.passed < 700) return;
-    body.passed = pass ? e.timeStamp : NaN;
-    still.forEach(i => data.append("cards", i.value));  /* refused: log them first */
-    const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
-    own = false;  /* sent: the next play is whose it would be */
-    const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
-      text: f === form ? fill(body.dataset.queued, {player: chosen("player"), play}) : play};
-    if (b.dataset.action == "renege") cells().forEach(i => i.checked = false), count(f), keep();  /* nothing to log */
-    if (confirm) {  /* sent: the picker is free for the next play */
-      const seen = $("[data-preview]", f), ok1 = seen && seen.dataset.asked === asked(f) && $("[data-ok='1']", seen);
-      Object.assign(item, {picks: 1, player: chosen("player"), meld: chosen("meld"), cards: play, points: ok1 ? +ok1.dataset.points : null});
-      cells().forEach(i => { if (i.checked) i.checked = !(i.disabled = true); });
-      b.disabled = true;  /* nothing picked */
-      choose("meld", "");
-      seen.textContent = "";
-      count(f);
-      keep();
-    }
-    queue.push(item);
-    moves(item);
-    draw();
-    pump();
+    todo.push(() => old.replaceWith(t.content));
+  }
+  return todo.map(f => f());
+};
+let asking;  /* the payload whole */
+const whole = mine => asking || (asking = fetch(live + "?whole=1").then(r => r.ok && r.json()).then(d => d && update(d, mine), () => {}).then(() => asking = null));
+const update = (data, mine) => {
+  if (data.version < version) return;  /* older than the page */
+  const newer = data.version > version;
+  const elsewhere = data.round + "" !== body.dataset.round || (data.screen !== body.dataset.screen && data.url !== location.pathname);
+  if (elsewhere || !table) body.dataset.version = version = data.version;
+  if (elsewhere) return go(data.url, mine);
+  if (!table) return void (newer && !dirty && go(location.href));  /* round end: hands entered elsewhere */
+  const meld = form && chosen("meld");
+  if (newer && ((data.base && version < data.base) || !swap(data.regions))) return void whole(mine);
+  body.dataset.version = version = data.version;
+  if (form) cells().forEach(i => {
+    const gone = (data.cards[i.value] || 0) < (i.dataset.copy ? 2 : 1);
+    i.disabled = gone && !i.checked;  /* never unpick: the preview says why */
+    i.parentNode.classList.toggle("gone", gone);
   });
-  on(window, "beforeunload", e => { if (queue.length) e.preventDefault(), e.returnValue = ""; });
-  on(window, "online", pump);
-  function later() { clearTimeout(timer); if (polling || stuck) timer = setTimeout(poll, 1000); }
-  function poll() {
-    if (leaving) return;  /* its timer, if any, is the form's */
-    clearTimeout(timer);
-    if (busy || sending || document.hidden) return;  /* a play's answer is fresher */
-    flush();
-    if (!polling) return void (listen(), pump());
-    busy = true;
-    fetch(live + "?since=" + version)
-      .then(r => r.status === 200 ? r.json() : null)
-      .then(data => { if (data) heard(data); })
-      .catch(() => {})
-      .then(() => { busy = false; if (!leaving) later(), pump(); });
+  if (newer) {
+    body.dataset.screen = data.screen;
+    keepPage();
+    if ("turn" in data.regions) passes();
+    mark();
+    if (form && !choose("meld", meld)) choose("meld", "");
+    if (form && !own) choose("player", ours());
   }
-  if (form) {
-    const p = store(local, PICKS);
-    if (p && new URLSearchParams(p).get("round_no") === body.dataset.round && !any()) pick(p);
-    count(form);  /* a page kept offline: its count as it now is */
-    on(form, "change", e => { if (e.target.name === "player") own = true; if (e.target.matches("[data-picker] input")) say(); keep(); });
+  if (form && any()) form.later();
+};
+/* The page as the server has it, for a reload offline (sw.js) */
+const keepPage = (worker = navigator.serviceWorker && navigator.serviceWorker.controller) => { try {
+  const copy = document.documentElement.cloneNode(true);
+  $$("label:has([data-two])+.two,[data-waiting],[data-waited],[data-flash],[data-error],[data-preview]>*", copy).forEach(e => e.remove());
+  worker.postMessage({page: "<!DOCTYPE html>\n" + copy.outerHTML, url: location.href});
+} catch {} };  /* none kept */
+/* Held while a play is sent or a page loads. */
+const heard = data => { if (leaving || sending) held = data; else if (data.version > version) update(data); };
+const flush = () => { const h = held; held = null; if (h) heard(h); };
+const listen = () => {
+  if (polling || stream || document.hidden) return;
+  let open;
+  const s = stream = new EventSource(events + "?since=" + version);
+  s.onopen = () => open = 1;
+  on(s, "change", e => heard(JSON.parse(e.data)));
+  on(s, "bye", () => { s.close(); stream = null; listen(); });
+  s.onerror = () => { if (!open || s.readyState > 1) s.close(), stream = null, polling = true, later(); };  /* no stream: poll */
+};
+/* Plays waiting: each meld or lay-off drawn among the melds, marked; its points (its
+   preview's, "+?" if none seen) added in the strip. */
+const num = t => +t.replace("−", "-"), shown = n => n < 0 ? "−" + -n : n + "";
+const mark = () => {
+  $$("[data-waited]").forEach(e => e.remove());
+  $$("td[data-was]").forEach(td => { td.textContent = td.dataset.was; delete td.dataset.was; });
+  if (!stuck) return;
+  const add = {}, unsure = {}, melds = $("[data-melds]"), note = ` (${unsent})`;
+  queue.forEach(q => {
+    if (!q.player) return;
+    add[q.player] = (add[q.player] || 0) + (q.points || 0), unsure[q.player] |= q.points == null;
+    const at = q.meld && melds && $(`[data-meld="${CSS.escape(q.meld)}"]`, melds), line = document.createElement(at ? "small" : "p");
+    line.dataset.waited = "", line.textContent = at ? ` + ${q.cards}${note}` : q.text + note;
+    if (melds) (at ? at.nextElementSibling : melds).append(line);
+  });
+  for (const p in add) $$(`[data-round-score="${CSS.escape(p)}"],[data-total="${CSS.escape(p)}"]`).forEach(td => {
+    td.dataset.was = td.textContent;
+    td.textContent = shown(num(td.textContent) + add[p]) + (unsure[p] ? "+?" : "");
+  });
+};
+const draw = () => {
+  if (table) store(local, WAIT, queue.length && queue);
+  $$("[data-waiting]").forEach(e => e.remove());
+  mark();
+  if (!stuck || !queue.length) return;
+  const strip = $("[data-region=scores]");  /* at the top, under the strip */
+  (strip || $(".links")).insertAdjacentHTML(strip ? "afterend" : "beforebegin", "<section class=waiting data-waiting aria-live=polite><h2></h2><p class=help></p><ol></ol></section>");
+  const [h, p, ol] = $("[data-waiting]").children;  /* _picker.html unsent_words */
+  h.textContent = unsent, p.textContent = body.dataset.unsentHelp || "";
+  queue.forEach(q => ol.append(Object.assign(document.createElement("li"), {textContent: q.text})));
+};
+const pump = () => {
+  if (sending || !queue.length) return;
+  sending = true;
+  const item = queue[0], stop = new AbortController(), slow = setTimeout(() => stop.abort(), 30000);  /* 30 s: sent again later */
+  fetch(item.url, {method: "POST", body: new URLSearchParams(item.body), signal: stop.signal, headers: {Accept: "application/json"}})
+    .then(r => /json/.test(r.headers.get("Content-Type")) ? r.json() : r.text().then(t => ({error: !r.ok, said: r.ok ? "" : `<p class=error role=alert data-error>${(d => ($("main p", d) || d.body).innerHTML)(new DOMParser().parseFromString(t, "text/html"))}`})))
+    .then(data => {
+      queue.shift();
+      stuck = false;
+      draw();
+      if (data.error) told += data.said;  /* said till the plays after it are answered */
+      say(data.error ? told : told + data.said);
+      if (data.regions) update(data, true);
+      if (item.picks && data.error) pick(item.body);
+      if (!leaving) body.dataset.sent = (+body.dataset.sent || 0) + 1;  /* answered here */
+    }, () => { stuck = true; draw(); })  /* no answer: sent again later */
+    .then(() => { clearTimeout(slow); sending = false; if (!queue.length) told = ""; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) flush(), later(); });
+};
+on(document, "submit", e => {
+  const f = e.target, b = e.submitter, confirm = b && b.dataset.action === "confirm", k = f.elements;
+  /* A live region's form: this phone's token and an id */
+  if (k.csrf_token && !k.csrf_token.value) k.csrf_token.value = $("meta[name=csrf-token]").content;
+  if (k.request_id && !k.request_id.value) k.request_id.value = rid();
+  if (!table || !b || !(b.matches("[data-ace]") || /^(confirm|pass|undo|out|take|stock|renege)$/.test(b.dataset.action))) {
+    clearTimeout(timer);  /* a page load: not live meanwhile (30 s at most) */
+    leaving = true;
+    return void (timer = setTimeout(() => { leaving = false; poll(); }, 30000));
   }
-  passes();
+  e.preventDefault();
+  const data = new FormData(f);
+  if (b.name) data.append(b.name, b.value);
+  data.set("request_id", rid());
+  const pass = b.dataset.action == "pass", still = pass && form ? $$("[data-picker] :checked", form) : [];
+  if (pass && e.timeStamp - body.passed < 700) return;
+  body.passed = pass ? e.timeStamp : NaN;
+  still.forEach(i => data.append("cards", i.value));  /* refused: log them first */
+  const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
+  own = false;  /* sent: the next play is whose it would be */
+  const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
+    text: f === form ? fill(body.dataset.queued, {player: chosen("player"), play}) : play};
+  if (b.dataset.action == "renege") cells().forEach(i => i.checked = false), count(f), keep();  /* nothing to log */
+  if (confirm) {  /* sent: the picker is free for the next play */
+    const seen = $("[data-preview]", f), ok1 = seen && seen.dataset.asked === asked(f) && $("[data-ok='1']", seen);
+    Object.assign(item, {picks: 1, player: chosen("player"), meld: chosen("meld"), cards: play, points: ok1 ? +ok1.dataset.points : null});
+    cells().forEach(i => { if (i.checked) i.checked = !(i.disabled = true); });
+    b.disabled = true;  /* nothing picked */
+    choose("meld", "");
+    seen.textContent = "";
+    count(f);
+    keep();
+  }
+  queue.push(item);
+  moves(item);
   draw();
-  on(document, "visibilitychange", () => { if (document.hidden && stream) stream.close(), stream = null; poll(); });
-  listen();
-  queue.length ? pump() : later();
+  pump();
+});
+on(window, "beforeunload", e => { if (queue.length) e.preventDefault(), e.returnValue = ""; });
+on(window, "online", pump);
+function later() { clearTimeout(timer); if (polling || stuck) timer = setTimeout(poll, 1000); }
+function poll() {
+  if (leaving) return;  /* its timer, if any, is the form's */
+  clearTimeout(timer);
+  if (busy || sending || document.hidden) return;  /* a play's answer is fresher */
+  flush();
+  if (!polling) return void (listen(), pump());
+  busy = true;
+  fetch(live + "?since=" + version)
+    .then(r => r.status === 200 ? r.json() : null)
+    .then(data => { if (data) heard(data); })
+    .catch(() => {})
+    .then(() => { busy = false; if (!leaving) later(), pump(); });
+}
+if (form) {
+  const p = store(local, PICKS);
+  if (p && new URLSearchParams(p).get("round_no") === body.dataset.round && !any()) pick(p);
+  count(form);  /* a page kept offline: its count as it now is */
+  on(form, "change", e => { if (e.target.name === "player") own = true; if (e.target.matches("[data-picker] input")) say(); keep(); });
+}
+passes();
+draw();
+on(document, "visibilitychange", () => { if (document.hidden && stream) stream.close(), stream = null; poll(); });
+listen();
+queue.length ? pump() : later();
 })();

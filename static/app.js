@@ -201,18 +201,19 @@ const pump = () => {
   if (sending || !queue.length) return;
   sending = true;
   const item = queue[0], stop = new AbortController(), slow = setTimeout(() => stop.abort(), 30000);  /* 30 s: sent again later */
-  fetch(item.url, {method: "POST", body: new URLSearchParams(item.body), signal: stop.signal, headers: {Accept: "application/json"}})
+  fetch(item.url, {method: "POST", body: new URLSearchParams(item.body + (item.waited ? "&seen=" + item.at : "")), signal: stop.signal, headers: {Accept: "application/json"}})
     .then(r => /json/.test(r.headers.get("Content-Type")) ? r.json() : r.text().then(t => ({error: !r.ok, said: r.ok ? "" : `<p class=error role=alert data-error>${(d => ($("main p", d) || d.body).innerHTML)(new DOMParser().parseFromString(t, "text/html"))}`})))
     .then(data => {
       queue.shift();
       stuck = false;
       draw();
-      if (data.error) told += data.said;  /* said till the plays after it are answered */
+      if (data.error) told += data.said, version = 0;  /* said till the plays after it are answered; all redrawn (a pass moved the turn here) */
+      else queue.forEach(q => q.at = data.version);  /* tapped after it, on the table with it */
       say(data.error ? told : told + data.said);
       if (data.regions) update(data, true);
       if (item.picks && data.error) pick(item.body);
       if (!leaving) body.dataset.sent = (+body.dataset.sent || 0) + 1;  /* answered here */
-    }, () => { stuck = true; draw(); })  /* no answer: sent again later */
+    }, () => { stuck = item.waited = true; draw(); })  /* no answer: sent again later, refused if the table changed meanwhile */
     .then(() => { clearTimeout(slow); sending = false; if (!queue.length) told = ""; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) flush(), later(); });
 };
 on(document, "submit", e => {
@@ -236,7 +237,7 @@ on(document, "submit", e => {
   const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
   own = false;  /* sent: the next play is whose it would be */
   const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
-    text: f === form ? fill(body.dataset.queued, {player: chosen("player"), play}) : play};
+    text: f === form ? fill(body.dataset.queued, {player: chosen("player"), play}) : play, at: version, waited: stuck};
   if (b.dataset.action == "renege") cells().forEach(i => i.checked = false), count(f), keep();  /* nothing to log */
   if (confirm) {  /* sent: the picker is free for the next play */
     const seen = $("[data-preview]", f), ok1 = seen && seen.dataset.asked === asked(f) && $("[data-ok='1']", seen);

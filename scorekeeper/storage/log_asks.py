@@ -39,16 +39,16 @@ class Outcome:
 
 def ask(db: Database, game_id: int, request_id: str | None, kind: str, player: str,
         cards: Iterable[str] = (), target: int | None = None, *, turn: str | None = None,
-        round_no: int | None = None, check: bool = False,
+        round_no: int | None = None, seen: int | None = None, check: bool = False,
         refused: Say | Sentence | None = None) -> Outcome:
     """A play of the round being played: checked only (``check``) or logged
-    (log_changes.add_play: ``turn`` and ``round_no`` are what the phone's page showed).
+    (log_changes.add_play: ``turn``, ``round_no`` and ``seen`` are what the phone's page showed).
     ``refused``: the page refused it already (its form); the round is read to say so."""
     cards, stale = tuple(cards), False
     if refused is None and not check:
         try:
             row, after = add_play(db, game_id, request_id, kind, player, cards, target,
-                                  turn=turn, round_no=round_no)
+                                  turn=turn, round_no=round_no, seen=seen)
         except Repeated:
             return Outcome(None)
         except Refused as e:

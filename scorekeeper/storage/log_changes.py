@@ -77,19 +77,29 @@ def save_standing(db: Database, log: GameLog, header: gamefile.Header, standing:
 
 def add_play(db: Database, game_id: int, request_id: str | None, kind: str, player: str,
              cards: Iterable[str] = (), target: int | None = None,
-             turn: str | None = None, round_no: int | None = None) -> tuple[PlayRow, LogState]:
+             turn: str | None = None, round_no: int | None = None,
+             seen: int | None = None) -> tuple[PlayRow, LogState]:
     """Log a play of the round being played (one of its game's ``table_plays``): the play as
     saved, and the round after it (replayed once).
 
     ``round_no``: the round the phone's page showed; a play made on a round that has
     ended since (an old tab) is refused, never logged in the next one. A pass is made by
     whoever's turn it is: ``turn``, whose turn the phone showed; if another phone passed
-    it on meanwhile, the pass is refused rather than skipping a player.
+    it on meanwhile, the pass is refused rather than skipping a player. ``seen``: the
+    game's version the phone showed when a play was tapped that then waited to be sent
+    (no network); if the game changed since, on another phone, it is refused: the same
+    play logged there meanwhile is not logged twice.
     """
     def plan() -> tuple[int, Callable[[], tuple[PlayRow, LogState]]]:
         loaded = load(db, game_id)
         state = replay(loaded)
         who = player
+        if seen is not None and seen != loaded.log.version:
+            by = (turn or state.turn) if kind == "pass" else player
+            waited = PlayRow(None, state.round_no, 0, kind, by, tuple(cards), target)
+            raise Stale(Say("%(play)s waited to be sent, and meanwhile the table changed on another "
+                            "phone: it was not saved. If it is still to be logged, log it again",
+                            play=waited.describe()))
         if round_no is not None and round_no != state.round_no:
             raise Stale(by_word(
                 state.variant,

@@ -514,10 +514,13 @@ class GroupNameForm(WriteForm):
 
 class TableForm(WriteForm):
     """A play on the table screen names the round it was made on: an old tab's play for
-    a round that is over is refused, never logged in the next one."""
+    a round that is over is refused, never logged in the next one. ``seen``: the game's
+    version when a play that then waited to be sent was tapped (the page's script)."""
 
     round_no = WholeNumberField(lazy_gettext("Round"),
                             [Optional(), Between(1, LARGEST_ID, lazy_gettext("no such round"))])
+    seen = WholeNumberField(lazy_gettext("Table seen"),
+                            [Optional(), Between(0, LARGEST_ID, lazy_gettext("no such table"))])
 
 
 class PlayForm(TableForm):

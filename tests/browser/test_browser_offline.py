@@ -65,22 +65,45 @@ def check_offline(page, browser, server) -> None:
     expect(page.locator("[data-waiting] li")).to_have_count(2)
     expect(page.locator("[data-waiting]")).to_contain_text("Not sent yet")
 
-    # Meanwhile another phone logs an ace: the server moves on, this phone cannot know.
-    other = browser.new_context(base_url=server, **PHONE)
-    try:
-        routes = Routes(other.new_page())
-        routes.key, routes.game_id = phone.key, phone.game_id
-        routes.ace("C", "CA")
-    finally:
-        other.close()
     page.context.set_offline(False)
     page.evaluate("dispatchEvent(new Event('online'))")
     expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
     expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "B")
-    aces = page.locator("[data-log] li[data-type=ace]")
-    expect(aces).to_have_count(2)
+    expect(page.locator("[data-log] li[data-type=ace]")).to_have_count(1)
     expect(page.locator("[data-log] li[data-type=ace][data-player='B']")).to_contain_text("A♠")
-    expect(page.locator("[data-log] li[data-type=ace][data-player='C']")).to_contain_text("A♣")
+    expect(page.locator("[data-log]")).to_contain_text("A passed to B")
+    expect(page.locator("[data-error]")).to_have_count(0)
+
+
+def test_plays_waiting_while_another_phone_logs_them_are_not_logged_twice(browser, server):
+    """This phone loses the network with A's meld and A's pass waiting; the table logs
+    them again on another phone, and B's ace after them. Back online, both waiting
+    plays are refused, each named: the table changed while they waited. Nothing is
+    logged twice, and the turn is the server's (B's)."""
+    with a_table_kept(browser, server) as (page, phone):
+        page.context.set_offline(True)
+        phone.tap_cards("S7", "S8", "S9")
+        page.locator("form#play [data-action=confirm]").tap()  # A's meld, waiting
+        page.locator("[data-action=pass]").tap()  # A's pass, waiting
+        expect(page.locator("[data-waiting] li")).to_have_count(2)
+        other, routes = another_phone(browser, server, phone)
+        try:
+            routes.meld("A", "S7", "S8", "S9")
+            routes.pass_turn()
+            routes.ace("B", "SA")
+        finally:
+            other.close()
+        page.context.set_offline(False)
+        page.evaluate("dispatchEvent(new Event('online'))")
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        said = page.locator("[data-said]")
+        expect(said).to_contain_text("A's meld (7♠ 8♠ 9♠) waited to be sent, and meanwhile the table changed on "
+                                     "another phone: it was not saved.")
+        expect(said).to_contain_text("A's pass waited to be sent")
+        expect(page.locator("[data-log] li[data-type=meld]")).to_have_count(1)
+        assert page.locator("[data-log]").inner_text().count("A passed to B") == 1
+        expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "B")
+        expect(page.locator("[data-scores] td[data-round-score=A]")).to_have_text("30")
 
 
 def test_passes_waiting_move_the_turn_so_the_next_plays_are_credited_right(browser, server):
@@ -228,7 +251,8 @@ def test_a_pass_waiting_keeps_the_turn_moved_on_when_another_phones_play_arrives
     """A's pass waits (its request fails); C's ace, logged on another phone, reaches this
     one live and its regions replace the table's: the turn is still B's (the pass waiting
     moves the server's turn on again), so no second pass is offered for A. Sent at last,
-    the pass lands once, in its place."""
+    the pass is refused, named (the table changed while it waited), and the turn is A's
+    again: A passes once more, and it lands once."""
     with a_table_kept(browser, server) as (page, phone):
         turn = page.locator("section[data-turn]")
         page.route("**/pass", lambda route: route.abort())
@@ -246,9 +270,12 @@ def test_a_pass_waiting_keeps_the_turn_moved_on_when_another_phones_play_arrives
         page.unroute("**/pass")
         page.evaluate("dispatchEvent(new Event('online'))")
         expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(page.locator("[data-error]")).to_contain_text("A's pass waited to be sent")
+        expect(turn).to_have_attribute("data-turn", "A")
+        page.wait_for_timeout(700)  # not a double tap
+        send(page, page.locator("[data-action=pass]"))
         expect(turn).to_have_attribute("data-turn", "B")
-        expect(page.locator("[data-log]")).to_contain_text("A passed to B")
-        expect(page.locator("[data-error]")).to_have_count(0)
+        assert page.locator("[data-log]").inner_text().count("A passed to B") == 1
 
 
 def test_a_robber_hand_reloaded_offline_is_the_hand_as_last_seen(browser, server):

@@ -1,4 +1,5 @@
 """The table screen: turns, melds, lay-offs, aces, refusals, undo, edit and delete."""
+import html
 import json
 import re
 
@@ -196,6 +197,29 @@ def test_a_pass_from_a_page_that_is_behind_is_refused(table, db):
     assert play_count(db, table.game_id) == 1
 
 
+def test_a_play_that_waited_to_be_sent_is_refused_if_the_table_changed_meanwhile(table, db):
+    """``seen``: the game's version when a play that then waited (no network) was tapped.
+    The same play logged on another phone meanwhile is not logged twice: every kind of
+    play that waited is refused, named, when the game changed since; sent on the table
+    as it is, it lands."""
+    table.new_game(["A", "B", "C"], dealer=2)  # A's turn
+    seen = int(re.search(r'data-version="(\d+)"', table.page()).group(1))
+    table.meld("A", "S7", "S8", "S9")  # on another phone
+    waited = {"player": "A", "cards": ["S7", "S8", "S9"], "meld": "", "confirm": "1", "seen": str(seen)}
+    for path, data, play in [("/plays", waited, "A's meld (7♠ 8♠ 9♠)"),
+                             ("/pass", {"turn": "A", "seen": str(seen)}, "A's pass"),
+                             ("/aces", {"player": "B", "card": "SA", "seen": str(seen)}, "B's ace (A♠)")]:
+        response = table.post(path, data, expect=409)
+        assert (f"{play} waited to be sent, and meanwhile the table changed on another phone: it was not "
+                "saved. If it is still to be logged, log it again.") in page_text(response), path
+    assert play_count(db, table.game_id) == 1
+    now = int(re.search(r'data-version="(\d+)"', table.page()).group(1))
+    table.post("/pass", {"turn": "A", "seen": str(now)})
+    assert table.turn() == "B" and play_count(db, table.game_id) == 2
+    table.post("/plays", {**waited, "seen": "x"}, expect=422)  # not a version: refused, nothing saved
+    assert play_count(db, table.game_id) == 2
+
+
 def test_undo_takes_back_the_last_play_and_recomputes(table):
     table.new_game(["A", "B"], dealer=1)
     table.meld("A", "S7", "S8", "S9")
@@ -367,6 +391,11 @@ def test_export_is_the_game_file(table, client):
     doc = json.loads(client.get(f"{table.url}/export").data)
     assert doc["format"] == "scorekeeper/1" and doc["players"] == ["A", "B"]
     assert doc["rounds"] == [{"events": [{"type": "meld", "player": "A", "cards": ["S7", "S8", "S9"]}]}]
+
+
+def page_text(response) -> str:
+    """A page's words, as read (its tags dropped)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", response.get_data(as_text=True)))
 
 
 def _told(client, response) -> list[str]:

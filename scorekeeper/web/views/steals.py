@@ -297,7 +297,7 @@ def play(game_id: int):
     outcome = log_asks.ask(get_db(), game_id, form.request_id.key(),
                            ("layoff" if form.meld.data else "meld") if action == "play" else action,
                            form.player.data, () if ending else picked, form.meld.data,
-                           round_no=form.round_no.data, check=ending,
+                           round_no=form.round_no.data, seen=form.seen.data, check=ending,
                            refused=None if valid else Say("Choose who plays and what they do."))
     if outcome.preview is not None:
         outcome = replace(outcome, preview=None, refused=outcome.preview.said_error
@@ -312,6 +312,7 @@ def pass_turn(game_id: int):
     picked = tuple(request.form.getlist("cards"))  # sent by the page's script: cards still picked
     outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "pass", "",
                            turn=form.turn.data or None, round_no=form.round_no.data,
+                           seen=form.seen.data,
                            refused=picked_first(picked, CONFIRM, DISCARDED))
     after = outcome.state if outcome.saved is not None else None
     turn = Say("%(player)s’s turn.", player=after.turn) if after is not None else None

@@ -260,7 +260,7 @@ def play(game_id: int):
         refused = Say("Pick the cards first.")
     outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "layoff" if form.meld.data else "meld",
                            form.player.data, picked, form.meld.data, round_no=form.round_no.data,
-                           check=bool(form.check.data and not form.confirm.data), refused=refused)
+                           seen=form.seen.data, check=bool(form.check.data and not form.confirm.data), refused=refused)
     return _answered(game_id, outcome, picked=picked, target=form.meld.data, player=form.player.data)
 
 
@@ -270,7 +270,8 @@ def ace(game_id: int):
     form = AceForm()
     refused = helpers.form_error(form) if not form.validate() else None
     outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "ace", form.player.data,
-                           [form.card.data], round_no=form.round_no.data, refused=refused)
+                           [form.card.data], round_no=form.round_no.data, seen=form.seen.data,
+                           refused=refused)
     return _answered(game_id, outcome, player=form.player.data)
 
 
@@ -282,7 +283,8 @@ def out(game_id: int):
     picked = tuple(request.form.getlist("cards"))
     refused = helpers.form_error(form) if not form.validate() else None
     outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "out", form.player.data,
-                           round_no=form.round_no.data, check=bool(picked) and refused is None,
+                           round_no=form.round_no.data, seen=form.seen.data,
+                           check=bool(picked) and refused is None,
                            refused=refused)
     if outcome.preview is not None:  # cards still picked: refused, the rules' reason first
         outcome = replace(outcome, refused=outcome.preview.said_error or picked_first(picked), preview=None)
@@ -300,6 +302,7 @@ def pass_turn(game_id: int):
     picked = tuple(request.form.getlist("cards"))  # sent by the page's script: cards still picked
     outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "pass", "",
                            turn=form.turn.data or None, round_no=form.round_no.data,
+                           seen=form.seen.data,
                            refused=picked_first(picked, CONFIRM, PASS))
     return _answered(game_id, outcome)
 

@@ -936,3 +936,15 @@ def test_a_read_only_link_has_no_edit_link_and_cannot_open_the_page(three, clien
     assert other.get(f"{view}/robber/plays/{play}/edit").status_code == 403
     assert other.post(f"{view}/robber/plays/{play}", data={"player": "Bob", "cards": ["H3", "H4", "H5"],
                                                             "save": "1"}).status_code == 403
+
+
+def test_a_game_over_shows_its_last_hand_scored_in_the_strip(client):
+    """Once the game is over, the hand's strip gives its score with the cards left in hand
+    counted (Bob's K♠ −10, Ann's 4♣ −5), as the hand's page does, not the melds alone."""
+    two = Robber(client, ["Ann", "Bob"], target=10)  # Bob's turn (Ann dealt)
+    two.ok(two.meld("Bob", "H4 S4 C4"))
+    two.ok(two.act("Bob", "out"))
+    two.ok(two.end_hand({"Ann": "D4"}))
+    strip = two.page()  # the table, the game over
+    shown = {p: number(v) for p, v in re.findall(r'data-round-score="([^"]*)">([^<]*)<', strip)}
+    assert shown == {"Ann": -5, "Bob": 15}, shown

@@ -220,6 +220,20 @@ def test_a_play_that_waited_to_be_sent_is_refused_if_the_table_changed_meanwhile
     assert play_count(db, table.game_id) == 2
 
 
+def test_a_game_over_shows_its_last_round_scored_in_the_strip(table):
+    """Once the game is over, the table's strip gives the last round's score with the
+    hands counted (B's K♥ in hand: −10), as the round's page does, not its points earned."""
+    table.new_game(["A", "B"], dealer=1, target=20)  # A's turn
+    table.meld("A", "S7", "S8", "S9")
+    table.post("/out", {"player": "A"})
+    table.hand("B", "HK")
+    table.confirm_round(1)
+    strip = table.page("/table")
+    shown = dict(re.findall(r'data-round-score="([^"]*)">([^<]*)<', strip))
+    assert shown == {"A": "30", "B": "−10"}
+    assert dict(re.findall(r'data-total="([^"]*)">([^<]*)<', strip)) == {"A": "30", "B": "−10"}
+
+
 def test_undo_takes_back_the_last_play_and_recomputes(table):
     table.new_game(["A", "B"], dealer=1)
     table.meld("A", "S7", "S8", "S9")

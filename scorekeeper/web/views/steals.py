@@ -137,7 +137,7 @@ def table_context(state: Steals, *, picked=None, target=None, player=None,
         melds=state.melds(), target=target, player=player, error=error, preview=preview,
         me=me, whose=links.whose(state.log.id),
         lines=state.log_lines() if not state.over else [],
-        earned=state.live(), sides=_live_scores(state), pending=pending,
+        earned=state.scored_round.scores if state.over else state.live(), sides=_live_scores(state), pending=pending,
         last=state.last_row() if not state.over else None,
         version=state.log.version, screen=screen(state),
     )

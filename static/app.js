@@ -152,6 +152,7 @@ const update = (data, mine) => {
 const keepPage = (worker = navigator.serviceWorker && navigator.serviceWorker.controller) => { try {
   const copy = document.documentElement.cloneNode(true);
   $$("label:has([data-two])+.two,[data-waiting],[data-waited],[data-flash],[data-error],[data-preview]>*", copy).forEach(e => e.remove());
+  $$("[name=player]", copy).forEach(i => i.toggleAttribute("checked", i.value == ours()));  /* who plays now, not when loaded */
   worker.postMessage({page: "<!DOCTYPE html>\n" + copy.outerHTML, url: location.href});
 } catch {} };  /* none kept */
 /* Held while a play is sent or a page loads. */

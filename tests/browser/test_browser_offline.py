@@ -356,6 +356,30 @@ def test_a_robber_renege_waiting_makes_the_passes_after_it_pass_the_reneger_by(b
         context.close()
 
 
+def test_a_table_reloaded_offline_has_who_plays_on_whose_turn_it_is(browser, server):
+    """The turn moved on live (another phone's pass) since the table was loaded: the page
+    kept has who plays on the turn's player, not on the one of the page first loaded,
+    so a meld tapped after a reload offline is credited to whose turn it is."""
+    with a_table_kept(browser, server) as (page, phone):
+        other, routes = another_phone(browser, server, phone)
+        try:
+            routes.pass_turn()  # A's pass
+        finally:
+            other.close()
+        expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "B")
+        expect(page.locator("form#play input[name=player][value=B]")).to_be_checked()
+        kept_now(page)
+        page.context.set_offline(True)
+        page.reload()
+        expect(page.locator("form#play input[name=player][value=B]")).to_be_checked()
+        phone.tap_cards("S7", "S8", "S9")
+        page.locator("form#play [data-action=confirm]").tap()
+        expect(page.locator("[data-waiting] li")).to_contain_text("B:")
+        page.context.set_offline(False)
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(page.locator("[data-log] li[data-type=meld][data-player=B]")).to_contain_text("7♠ 8♠ 9♠")
+
+
 def test_a_refusal_answered_while_plays_waiting_land_stays_said(browser, server):
     """Offline, a pass tapped with cards still picked (it will be refused), then the meld
     they make: back online the pass is refused and the meld logged; the refusal stays on

@@ -191,3 +191,16 @@ def test_the_rules_page_in_spanish_and_german(client):
     for language, words in (("es", "Un as que queda en la mano"), ("de", "Ein Ass auf der Hand")):
         html = client.get("/rules/rummy500", headers={"Accept-Language": language}).get_data(as_text=True)
         assert words in html
+
+
+def test_a_game_s_rules_page_quotes_its_own_target(table, client):
+    """How the game is scored quotes the rules as this game has them (target 150), the
+    rules page of the game in general its default (500); the list of the other games
+    ends with a game, not a separator."""
+    table.new_game(["Ann", "Bea"], target=150)
+    mine = client.get(f"{table.url}/rules").get_data(as_text=True)
+    assert "someone reaches the target (150)." in mine and "target (500)" not in mine
+    general = client.get("/rules/rummy500").get_data(as_text=True)
+    assert "someone reaches the target (500)." in general
+    others = re.search(r'<nav class="variants"[^>]*>(.*?)</nav>', general, re.S).group(1)
+    assert not re.search(r"·\s*</p>", others) and others.count("<a ") == others.count(" · ") + 1

@@ -243,10 +243,17 @@ def rule_rows(variant, rules=None) -> list[dict]:
     return rows
 
 
+def rule_values(rows: list[dict]) -> dict[str, str]:
+    """Each rule's value in words, as the summary of how a game is scored quotes it: this
+    game's, or the default."""
+    return {r["option"].name: r["default"] if r["value"] is None else r["value"] for r in rows}
+
+
 @bp.route("/rules/<variant>")
 def rules(variant: str):
     v = _variant(variant)
-    return render_template("rules.html", rows=rule_rows(v), variant=v, variants=variants(),
+    rows = rule_rows(v)
+    return render_template("rules.html", rows=rows, rule=rule_values(rows), variant=v, variants=variants(),
                            game_id=None, players=None, over=False)
 
 
@@ -255,7 +262,8 @@ def game_rules(game_id: int):
     header = kernel.header(get_db(), game_id)
     variant = header["variant"]
     rules = variant.rules.resolve(header["rules"], len(header["players"]))
-    return render_template("rules.html", rows=rule_rows(variant, rules), variant=variant,
+    rows = rule_rows(variant, rules)
+    return render_template("rules.html", rows=rows, rule=rule_values(rows), variant=variant,
                            variants=variants(), game_id=game_id, players=header["players"],
                            first_dealer=header["players"][header["first_dealer"]], over=header["over"],
                            table=families.page_url(variant, "table", game_id),

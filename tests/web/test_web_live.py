@@ -501,3 +501,19 @@ def test_a_round_s_answer_stays_small_as_its_log_grows(phones):
     # Once the kind's last few payloads hold a line, each play adds some 30 bytes to the
     # answer (a mark's key), where the whole grows by its line.
     assert sizes[-1] - sizes[4] < 50 * (len(sizes) - 5) and whole - sizes[-1] > 3000, (sizes, whole)
+
+
+def test_after_the_last_ace_the_player_finishing_the_turn_still_gets_the_aces_and_melds(phones):
+    """The last ace is out: its player finishes the turn, on a play form that stays, so
+    its aces and melds regions stay live too (the last ace gone from the ace buttons,
+    a meld made meanwhile among the melds)."""
+    table, other = phones
+    for ace in ("SA", "HA", "DA"):
+        table.ace("A", ace)
+    since = version(other.get(f"{table.url}/table").get_data(as_text=True))
+    table.ace("A", "CA")  # the last ace of one deck
+    table.meld("A", "S7", "S8", "S9")  # A finishes the turn
+    regions = live(other, table.url, since).get_json()["regions"]
+    assert set(regions) == REGIONS_WITH_A_FORM
+    assert 'data-ace="CA"' not in regions["aces"]
+    assert "7♠" in regions["melds"]

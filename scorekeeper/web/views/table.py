@@ -184,7 +184,7 @@ def live_parts(state: logs.LogState) -> dict:
     parts = {"scores": "_scores.html"}
     if not state.over:
         parts.update(turn="_turn.html", log="_log.html")
-        if links.can_edit() and not state.ended:
+        if links.can_edit() and (not state.ended or state.ending):  # the play form is shown (table.html)
             parts.update(melds="_meld_choice.html")
             if state.variant.aces_face_up:
                 parts.update(aces="_aces.html")

@@ -70,15 +70,15 @@ const rid = () => [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 
 const local = localStorage, WAIT = "waiting " + live, PICKS = "picks " + live, unsent = body.dataset.unsent || "…";
 let told = "", version = +body.dataset.version, timer, busy, leaving, dirty, sending, next, stream, held, polling = !events || !window.EventSource;
 let queue = (table && store(local, WAIT)) || [], stuck = queue.length > 0;
-const turn = () => { const s = $("[data-turn]"); return s && (s.dataset.plays || s.dataset.turn); };
-const chosen = name => { const i = $(`[name=${name}]:checked`, form); return i ? i.value : ""; };
+const turn = (s = $("[data-turn]")) => s && (s.dataset.plays || s.dataset.turn);
+const chosen = (name, i = $(`[name=${name}]:checked`, form)) => i ? i.value : "";
 const choose = (name, v) => { const i = $$(`[name=${name}]`, form).find(i => i.value === v && !i.disabled); if (i) i.checked = true; return i; };
 const cells = () => $$("[data-picker] input", form), any = () => $("[data-picker] :checked", form);
 /* Who plays: this phone's (data-me), else whose turn; a choice holds for one play. */
-const ours = () => { const m = form && $("[data-me]", form); return m ? m.dataset.me : turn(); };
+const ours = (m = form && $("[data-me]", form)) => m ? m.dataset.me : turn();
 let own = form && chosen("player") !== ours();
 on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
-/* Plays waiting move the turn (the strip's too) here, as there: a pass from its turn; a renege puts its player out */
+/* Plays waiting move the turn here as there: a pass (the strip's too); a renege puts its player out */
 const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value), x = JSON.parse(s.dataset.out || "[]"), o = (n, k = p.length) => --k && x.includes(n = p[(p.indexOf(n) + 1) % p.length]) ? o(n, k) : n, t = o(s.dataset.turn), h = $("[data-says]", s)) => {
   if (b) s.dataset.turn = $("[name=turn]", s).value = t, h.textContent = fill(h.dataset.says, {player: t}),
     b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours()),
@@ -148,11 +148,11 @@ const update = (data, mine) => {
   }
   if (form && any()) form.later();
 };
-/* The page as the server has it, for a reload offline (sw.js) */
+/* The page as the server has it, who plays on its turn, for a reload offline (sw.js) */
 const keepPage = (worker = navigator.serviceWorker && navigator.serviceWorker.controller) => { try {
   const copy = document.documentElement.cloneNode(true);
   $$("label:has([data-two])+.two,[data-waiting],[data-waited],[data-flash],[data-error],[data-preview]>*", copy).forEach(e => e.remove());
-  $$("[name=player]", copy).forEach(i => i.toggleAttribute("checked", i.value == ours()));  /* who plays now, not when loaded */
+  $$("[name=player]", copy).forEach(i => i.toggleAttribute("checked", i.value == ours()));
   worker.postMessage({page: "<!DOCTYPE html>\n" + copy.outerHTML, url: location.href});
 } catch {} };  /* none kept */
 /* Held while a play is sent or a page loads. */
@@ -208,13 +208,14 @@ const pump = () => {
       queue.shift();
       stuck = false;
       draw();
-      if (data.error) told += data.said, version = 0;  /* said till the plays after it are answered; all redrawn (a pass moved the turn here) */
-      else queue.forEach(q => q.at = data.version);  /* tapped after it, on the table with it */
+      if (data.error) told += data.said;  /* said till the plays after it are answered */
+      else queue.forEach(q => q.at = data.version);  /* tapped on its table */
+      if (data.error && /pass|renege/.test(item.url + item.body)) version = 0;  /* the turn it moved: redrawn */
       say(data.error ? told : told + data.said);
       if (data.regions) update(data, true);
       if (item.picks && data.error) pick(item.body);
       if (!leaving) body.dataset.sent = (+body.dataset.sent || 0) + 1;  /* answered here */
-    }, () => { stuck = item.waited = true; draw(); })  /* no answer: sent again later, refused if the table changed meanwhile */
+    }, () => { stuck = item.waited = true; draw(); })  /* no answer: sent again later (seen) */
     .then(() => { clearTimeout(slow); sending = false; if (!queue.length) told = ""; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) flush(), later(); });
 };
 on(document, "submit", e => {
@@ -232,8 +233,9 @@ on(document, "submit", e => {
   if (b.name) data.append(b.name, b.value);
   data.set("request_id", rid());
   const pass = b.dataset.action == "pass", still = pass && form ? $$("[data-picker] :checked", form) : [];
-  if (pass && e.timeStamp - body.passed < 700) return;
-  body.passed = pass ? e.timeStamp : NaN;
+  const tap = b.dataset.ace || pass;  /* double tap: once */
+  if (tap && tap === body.tap && e.timeStamp - body.at < 700) return;
+  body.tap = tap, body.at = e.timeStamp;
   still.forEach(i => data.append("cards", i.value));  /* refused: log them first */
   const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
   own = false;  /* sent: the next play is whose it would be */

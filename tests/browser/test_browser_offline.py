@@ -380,6 +380,22 @@ def test_a_table_reloaded_offline_has_who_plays_on_whose_turn_it_is(browser, ser
         expect(page.locator("[data-log] li[data-type=meld][data-player=B]")).to_contain_text("7♠ 8♠ 9♠")
 
 
+def test_a_double_tap_on_an_ace_offline_waits_once(browser, server):
+    """Two quick taps on the same ace with no network: one ace waiting, as for Pass; a
+    tap on another ace at once is a play of its own."""
+    with a_table_kept(browser, server) as (page, phone):
+        page.context.set_offline(True)
+        ace = page.locator("[data-ace='SA']")
+        ace.tap()
+        ace.tap()
+        page.locator("[data-ace='HA']").tap()
+        expect(page.locator("[data-waiting] li")).to_have_count(2)
+        page.context.set_offline(False)
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(page.locator("[data-error]")).to_have_count(0)
+        expect(page.locator("[data-log] li[data-type=ace]")).to_have_count(2)
+
+
 def test_a_refusal_answered_while_plays_waiting_land_stays_said(browser, server):
     """Offline, a pass tapped with cards still picked (it will be refused), then the meld
     they make: back online the pass is refused and the meld logged; the refusal stays on

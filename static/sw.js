@@ -24,13 +24,21 @@ self.addEventListener("message", e => {
     return shelf.put(key, new Response(page, {headers}));
   })));
 });
+/* What the server answers ``asked``, a copy kept as ``key`` on the way. */
+const keep = (shelf, asked, key) => fetch(asked).then(answer => {
+  if (answer.ok && !answer.redirected) shelf.put(key, answer.clone());
+  return answer;
+});
 self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", e => e.waitUntil(self.clients.claim()));
+/* In control of the pages open now: a table opened first, before this worker was there,
+   is kept at once, with the files it uses (its own request never came through here). */
+self.addEventListener("activate", e => e.waitUntil(self.clients.claim()
+  .then(() => Promise.all([caches.open(KEPT), self.clients.matchAll()]))
+  .then(([shelf, open]) => Promise.all([...open.map(c => c.url), "static/app.css", "static/app.js"]
+    .map(u => new URL(u, location.href)).filter(kept).map(u => keep(shelf, u, u.origin + u.pathname).catch(() => null))))));
 self.addEventListener("fetch", e => {
   const asked = e.request, url = new URL(asked.url), key = url.origin + url.pathname;
   if (asked.method !== "GET" || !kept(url)) return;
-  e.respondWith(caches.open(KEPT).then(shelf => fetch(asked).then(answer => {
-    if (answer.ok && !answer.redirected) shelf.put(key, answer.clone());
-    return answer;
-  }, () => shelf.match(key, {ignoreVary: true}).then(copy => copy || Response.error()))));
+  e.respondWith(caches.open(KEPT).then(shelf => keep(shelf, asked, key).catch(
+    () => shelf.match(key, {ignoreVary: true}).then(copy => copy || Response.error()))));
 });

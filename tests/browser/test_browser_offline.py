@@ -5,6 +5,7 @@ the network is back they land, once each, in order, credited to whom they were t
 """
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 from browser_table import PHONE, Phone, Routes, location, send
@@ -394,6 +395,32 @@ def test_a_double_tap_on_an_ace_offline_waits_once(browser, server):
         expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
         expect(page.locator("[data-error]")).to_have_count(0)
         expect(page.locator("[data-log] li[data-type=ace]")).to_have_count(2)
+
+
+def test_a_table_opened_first_by_its_link_reopens_offline(browser, server):
+    """A new phone whose first page is the table's link (the worker not there yet when
+    it loaded): once the worker is in control it keeps that table and the files it uses,
+    so the table reopens with no network, its script running, a pass waiting on it."""
+    with a_table_kept(browser, server) as (_page, phone):
+        url = phone.url + "/table"
+    context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        under_the_worker(page)
+        kept_now(page)
+        page.wait_for_function("caches.open('scorekeeper-tables').then(c => c.match(new URL('/static/app.js', "
+                               "location.href).href)).then(r => !!r)")
+        page.context.set_offline(True)
+        page.reload()
+        expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "A")
+        expect(page.locator("html")).to_have_class(re.compile(r"\bjs\b"))  # its script ran
+        page.locator("[data-action=pass]").tap()
+        expect(page.locator("[data-waiting] li")).to_have_count(1)
+        expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "B")
+    finally:
+        context.close()
 
 
 def test_a_refusal_answered_while_plays_waiting_land_stays_said(browser, server):

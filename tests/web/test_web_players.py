@@ -125,6 +125,9 @@ def test_players_page_and_a_players_figures(client, db, seed_example):
     iceberg = re.search(r'<tr data-variant="iceberg">(.*?)</tr>', page).group(1)
     assert re.search(r"data-played>1<", iceberg) and "data-won>1<" in iceberg and "data-rate>100%<" in iceberg
     assert "data-average>100.0<" in iceberg and "data-best>100<" in iceberg
+    for language, mean in (("de", "100,0"), ("es", "100,0")):  # as the page's language writes it
+        page_in = text(client.get(f"/players/{pid(db, 'A')}", headers={"Accept-Language": language}))
+        assert f"data-average>{mean}<" in re.search(r'<tr data-variant="iceberg">(.*?)</tr>', page_in).group(1)
     gin = re.search(r'<tr data-variant="gin">(.*?)</tr>', page).group(1)
     assert "data-played>0 <small data-unfinished>(1 in progress)</small>" in gin and "data-rate>—<" in gin
     assert 'data-record="aces"' in page and re.search(r"Aces collected</dt><dd>1<", page)

@@ -126,6 +126,7 @@ def test_a_round_played_through_the_pages_scores_as_the_example(table):
     for iceberg_only in ("Playable", "playable", "Aces", "multiplier", "face up"):
         assert iceberg_only not in html, iceberg_only
     assert "A♦ an ace left in hand counts 15 points: −15" in re.sub(r"<[^>]+>", "", html)
+    assert "Earned +30, cards in hand −21: round score +9" in re.sub(r"<[^>]+>", "", html)  # Ben's sum
     table.confirm_round(1)
     assert table.totals() == {"Ann": 11, "Ben": 9, "Cy": 15}
     assert table.dealer() == "Ann" and table.turn() == "Ben"  # round 2

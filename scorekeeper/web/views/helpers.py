@@ -31,7 +31,7 @@ from flask import (
     request,
     template_rendered,
 )
-from flask_babel import format_date, get_locale
+from flask_babel import format_date, format_decimal, get_locale
 from markupsafe import Markup, escape
 
 from ...games import registry
@@ -330,9 +330,11 @@ def signed_filter(n: int) -> str:
 
 
 @bp.app_template_filter("score")
-def score_filter(n: int) -> str:
-    """A total as printed on a score sheet: 120, 0, −120 (a real minus sign, as everywhere)."""
-    return f"−{-n}" if n < 0 else str(n)
+def score_filter(n: float) -> str:
+    """A total as printed on a score sheet: 120, 0, −120 (a real minus sign, as everywhere);
+    an average to one place, as the page's language writes it (52.5; 52,5 in German)."""
+    shown = str(abs(n)) if isinstance(n, int) else format_decimal(abs(n), "0.0")
+    return f"−{shown}" if n < 0 else shown
 
 
 @bp.app_template_filter("sentence")

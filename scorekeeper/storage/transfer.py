@@ -31,16 +31,17 @@ def cell(text: str) -> str:
 
 def sheet_csv(head: tuple[str, str], players: list[str],
               rows: Iterable[tuple[int | str, str, Mapping[str, int]]],
-              totals: Mapping[str, int]) -> str:
+              totals: Mapping[str, int], total: str = "Total") -> str:
     """A score sheet as CSV (every game's): two leading columns named by ``head`` (the
     round and what it says of it: dealer, how it ended), a column per player; ``rows``
-    are (first, second, scores by player) — a label row such as Bonuses too; then Total."""
+    are (first, second, scores by player) — a label row such as Bonuses too; then the
+    totals' row, named ``total`` (the words are the caller's: the page's language)."""
     out = io.StringIO()
     sheet = csv.writer(out, lineterminator="\r\n")  # RFC 4180
     sheet.writerow([*head, *(cell(p) for p in players)])
     for first, second, scores in rows:
         sheet.writerow([first, cell(second), *(scores[p] for p in players)])
-    sheet.writerow(["Total", "", *(totals[p] for p in players)])
+    sheet.writerow([total, "", *(totals[p] for p in players)])
     return out.getvalue()
 
 

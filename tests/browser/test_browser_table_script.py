@@ -70,7 +70,7 @@ def test_plays_in_the_background_keep_the_scroll_and_the_cards_half_picked(phone
         expect(phone.card_input("H5")).to_be_checked()
     assert phone.turn() == "A"  # the pass refused
     expect(phone.log_item(type="ace", player="A")).to_have_count(0)
-    expect(page.locator("[data-flash]")).to_contain_text("Undone: took back A's ace (A♦).")
+    expect(page.locator("[data-flash]")).to_contain_text("Took back A's ace (A♦).")
     assert same_document(phone)
     assert_accessible(page, "table after plays sent in the background")
 

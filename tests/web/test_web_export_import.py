@@ -74,6 +74,8 @@ def test_the_score_sheet_has_a_row_per_counted_round_then_the_totals(played, cli
         ["1", "C", "100", "-120", "-20"],
         ["Total", "", "100", "-120", "-20"],
     ]  # round 2 is still being played: no score, no row yet
+    spanish = client.get(played.url + "/export.csv", headers={"Accept-Language": "es"})
+    assert sheet(spanish)[0][:2] == ["Ronda", "Reparte"] and sheet(spanish)[-1][0] == "Total"
 
 
 def test_the_score_sheet_adds_up_over_several_rounds(played, client):

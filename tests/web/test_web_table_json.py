@@ -129,7 +129,7 @@ def test_an_ace_a_pass_and_an_undo_in_the_background(table):
     assert passed["notices"] == ["B's turn."] and 'data-turn="B"' in passed["regions"]["turn"]
     last = re.search(r'name="last" value="(\d+)"', table.page()).group(1)  # the pass, as Undo names it
     undone = post(table, "/undo", {"last": last})
-    assert len(undone["notices"]) == 1 and undone["notices"][0].startswith("Undone: ")
+    assert len(undone["notices"]) == 1 and undone["notices"][0] == "Took back A's pass."
     assert 'data-turn="A"' in undone["regions"]["turn"]
     stale = post(table, "/undo", {"last": last}, status=409)  # that pass is undone already
     assert stale["error"]

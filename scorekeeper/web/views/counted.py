@@ -433,11 +433,12 @@ def export_csv(game_id: int) -> Response:
     """The score sheet: a row per round, a column per player, bonuses (Gin), the totals."""
     scored = _scored(game_id)
     rows: list[tuple[int | str, str, Mapping[str, int]]] = [
-        (n, r.words, r.scores) for n, r in enumerate(scored.rounds, 1)]
+        (n, said(r.words), r.scores) for n, r in enumerate(scored.rounds, 1)]
     bonuses = scored.bonuses()
     if any(bonuses.values()):
-        rows.append(("Bonuses", "", bonuses))
-    body = transfer.sheet_csv(("Round", "Ended"), scored.players, rows, scored.totals)
+        rows.append((page_text("Bonuses"), "", bonuses))
+    body = transfer.sheet_csv((page_text("Round"), page_text("Ended")), scored.players, rows, scored.totals,
+                              page_text("Total"))
     return sheet_response(scored.variant, game_id, body)
 
 

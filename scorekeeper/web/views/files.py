@@ -9,6 +9,7 @@ from flask import Response
 
 from ...storage import games, kernel, transfer
 from ..database import get_db
+from ..words import page_text
 
 
 def export_file(game_id: int) -> Response:
@@ -33,6 +34,6 @@ def log_sheet(state) -> Response:
     column per player, then the totals."""
     game = games.stored(get_db(), state.log.id)
     rows = [(n, state.dealer(n), r.scores) for n, r in enumerate(game.rounds, 1)]
-    body = transfer.sheet_csv((state.variant.round_word.capitalize(), "Dealer"), state.players,
-                              rows, game.totals)
+    head = (page_text("Hand") if state.variant.round_word == "hand" else page_text("Round"), page_text("Dealer"))
+    body = transfer.sheet_csv(head, state.players, rows, game.totals, page_text("Total"))
     return sheet_response(state.variant, state.log.id, body)

@@ -319,7 +319,7 @@ def undo(game_id: int):
         return _already_saved(game_id, screen_url(load_state(game_id)))
     except Refused as e:
         return _refused(game_id, e.said, refusal_status(e))
-    words = Sentence(Say("Undone: %(what)s", what=undone))
+    words = Sentence(undone)  # "Took back Ann's meld (…).", as Robber's pages say it
     state = load_state(game_id)
     if wants_json():
         return answer(updates.shared(game_id, SCREENS, state), notices=[words])

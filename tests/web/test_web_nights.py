@@ -6,6 +6,7 @@ the night in a player's statistics; and bad input refused in words, changing not
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from html import unescape
 
 import pytest
@@ -282,9 +283,25 @@ def test_the_sheet_lists_every_table_and_each_players_games(client, group):
     assert f"/group/{view}/nights/" in sheet  # shared by the read-only link
     winner = first[0][0]
     assert re.search(rf'data-player="{winner}"><strong>{winner}</strong>:\s*round 1, table 1: place 1 \(3\)', sheet)
-    assert f"Won the night: {winner}, 3." in sheet
+    assert f"Ahead tonight: {winner}, 3." in sheet  # every table finished, but the evening goes on
     loser = first[0][1]
     assert re.search(rf'data-player="{loser}"><strong>{loser}</strong>:\s*round 1, table 1: place 2, tied', sheet)
+
+
+def test_a_night_is_won_once_its_evening_is_past(client, group, db):
+    """With every table finished the night is not closed (the next round may start): who
+    is ahead is said; twelve hours after the night was opened, who won it."""
+    edit, _view = group
+    url = night_url(client, edit, players="\n".join(TWELVE[:4]), name="Late night")
+    first = start_suggested(client, url)
+    (_game, link), = table_links(client, url)
+    finish(client, link, first[0][0], first[0], {first[0][1]: ["SK"]})
+    winner = first[0][0]
+    assert f"Ahead tonight: {winner}, 3." in text(client.get(url))
+    opened = datetime.now(UTC) - timedelta(hours=12, minutes=1)
+    db.execute("UPDATE nights SET created = ?", [opened.isoformat(timespec="seconds")])
+    db.conn.commit()
+    assert f"Won the night: {winner}, 3." in text(client.get(url))
 
 
 def test_a_night_of_another_group_is_not_found(client, group, db):

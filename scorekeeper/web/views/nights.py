@@ -16,6 +16,7 @@ rules (scorekeeper/nights.py), over the games as the stores keep them
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
@@ -80,6 +81,9 @@ class TableView:
     page: str | None  # its table page (its game page once over)
 
 
+EVENING = timedelta(hours=12)  # how long a night may go on from when it was opened
+
+
 @dataclass
 class NightView:
     night: store.Night
@@ -101,8 +105,12 @@ class NightView:
 
     @property
     def over(self) -> bool:
-        """No table plays any more, and one has finished: the night's result stands."""
-        return self.playing == 0 and any(t.table.over and not t.table.abandoned for t in self.tables)
+        """The night's result stands: no table plays any more, one has finished, and the
+        evening is past (a night is not closed: until then, between rounds of tables, the
+        next round may still start, and the page says who is ahead, not who won)."""
+        evening_past = datetime.now(UTC) - datetime.fromisoformat(self.night.created) >= EVENING
+        return (self.playing == 0 and any(t.table.over and not t.table.abandoned for t in self.tables)
+                and evening_past)
 
     @property
     def at_no_table(self) -> set:

@@ -202,20 +202,20 @@ const pump = () => {
   if (sending || !queue.length) return;
   sending = true;
   const item = queue[0], stop = new AbortController(), slow = setTimeout(() => stop.abort(), 30000);  /* 30 s: sent again later */
-  fetch(item.url, {method: "POST", body: new URLSearchParams(item.body + (item.waited ? "&seen=" + item.at : "")), signal: stop.signal, headers: {Accept: "application/json"}})
+  fetch(item.url, {method: "POST", body: new URLSearchParams(item.body + (item.waited && item.at >= 0 ? "&seen=" + item.at : "")), signal: stop.signal, headers: {Accept: "application/json"}})
     .then(r => /json/.test(r.headers.get("Content-Type")) ? r.json() : r.text().then(t => ({error: !r.ok, said: r.ok ? "" : `<p class=error role=alert data-error>${(d => ($("main p", d) || d.body).innerHTML)(new DOMParser().parseFromString(t, "text/html"))}`})))
     .then(data => {
       queue.shift();
       stuck = false;
+      if (!data.error && data.version == item.at + 1) queue.forEach(q => q.at = data.version);  /* it alone moved the table on */
       draw();
       if (data.error) told += data.said;  /* said till the plays after it are answered */
-      else queue.forEach(q => q.at = data.version);  /* tapped on its table */
       if (data.error && /pass|renege/.test(item.url + item.body)) version = 0;  /* the turn it moved: redrawn */
       say(data.error ? told : told + data.said);
       if (data.regions) update(data, true);
       if (item.picks && data.error) pick(item.body);
       if (!leaving) body.dataset.sent = (+body.dataset.sent || 0) + 1;  /* answered here */
-    }, () => { stuck = item.waited = true; draw(); })  /* no answer: sent again later (seen) */
+    }, () => { stuck = true; queue.forEach(q => q.waited = true); draw(); })  /* no answer: sent again later (seen) */
     .then(() => { clearTimeout(slow); sending = false; if (!queue.length) told = ""; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) flush(), later(); });
 };
 on(document, "submit", e => {

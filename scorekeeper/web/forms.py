@@ -105,7 +105,7 @@ class RequestIdField(StringField):
     def key(self) -> str | None:
         """The key the change is recorded under: the page's id, for this phone (its session),
         this kind of change (the route, in this game or group) and what the form asks (its
-        other fields). The
+        other fields but ``seen``, which a play sent again after waiting adds). The
         same form sent again by this phone is the same key (acted on once); the same id
         from another phone, on another route or with another play is another request,
         never a repeat of someone else's (or of another play). An id longer than any page
@@ -115,7 +115,7 @@ class RequestIdField(StringField):
         if len(self.data) > kernel.REQUEST_ID_LONGEST:
             return self.data
         asked = sorted((name, value) for name, value in request.form.items(multi=True)
-                       if name not in ("csrf_token", self.name))
+                       if name not in ("csrf_token", self.name, "seen"))  # a play sent again after waiting adds seen
         where = (request.endpoint, sorted((request.view_args or {}).items()), g.get("group_id"))
         said = repr((phone(), where, self.data, asked)).encode()
         return hashlib.blake2b(said, digest_size=18).hexdigest()

@@ -423,6 +423,96 @@ def test_a_table_opened_first_by_its_link_reopens_offline(browser, server):
         context.close()
 
 
+def lose_the_first_answer(page):
+    """The table's plays, sent: the first reaches the server, which saves it, and its
+    answer is lost; every later one is lost on the way (no network)."""
+    reached = []
+
+    def lost(route):
+        if not reached:
+            reached.append(route.fetch())
+        route.abort()
+    page.route("**/plays", lost)
+
+
+def two_melds_waiting_the_first_saved(page, phone):
+    """A's 7♠ 8♠ 9♠ (saved, its answer lost) and 7♥ 8♥ 9♥ (not sent), both waiting."""
+    lose_the_first_answer(page)
+    phone.tap_cards("S7", "S8", "S9")
+    page.locator("form#play [data-action=confirm]").tap()
+    expect(page.locator("[data-waiting] li")).to_have_count(1)
+    phone.tap_cards("H7", "H8", "H9")
+    page.locator("form#play [data-action=confirm]").tap()
+    expect(page.locator("[data-waiting] li")).to_have_count(2)
+
+
+def test_a_play_saved_whose_answer_was_lost_is_not_refused_when_sent_again(browser, server):
+    """The first meld was saved but its answer never came: sent again after waiting, it is
+    found saved already (not refused as if the table had changed), and the meld waiting
+    after it, tapped on the table that meld made, lands too. Each is logged once."""
+    with a_table_kept(browser, server, ("A", "B", "C", "D")) as (page, phone):  # two decks
+        two_melds_waiting_the_first_saved(page, phone)
+        page.unroute("**/plays")
+        page.evaluate("dispatchEvent(new Event('online'))")
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(page.locator("[data-error]")).to_have_count(0)
+        melds = page.locator("[data-log] li[data-type=meld][data-player=A]")
+        expect(melds).to_have_count(2)
+        expect(melds.first).to_contain_text("7♠ 8♠ 9♠")
+        expect(melds.last).to_contain_text("7♥ 8♥ 9♥")
+
+
+def test_a_play_waiting_behind_one_saved_is_refused_if_another_phone_logged_it(browser, server):
+    """As above, but meanwhile another phone logs A's 7♥ 8♥ 9♥: the first meld is found
+    saved already, and the second, which waited while the table changed, is refused and
+    named, not logged twice."""
+    with a_table_kept(browser, server, ("A", "B", "C", "D")) as (page, phone):  # two decks
+        two_melds_waiting_the_first_saved(page, phone)
+        other, routes = another_phone(browser, server, phone)
+        try:
+            routes.meld("A", "H7", "H8", "H9")
+        finally:
+            other.close()
+        page.unroute("**/plays")
+        page.evaluate("dispatchEvent(new Event('online'))")
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(page.locator("[data-error]")).to_contain_text("A's meld (7♥ 8♥ 9♥) waited to be sent")
+        melds = page.locator("[data-log] li[data-type=meld][data-player=A]")
+        expect(melds).to_have_count(2)  # 7♠ 8♠ 9♠ once, 7♥ 8♥ 9♥ once (the other phone's)
+
+
+def test_a_play_tapped_while_an_earlier_one_hung_is_checked_as_waiting_too(browser, server):
+    """7♠ 8♠ 9♠ hangs, 7♥ 8♥ 9♥ is tapped behind it, then the first fails: both waited.
+    Another phone logs 7♥ 8♥ 9♥ meanwhile: back online, the first is refused (the table
+    changed), and so is the second: nothing is logged twice."""
+    with a_table_kept(browser, server, ("A", "B", "C", "D")) as (page, phone):  # two decks
+        held = []
+        page.route("**/plays", lambda route: held.append(route))  # no answer, for now
+        phone.tap_cards("S7", "S8", "S9")
+        page.locator("form#play [data-action=confirm]").tap()
+        phone.tap_cards("H7", "H8", "H9")
+        page.locator("form#play [data-action=confirm]").tap()
+        page.wait_for_function("(JSON.parse(localStorage.getItem(Object.keys(localStorage)"
+                               ".find(k => k.startsWith('waiting '))) || '[]')).length === 2")
+        page.route("**/plays", lambda route: route.abort())  # sent again: still no network
+        for route in held:
+            route.abort()
+        expect(page.locator("[data-waiting] li")).to_have_count(2)
+        other, routes = another_phone(browser, server, phone)
+        try:
+            routes.meld("A", "H7", "H8", "H9")
+        finally:
+            other.close()
+        page.unroute("**/plays")
+        page.evaluate("dispatchEvent(new Event('online'))")
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(page.locator("[data-log] li[data-type=meld][data-player=A]")).to_have_count(1)
+        errors = page.locator("[data-error]")
+        expect(errors).to_have_count(2)
+        expect(errors.first).to_contain_text("A's meld (7♠ 8♠ 9♠) waited to be sent")
+        expect(errors.last).to_contain_text("A's meld (7♥ 8♥ 9♥) waited to be sent")
+
+
 def test_a_refusal_answered_while_plays_waiting_land_stays_said(browser, server):
     """Offline, a pass tapped with cards still picked (it will be refused), then the meld
     they make: back online the pass is refused and the meld logged; the refusal stays on

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
@@ -316,8 +316,11 @@ def _change_in_round(db: Database, game_id: int, request_id: str | None, play_id
     return kernel.change(db, game_id, request_id, plan)
 
 
+Written = TypeVar("Written")
+
+
 def _round_changed(db: Database, loaded: Loaded, log: GameLog, about: PlayRow | None,
-                   write_row: Callable[[_Changed], PlayRow]) -> tuple[int, Callable[[], PlayRow]]:
+                   write_row: Callable[[_Changed], Written]) -> tuple[int, Callable[[], Written]]:
     """The plan of a change to the round read (its rows as ``log`` has them; ``about``: the
     play changed, if any): the round replayed, its order checked, the rounds after it
     worked out; (the version read, the writer: ``write_row(what the change does)`` then
@@ -331,7 +334,7 @@ def _round_changed(db: Database, loaded: Loaded, log: GameLog, about: PlayRow | 
     scores = results.scores(db, loaded.log.id, loaded.round_no)[0] if counted else before.scored_round.scores
     changed = _Changed(before, after, scores)
 
-    def save() -> PlayRow:
+    def save() -> Written:
         saved = write_row(changed)
         if kept is not None:
             assert loaded.log.id is not None  # a stored game's
@@ -410,6 +413,51 @@ def restore_play(db: Database, game_id: int, request_id: str | None, row: PlayRo
             return row
         return replace(row, id=entries.new_play(db, game_id, row.round_no, row.seq, row.type, row.player,
                                                 row.cards, row.target, change))
+
+    return kernel.change(db, game_id, request_id, plan)
+
+
+def correct_hand(db: Database, game_id: int, request_id: str | None, round_no: int, player: str,
+                 cards: Iterable[str], was: Iterable[str] | None = None) -> Say:
+    """Change a player's hand counted at the end of round ``round_no`` (any counted round):
+    the round is scored again, and every total after it. ``was``: the hand the phone
+    showed; if another phone changed it meanwhile, nothing is saved. What the change did,
+    in words."""
+    cards = read_hand(cards)
+    shown = None if was is None else read_hand(was)
+
+    def plan() -> tuple[int, Callable[[], Say]]:
+        loaded = load(db, game_id, round_no)
+        counted = loaded.log.hands.get(round_no)
+        if counted is None:
+            raise Refused(by_word(
+                loaded.log.variant,
+                Say("round %(round)s is not counted yet: enter its hands at its end", round=round_no),
+                Say("hand %(round)s is not counted yet: enter its hands at its end", round=round_no)))
+        if player not in loaded.log.players:
+            raise Refused(not_playing(player))
+        state = replay(loaded)
+        if player not in state.entering():
+            raise Refused(Say("%(player)s's hand was not counted in this round: %(player)s went out "
+                              "or sat out of it", player=player))
+        now = tuple(counted.get(player, ()))
+        if shown is not None and shown != now:
+            raise Stale(Say("%(player)s's hand was changed on another phone meanwhile: nothing was saved. "
+                            "Look at it again", player=player))
+        if now == cards:
+            raise Refused(Say("that is the hand counted already: nothing was changed"))
+        log = replace(loaded.log, hands={round_no: {**counted, player: cards}})
+
+        def write_row(changed: _Changed) -> Say:
+            facts: dict[str, Any] = {"kind": "hand", "round": round_no, "was": {"player": player, "cards": list(now)},
+                                     "now": {"player": player, "cards": list(cards)}}
+            moved = record.score_facts(changed.scores, changed.after.scored_round.scores)
+            if moved:
+                facts["scores"] = moved
+            change = record.note(db, game_id, facts)
+            entries.set_hand(db, game_id, round_no, player, cards, confirmed=True, change=change)
+            return record.what_said(facts, loaded.log.variant.round_word)
+        return _round_changed(db, loaded, log, None, write_row)
 
     return kernel.change(db, game_id, request_id, plan)
 

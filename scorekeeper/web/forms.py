@@ -575,6 +575,13 @@ class HandForm(WriteForm):
     cards = CardsField(lazy_gettext("Cards left in hand"))
 
 
+class CorrectHandForm(HandForm):
+    """A hand counted at the end of an earlier round, changed; ``was``: the hand the page
+    showed (its cards, space apart), refused if another phone changed it since."""
+
+    was = StringField(lazy_gettext("The hand as shown"), [Optional()])
+
+
 class ConfirmRoundForm(WriteForm):
     round_no = WholeNumberField(lazy_gettext("Round"), [InputRequired()])
 

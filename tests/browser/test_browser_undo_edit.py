@@ -1,8 +1,9 @@
 """Mistakes at the table, put right in the browser: undo, edit, delete; the scores follow."""
 from __future__ import annotations
 
-from browser_table import Phone
+from browser_table import Phone, Routes
 from playwright.sync_api import expect
+from test_browser_a11y import assert_accessible
 
 NOT_A_MELD = "9♠ 8♥ is not a meld: two cards make a pair only if they are one rank."
 
@@ -77,3 +78,30 @@ def test_undo_edit_and_delete_keep_the_scores_right(page):
     expect(page.locator("[data-flash]")).to_contain_text("Deleted")
     expect(phone.log_item(type="meld", player="A")).to_have_count(1)
     assert phone.round_scores() == {"A": 30, "B": 10, "C": 20}
+
+
+def test_a_hand_counted_wrong_in_an_earlier_round_is_changed_from_its_page(page):
+    """Round 1 counted B holding K♥; B really held 10♠. On round 1's page, at phone size:
+    Change B's hand, untap K♥, tap 10♠, save: the page says what changed, B's round and
+    the totals follow (10♠ was the run's 4th card: −10 −40), and round 2 goes on."""
+    routes = Routes(page)
+    routes.new_game(["A", "B"], dealer=1)  # A's turn
+    routes.meld("A", "S7", "S8", "S9")
+    routes.out("A")
+    routes.hand("B", "HK")
+    routes.confirm_round(1)
+    phone = Phone(page)
+    phone.key, phone.game_id = routes.key, routes.game_id
+    phone.goto("/rounds/1")
+    page.locator("[data-change-hand=B]").tap()
+    expect(page.locator("[data-counted-hand]")).to_contain_text("B held K♥")
+    expect(phone.card_input("HK")).to_be_checked()
+    expect(phone.card_input("S9")).to_be_disabled()  # on round 1's table
+    assert_accessible(page, "a counted hand changed")
+    phone.tap_cards("HK", "S10")
+    page.locator("[data-action=save-hand]").tap()
+    expect(page.locator("[data-flash]")).to_contain_text("B's hand K♥ became 10♠: K♥ taken out, 10♠ added.")
+    expect(page.locator("[data-score=B]")).to_have_text("−50")
+    phone.goto("/table")
+    expect(page.locator("[data-scores] td[data-total=B]")).to_have_text("−50")
+    expect(page.locator("section[data-turn]")).to_have_attribute("data-round", "2")

@@ -412,6 +412,12 @@ def _routes() -> dict[tuple[str, str], Route]:
     r[("/g/<game_key>/hands", "POST")] = Route(ICEBERG, {"player": names, "round_no": small, "cards": cards},
                                                ("cards",), lambda w: [
         ("ice_end", {}, {"player": "C", "round_no": "1", "cards": ["D4", "C9"]})], posts)
+    r[("/g/<game_key>/rounds/<id:round_no>/hand", "GET")] = Route(ICEBERG, {"player": names})
+    r[("/g/<game_key>/rounds/<id:round_no>/hand", "POST")] = Route(
+        ICEBERG, {"player": names, "round_no": small, "cards": cards, "was": value("", "SK", "C6 HQ S3 SJ SK", "x")},
+        ("cards",), lambda w: [("ice_done", {"round_no": "1"}, {"player": "B", "round_no": "1",
+                                                               "cards": ["SK", "SJ", "S3", "HQ"],
+                                                               "was": "C6 HQ S3 SJ SK"})], posts)
     r[("/g/<game_key>/end", "POST")] = Route(ICEBERG, {"round_no": small}, (), lambda w: [
         ("ice_end", {}, {"round_no": "1"}), ("ice_done", {}, {"round_no": "1"})], posts)
     # Robber Rummy.

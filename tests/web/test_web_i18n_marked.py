@@ -33,7 +33,7 @@ TEMPLATES = [
     "_import_form.html", "import.html", "new_game.html", "_known_players.html",
     "_partnerships.html", "_share.html", "rules.html",
     *sorted(f"how/{p.name}" for p in (ROOT / "how").glob("*.html")),
-    "summary.html", "counted_game.html", "robber_game.html", "round.html",
+    "summary.html", "counted_game.html", "robber_game.html", "round.html", "hand_change.html",
     "counted_round_detail.html", "_counted_result.html", "_breakdown.html",
     "_running_totals.html", "_timeline.html", "_chart.html", "_scores.html", "sheet.html",
     "player.html", "players.html", "players_head_to_head.html",

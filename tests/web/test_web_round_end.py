@@ -1,4 +1,5 @@
 """The end of a round: hands with the picker, the dispute view, the next round, the game end."""
+import html
 import re
 
 from web_table import seed_round
@@ -195,3 +196,52 @@ def test_the_round_end_of_a_round_counted_already_says_so(table):
     table.meld("B", "S7", "S8", "S9")  # round 2 begun: it is not over yet
     table.client.get(f"{table.url}/end")
     assert "The round is not over yet" in table.page()
+
+
+def _counted_round_one(table):
+    """A and B (A's turn): A melds 7♠ 8♠ 9♠ and goes out; B holds K♥ (−10); round 1 counted,
+    round 2 begun with B's pair of threes."""
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    table.post("/out", {"player": "A"})
+    table.hand("B", "HK")
+    table.confirm_round(1)
+    table.meld("B", "H3", "D3")
+    assert table.totals() == {"A": 30, "B": -10}
+
+
+def test_a_hand_counted_in_an_earlier_round_is_changed_and_every_total_follows(table, client):
+    """B really held 10♠: changed on round 1's page, round 1 is scored again (10♠ would have
+    been the run's 4th card: −10 −40) and the totals follow; the changes say what the hand
+    was, and round 2 goes on as it was."""
+    _counted_round_one(table)
+    page = table.page("/rounds/1")
+    assert 'data-change-hand="B"' in page and 'data-change-hand="A"' not in page  # A went out
+    form = table.page("/rounds/1/hand?player=B")
+    assert "Counted: B held" in form and re.search(r'value=HK checked', form)
+    assert re.search(r'value=S9 disabled', form)  # on round 1's table
+    saved = table.post("/rounds/1/hand", {"player": "B", "round_no": "1", "cards": ["S10"], "was": "HK"})
+    assert saved.headers["Location"].endswith("/rounds/1")
+    said = html.unescape(re.sub(r"<[^>]+>", "", client.get(saved.headers["Location"]).get_data(as_text=True)))
+    assert "B's hand K♥ became 10♠: K♥ taken out, 10♠ added." in said
+    assert table.totals() == {"A": 30, "B": -50}
+    assert re.search(r'data-score="B">−50<', table.page("/rounds/1"))
+    changes = html.unescape(re.sub(r"<[^>]+>", "", table.page("/changes")))
+    assert "B's hand K♥ became 10♠" in changes and "B −40" in changes
+    assert table.page("/table").count('data-type="meld"') == 1  # round 2: B's pair, as it was
+
+
+def test_a_hand_changed_elsewhere_or_impossible_is_refused_and_nothing_changes(table, client):
+    _counted_round_one(table)
+    stale = table.post("/rounds/1/hand", {"player": "B", "round_no": "1", "cards": ["S10"], "was": "HQ"}, expect=409)
+    stale_said = html.unescape(stale.get_data(as_text=True))
+    assert "B's hand was changed on another phone meanwhile: nothing was saved." in stale_said
+    on_table = table.post("/rounds/1/hand", {"player": "B", "round_no": "1", "cards": ["S9"], "was": "HK"},
+                          expect=422)
+    assert "9♠" in html.unescape(on_table.get_data(as_text=True))
+    same = table.post("/rounds/1/hand", {"player": "B", "round_no": "1", "cards": ["HK"], "was": "HK"}, expect=422)
+    assert "that is the hand counted already" in same.get_data(as_text=True).lower()
+    assert table.totals() == {"A": 30, "B": -10}
+    for query in ("/rounds/1/hand?player=A", "/rounds/1/hand?player=Zed", "/rounds/2/hand?player=B",
+                  "/rounds/9/hand?player=B"):
+        assert client.get(table.url + query).status_code == 404, query

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
-from ...games.words import Say
-from ...storage import log_changes, logs
-from ...storage.kernel import Refused, Repeated
+from ...games.words import Say, Sentence
+from ...storage import log_changes, logs, plays
+from ...storage.kernel import NotFound, Refused, Repeated
 from ..database import get_db
-from ..forms import ConfirmRoundForm, HandForm
+from ..forms import ConfirmRoundForm, CorrectHandForm, HandForm
+from ..picker import grid
 from ..words import page_text, said
 from . import helpers
 from .hands import cards_left, hand_entry
@@ -106,3 +107,47 @@ def confirm(game_id: int):
         flash(page_text("A tie at the top at %(target)s or more: play another round.",
                         target=after.rules["target"]))
     return redirect(url_for("table.show", game_id=game_id), 303)
+
+
+@bp.route("/rounds/<id:round_no>/hand", methods=["GET", "POST"])
+def correct_hand(game_id: int, round_no: int):
+    """A hand counted at the end of an earlier round, changed (``player``): its picker holds
+    the hand as counted; saved, the round is scored again, and every total after it."""
+    form = CorrectHandForm()
+    player = form.player.data if request.method == "POST" else request.args.get("player")
+    try:
+        state = load_state(game_id, round_no)
+    except NotFound:
+        state = None
+    counted = state.log.hands.get(round_no) if state is not None else None
+    if state is None or counted is None or not player or player not in state.entering():
+        return render_template("error.html", title=page_text("Not found"),
+                               message=page_text("No such hand is counted in this game.")), 404
+    back = url_for("table_game.round_detail", game_id=game_id, round_no=round_no)
+    error: Say | Sentence | None = None
+    status, picked = 200, None
+    if request.method == "POST":
+        picked = form.cards.data
+        if form.validate():
+            try:
+                was = None if form.was.data is None else form.was.data.split()
+                done = log_changes.correct_hand(get_db(), game_id, form.request_id.key(), round_no, player,
+                                                form.cards.data, was)
+            except Repeated:
+                flash(said(ALREADY_SAVED))
+                return redirect(back, 303)
+            except Refused as e:
+                error, status = e.said, helpers.refusal_status(e)
+            else:
+                flash(said(Sentence(done)))
+                return redirect(back, 303)
+        else:
+            error, status = Say("Say whose hand this is."), 422
+        if status == 409:  # changed on another phone: the hand as it now is
+            state, picked = load_state(game_id, round_no), None
+            counted = state.log.hands.get(round_no, {})
+    hand = tuple(counted.get(player, ()))
+    holding = [c for p, cards in counted.items() if p != player for c in cards]
+    picker = grid(plays.availability(state.round, holding=holding), hand if picked is None else picked, aces=True)
+    return render_template("hand_change.html", state=state, game_id=game_id, round_no=round_no, player=player,
+                           hand=hand, picker=picker, error=error, back=back), status

@@ -108,6 +108,17 @@ def removed(db: Database, game_id: int, play_id: int) -> bool:
     return row is not None and not row[0]
 
 
+def taken_out(db: Database, game_id: int, play_id: int) -> tuple[int, int, str, str, list[str], int | None] | None:
+    """A play of the game out of it (deleted or undone, not brought back) as it was when
+    taken out: (round, seq, kind, player, cards, the meld it lay on); None for any other."""
+    row = db.execute("SELECT live, round_no, seq, type, player, cards, target FROM play_entries "
+                     "WHERE play = ? AND game = ? ORDER BY id DESC LIMIT 1", [play_id, game_id]).fetchone()
+    if row is None or row[0]:
+        return None
+    _live, round_no, seq, kind, player, cards, target = row
+    return round_no, seq, kind, player, json.loads(cards), target
+
+
 def set_hand(db: Database, game_id: int, round_no: int, player: str, cards: Iterable[str], *,
              confirmed: bool, change: int | None = None) -> None:
     """A player's hand at a round's end entered (its first entry) or changed (a new one)."""

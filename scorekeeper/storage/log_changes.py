@@ -462,6 +462,17 @@ def correct_hand(db: Database, game_id: int, request_id: str | None, round_no: i
     return kernel.change(db, game_id, request_id, plan)
 
 
+def bring_back(db: Database, game_id: int, request_id: str | None, play_id: int) -> PlayRow:
+    """A play a delete or an undo took out of the game, put back where it was (as
+    :func:`restore_play`), found by its id: the Changes page's "Bring back"."""
+    found = entries.taken_out(db, game_id, play_id)
+    if found is None:
+        raise Refused(Say("that play is not out of the game (it was brought back already, or it is "
+                          "not this game's): nothing was changed"))
+    round_no, seq, kind, player, cards, target = found
+    return restore_play(db, game_id, request_id, PlayRow(play_id, round_no, seq, kind, player, tuple(cards), target))
+
+
 def _lay_off_first(variant: LogVariant, lay_off: PlayRow) -> Say:
     if variant.edits:
         return Say("%(play)s lies on this meld: change or delete that lay-off first",

@@ -102,13 +102,15 @@ def of_game(db: Database, game_id: int, play: int | None = None, round_no: int |
 @dataclass(frozen=True)
 class Line:
     """A change as the Changes page says it: when, whose phone, the round it names (None:
-    its words name it, or it has none), what it did, what that did to the scores."""
+    its words name it, or it has none), what it did, what that did to the scores; ``back``:
+    the play it deleted (or undid), when it is still out of the game (it can be brought back)."""
 
     at: str
     by: Say | None
     round: int | None
     what: Say
     effects: Joined | None
+    back: int | None = None
 
 
 def lines(db: Database, game_id: int, players: Sequence[str], round_word: str, play: int | None = None,
@@ -116,9 +118,27 @@ def lines(db: Database, game_id: int, players: Sequence[str], round_word: str, p
     """The latest changes of a game (:func:`of_game`) in words, and how many there are."""
     found, count = of_game(db, game_id, play, round_no)
     now = _rounds_now(db, game_id, found)
+    out = _still_out(db, game_id, found)
     return [Line(c.at, by_said(c.by, players), c.facts.get("round") if c.facts.get("kind") in IN_A_ROUND else None,
                  what_said(c.facts, round_word, now.get(c.play) if c.play is not None else None),
-                 effects_said(c.facts)) for c in found], count
+                 effects_said(c.facts), c.play if c.play in out and c.facts.get("kind") in TAKEN_OUT else None)
+            for c in found], count
+
+
+TAKEN_OUT = ("delete", "undo")  # changes that take a play out of the game
+
+
+def _still_out(db: Database, game_id: int, changes: Iterable[Change]) -> set[int]:
+    """The plays these changes took out of the game that are out of it still (their
+    latest entry removed them)."""
+    ids = sorted({c.play for c in changes if c.play is not None and c.facts.get("kind") in TAKEN_OUT})
+    if not ids:
+        return set()
+    found = db.execute(
+        "SELECT play FROM play_entries AS e WHERE game = ? AND play IN ({}) AND live = 0 AND id = "
+        "(SELECT max(id) FROM play_entries WHERE play = e.play AND game = e.game)".format(", ".join("?" * len(ids))),
+        [game_id, *ids]).fetchall()
+    return {play for (play,) in found}
 
 
 def _rounds_now(db: Database, game_id: int, changes: Iterable[Change]) -> dict[int, int]:

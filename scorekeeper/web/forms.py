@@ -554,6 +554,12 @@ class UndoForm(WriteForm):
     last = WholeNumberField(lazy_gettext("Last play"), [Optional()])
 
 
+class BringBackForm(WriteForm):
+    """A play a delete or an undo took out, brought back from the game's changes."""
+
+    play = WholeNumberField(lazy_gettext("Play"), [InputRequired()])
+
+
 class DeleteForm(WriteForm):
     """Delete a play; ``revision``: the play's revision the page showed."""
 

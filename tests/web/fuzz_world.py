@@ -369,6 +369,8 @@ def _routes() -> dict[tuple[str, str], Route]:
         r[(rule, "GET")] = Route(any_game, {"x": anything})
     r[("/g/<game_key>/changes", "GET")] = Route(any_game, {"play": value("1", "2", "3", "0", "-1", "x"),
                                                           "round": value("1", "2", "0", "1e3")})
+    r[("/g/<game_key>/changes/bring-back", "POST")] = Route(any_game, {"play": value("1", "2", "3", "0", "-1", "x",
+                                                                                      "1e3")})
     r[("/g/<game_key>/events", "GET")] = Route(any_game, {"since": value("0", "1", "2", "5", "9", "12")})
     r[("/g/<game_key>/phone", "GET")] = Route(any_game, {"x": anything})
     r[("/g/<game_key>/phone", "POST")] = Route(any_game, {"seat": value("1", "2", "3", "9", "0", "-1", "table",

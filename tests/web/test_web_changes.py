@@ -23,10 +23,11 @@ def words(response) -> str:
 
 
 def changes(client, url, query="") -> list[str]:
-    """The Changes page's lines, the latest first, without their time."""
+    """The Changes page's lines, the latest first, without their time (nor the form that
+    brings a play back)."""
     response = client.get(f"{url}/changes{query}")
     assert response.status_code == 200
-    return [words(li).split(" · ", 1)[1].strip()
+    return [words(re.sub(r"<form\b.*?</form>", "", li, flags=re.S)).split(" · ", 1)[1].strip()
             for li in re.findall(r"<li data-change>(.*?)</li>", response.get_data(as_text=True), re.S)]
 
 
@@ -397,3 +398,37 @@ def test_a_counted_round_brought_back_from_a_notice_that_names_no_row_is_a_new_r
     # No phone named: the store was called here, not from a page.
     assert changes(client, game.url, "?round=1") == ["Round 1 was brought back · Ann's total 0 → 3"]
     assert changes(client, game.url, "?round=2") == []
+
+
+def test_a_deleted_play_is_brought_back_from_the_changes_for_as_long_as_it_is_out(table, client, db):
+    """The notice of a delete offers to bring it back once; the game's changes offer it as
+    long as the play is out of the game: brought back, the scores are as before and the
+    offer goes; asked again, it is refused and nothing changes. A read-only link offers
+    nothing and may not ask."""
+    table.new_game(["Ann", "Bob"], dealer=1)
+    table.meld("Ann", "S7", "S8", "S9")
+    table.lay_off("Bob", 1, "S10")
+    lay_off = table.play_ids()[-1]
+    table.post(f"/plays/{lay_off}/delete", {})
+    assert table.round_scores() == {"Ann": 30, "Bob": 0}
+    page = client.get(f"{table.url}/changes").get_data(as_text=True)
+    assert f'data-bring-back="{lay_off}"' in page
+    back = table.post("/changes/bring-back", {"play": str(lay_off)})
+    assert back.headers["Location"].endswith("/changes")
+    said = words(client.get(back.headers["Location"]))
+    assert "Brought back Bob's lay-off (10♠) in round 1: every score is recomputed." in said
+    assert table.round_scores() == {"Ann": 30, "Bob": 40}
+    assert "data-bring-back" not in client.get(f"{table.url}/changes").get_data(as_text=True)
+    assert changes(client, table.url)[0].endswith("Round 1: Bob's lay-off (10♠) was brought back · Bob +40")
+    before = entries(db, table.game_id)
+    again = table.post("/changes/bring-back", {"play": str(lay_off), "request_id": "another"}, expect=422)
+    assert "that play is not out of the game" in words(again).lower()
+    assert entries(db, table.game_id) == before
+    view = re.search(r'value="[^"]*/g/([^/"]+)/table" data-link="view"', table.page("")).group(1)
+    assert "data-bring-back" not in client.get(f"/g/{view}/changes").get_data(as_text=True)
+    assert client.post(f"/g/{view}/changes/bring-back", data={"play": str(lay_off)}).status_code == 403
+
+
+def test_a_counted_game_has_no_plays_to_bring_back_from_its_changes(client):
+    game = Counted(client, "rummy", ["Ann", "Bob"])
+    assert client.post(f"{game.url}/changes/bring-back", data={"play": "1"}).status_code == 404

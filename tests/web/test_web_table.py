@@ -281,7 +281,8 @@ def test_the_edit_page_tells_of_bringing_a_play_back_after_its_delete_button(tab
     html = table.page(f"/plays/{table.play_ids()[0]}/edit")
     button = html.index(">Delete this play</button>")
     assert "Deleted," not in html
-    assert html.index("A deleted play can be brought back from the notice shown once it is deleted.") > button
+    assert html.index("A deleted play can be brought back from the notice shown once it is deleted, or later "
+                      "from the game’s changes.") > button
 
 
 def test_an_edit_that_breaks_a_later_play_is_refused_with_the_reason(table):

@@ -13,12 +13,23 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
 from ...games import registry
-from ...storage import games, kernel, nights, record, transfer
-from ...storage.kernel import AlreadyHere, Refused
+from ...games.variant import LogVariant
+from ...games.words import Say
+from ...storage import games, kernel, log_changes, nights, record, transfer
+from ...storage.kernel import AlreadyHere, Refused, Repeated
 from ...storage.players import filter_history
 from .. import links
 from ..database import get_db
-from ..forms import NEW_GAME_FORMS, GroupNameForm, ImportForm, allowed_words, choice_words, default_words, rule_title
+from ..forms import (
+    NEW_GAME_FORMS,
+    BringBackForm,
+    GroupNameForm,
+    ImportForm,
+    allowed_words,
+    choice_words,
+    default_words,
+    rule_title,
+)
 from ..words import page_text, said
 from . import families, helpers
 
@@ -203,11 +214,37 @@ def changes(game_id: int):
     """The record of every change to the game's log in words (storage/record.py), the
     latest first: when, from whose phone, what it was and became, what it did to the
     scores. ``?play=N``: one play's history (the dispute view links it)."""
-    header = kernel.header(get_db(), game_id)
     play, round_no = (_id_arg(name) for name in ("play", "round"))
+    return _changes_page(game_id, play, round_no)
+
+
+def _changes_page(game_id: int, play: int | None = None, round_no: int | None = None, *, error=None, status=200):
+    header = kernel.header(get_db(), game_id)
     shown, count = record.lines(get_db(), game_id, header["players"], header["variant"].round_word, play, round_no)
     return render_template("changes.html", game_id=game_id, changes=shown, count=count, play=play, round_no=round_no,
-                           variant=header["variant"], back=families.page_url(header["variant"], "game", game_id))
+                           variant=header["variant"], back=families.page_url(header["variant"], "game", game_id),
+                           error=error), status
+
+
+@bp.route("/g/<game_key>/changes/bring-back", methods=["POST"])
+def bring_back(game_id: int):
+    """A play a delete or an undo took out, brought back where it was from the game's
+    changes (the notice of a delete offers it once; this, for as long as it is out)."""
+    if not isinstance(kernel.header(get_db(), game_id)["variant"], LogVariant):
+        abort(404)
+    form = BringBackForm()
+    if not form.validate():
+        return _changes_page(game_id, error=Say("Which play is to be brought back?"), status=422)
+    try:
+        row = log_changes.bring_back(get_db(), game_id, form.request_id.key(), form.play.data)
+    except Repeated:
+        flash(said(helpers.ALREADY_SAVED))
+    except Refused as e:
+        return _changes_page(game_id, error=e.said, status=helpers.refusal_status(e))
+    else:
+        flash(page_text("Brought back %(play)s in round %(round)s: every score is recomputed.",
+                        play=row.describe(), round=row.round_no))
+    return redirect(url_for("games.changes", game_id=game_id), 303)
 
 
 def _id_arg(name: str) -> int | None:

@@ -30,7 +30,7 @@ def test_undo_edit_and_delete_keep_the_scores_right(page):
     assert phone.round_scores()["A"] == 40
     expect(page.locator("[data-action=undo]")).to_contain_text("Undo")
     phone.undo()
-    expect(page.locator("[data-flash]")).to_contain_text("Undone")
+    expect(page.locator("[data-flash]")).to_contain_text("Took back A's meld (5♥ 5♣).")
     expect(phone.log_item(type="meld")).to_have_count(1)
     assert phone.round_scores() == {"A": 30, "B": 0, "C": 0}
     expect(phone.card_input("H5")).to_be_enabled()  # back in the picker

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.games import registry
+from scorekeeper.games.cards import parse_card
 from scorekeeper.games.words import Say
 from scorekeeper.storage import games, log_asks
 from scorekeeper.storage.db import connect
@@ -66,17 +67,30 @@ def test_a_play_on_a_table_another_phone_changed_is_stale(db, game):
 
 
 def test_a_check_previews_and_saves_nothing(db, game):
-    outcome = log_asks.ask(db, game, "r1", "meld", "Ann", ["S7", "S8", "S9", "S10"], check=True)
+    outcome = log_asks.check(db, game, "meld", "Ann", ["S7", "S8", "S9", "S10"])
     assert outcome.preview is not None and outcome.preview.ok and outcome.preview.play.points == 70
     assert outcome.saved is None and outcome.refused is None and plays(db, game) == []
-    refused = log_asks.ask(db, game, "r2", "meld", "Ann", ["S7", "D8", "C2"], check=True)
+    refused = log_asks.check(db, game, "meld", "Ann", ["S7", "D8", "C2"])
     assert refused.preview is not None and not refused.preview.ok and refused.refused is None
 
 
-def test_a_play_the_page_refused_comes_with_the_round_and_its_reason(db, game):
+def test_a_play_refused_comes_with_the_round_the_store_read_to_refuse_it(db, game):
+    """One read for a play, refused or not: the round a refusal comes with is the one the
+    store read under its lock (the other phone's play that is why is in it), untouched by
+    the play refused."""
+    meld = log_asks.ask(db, game, "r1", "meld", "Ann", ["S7", "S8", "S9"]).saved
+    assert meld is not None
+    outcome = log_asks.ask(db, game, "r2", "layoff", "Bob", ["S10", "H2"], target=meld.id)
+    assert str(outcome.refused) == "H2 does not fit S7 S8 S9: a run of spades takes only spades."
+    assert outcome.state is not None and [r.type for r in outcome.state.rows()] == ["meld"]
+    (_id, on_table), = outcome.state.melds()
+    assert len(on_table.meld.cards) == 3 and outcome.state.remaining(parse_card("S10")) == 1  # not laid
+
+
+def test_a_play_the_page_refused_reads_nothing_and_says_why(db, game):
     why = Say("Pick the cards first.")
     outcome = log_asks.ask(db, game, "r1", "meld", "Ann", [], refused=why)
-    assert outcome.refused is why and outcome.state is not None and outcome.saved is None
+    assert outcome.refused is why and outcome.state is None and outcome.saved is None
     assert plays(db, game) == []
     later = log_asks.ask(db, game, "r1", "meld", "Ann", ["S7", "S8", "S9"])  # its id is not spent
     assert later.saved is not None

@@ -57,9 +57,17 @@ class Told(Exception):
 
 class Refused(Told):
     """A change the rules (or the state of the table) do not allow; nothing was saved.
-    ``tells_nothing_saved``: its words say so themselves (a page adds nothing)."""
+    ``tells_nothing_saved``: its words say so themselves (a page adds nothing); ``read``:
+    the game as the store had read it when it refused, where it says (a play of the
+    round: storage/log_changes.py), so that a page answers with it, not reading it again."""
 
     tells_nothing_saved = False
+    read: Any = None
+
+
+class Unreadable(Refused):
+    """A game whose stored log the rules no longer allow (an entry written by hand): it
+    cannot be read, so nothing is asked of it (the pages say so, with its reason)."""
 
 
 class NotFound(Told):

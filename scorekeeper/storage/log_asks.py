@@ -1,11 +1,13 @@
 """A play asked for at the table of a game kept as a log, answered in one piece.
 
-A phone asks for a meld, a lay-off, an ace, a pass or going out, to be checked (its
-preview) or logged. What comes back is one :class:`Outcome`: the round as it now is, and
-what became of the play: logged, previewed, refused (by the rules, or because another
-phone changed the table first) or found logged already (the same form sent twice). So a
-page makes one call down for a play and draws what it gets, whatever happened; a refused
-play's round is read after the refusal, as it now is: another phone's play may be why.
+A phone asks for a meld, a lay-off, an ace, a pass or going out, to be logged
+(:func:`ask`) or only checked (:func:`check`: its preview). What comes back is one
+:class:`Outcome`: the round as it now is, and what became of the play: logged, previewed,
+refused (by the rules, or because another phone changed the table first) or found logged
+already (the same form sent twice). So a page makes one call down for a play and draws
+what it gets, whatever happened. A play refused comes back with the round as the store
+read it to refuse it (another phone's play may be why): a play reads and replays its
+round once, logged or not.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from ..games.words import Say, Sentence
-from .kernel import Refused, Repeated, Stale
+from .kernel import Refused, Repeated, Stale, Unreadable
 from .log_changes import add_play
 from .log_checks import Preview, preview
 from .logs import LogState, load, replay
@@ -25,10 +27,11 @@ from .plays import PlayRow
 @dataclass(frozen=True)
 class Outcome:
     """What became of a play asked for. ``state``: the round as it now is (after the play,
-    if it was logged), None for a play logged already (nothing more was read); ``saved``:
-    the play as logged; ``preview``: what it would make and score, when it was only
-    checked; ``refused``: why nothing was saved, with ``stale`` when another phone changed
-    the table first."""
+    if it was logged); None for a play logged already, or refused before its round was
+    read (the page's form, or a form key no page makes): the page reads it if it needs
+    it. ``saved``: the play as logged; ``preview``: what it would make and score, when it
+    was only checked; ``refused``: why nothing was saved, with ``stale`` when another
+    phone changed the table first."""
 
     state: LogState | None
     saved: PlayRow | None = None
@@ -39,22 +42,29 @@ class Outcome:
 
 def ask(db: Database, game_id: int, request_id: str | None, kind: str, player: str,
         cards: Iterable[str] = (), target: int | None = None, *, turn: str | None = None,
-        round_no: int | None = None, seen: int | None = None, check: bool = False,
+        round_no: int | None = None, seen: int | None = None,
         refused: Say | Sentence | None = None) -> Outcome:
-    """A play of the round being played: checked only (``check``) or logged
-    (log_changes.add_play: ``turn``, ``round_no`` and ``seen`` are what the phone's page showed).
-    ``refused``: the page refused it already (its form); the round is read to say so."""
-    cards, stale = tuple(cards), False
-    if refused is None and not check:
-        try:
-            row, after = add_play(db, game_id, request_id, kind, player, cards, target,
-                                  turn=turn, round_no=round_no, seen=seen)
-        except Repeated:
-            return Outcome(None)
-        except Refused as e:
-            refused, stale = e.said, isinstance(e, Stale)
-        else:
-            return Outcome(after, saved=row)
+    """A play of the round being played, logged (log_changes.add_play: ``turn``,
+    ``round_no`` and ``seen`` are what the phone's page showed). ``refused``: the page
+    refused it already (its form): nothing is read. Unreadable: a game whose log the
+    rules no longer allow."""
+    if refused is not None:
+        return Outcome(None, refused=refused)
+    try:
+        row, after = add_play(db, game_id, request_id, kind, player, tuple(cards), target,
+                              turn=turn, round_no=round_no, seen=seen)
+    except Repeated:
+        return Outcome(None)
+    except Unreadable:
+        raise
+    except Refused as e:
+        return Outcome(e.read, refused=e.said, stale=isinstance(e, Stale))
+    return Outcome(after, saved=row)
+
+
+def check(db: Database, game_id: int, kind: str, player: str, cards: Iterable[str] = (),
+          target: int | None = None) -> Outcome:
+    """A play of the round being played, checked only: the round read, and what the play
+    would make and score there, or why the rules refuse it (nothing is saved)."""
     now = replay(load(db, game_id))
-    shown = preview(now, kind, player, cards, target) if check and refused is None else None
-    return Outcome(now, preview=shown, refused=refused, stale=stale)
+    return Outcome(now, preview=preview(now, kind, player, tuple(cards), target))

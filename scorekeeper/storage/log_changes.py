@@ -29,7 +29,7 @@ from ..gamefile import Standing, round_replay
 from ..games.variant import LogVariant
 from ..games.words import Say, joined
 from . import entries, kernel, record, results
-from .kernel import NotFound, Refused, Repeated, Stale
+from .kernel import NotFound, Refused, Repeated, Stale, Unreadable
 from .log_checks import (
     Preview,
     check_order,
@@ -88,34 +88,42 @@ def add_play(db: Database, game_id: int, request_id: str | None, kind: str, play
     it on meanwhile, the pass is refused rather than skipping a player. ``seen``: the
     game's version the phone showed when a play was tapped that then waited to be sent
     (no network); if the game changed since, on another phone, it is refused: the same
-    play logged there meanwhile is not logged twice.
+    play logged there meanwhile is not logged twice. A refusal of the play carries the
+    round as read (``Refused.read``): the page answers with it.
     """
     def plan() -> tuple[int, Callable[[], tuple[PlayRow, LogState]]]:
         loaded = load(db, game_id)
-        state = replay(loaded)
-        who = player
-        if seen is not None and seen != loaded.log.version:
-            by = (turn or state.turn) if kind == "pass" else player
-            waited = PlayRow(None, state.round_no, 0, kind, by, tuple(cards), target)
-            raise Stale(Say("%(play)s waited to be sent, and meanwhile the table changed on another "
-                            "phone: it was not saved. If it is still to be logged, log it again",
-                            play=waited.describe()))
-        if round_no is not None and round_no != state.round_no:
-            raise Stale(by_word(
-                state.variant,
-                Say("that was made on the table of round %(round)s, and round %(round)s is over: "
-                    "nothing was saved. This is round %(now)s", round=round_no, now=state.round_no),
-                Say("that was made on the table of hand %(round)s, and hand %(round)s is over: "
-                    "nothing was saved. This is hand %(now)s", round=round_no, now=state.round_no)))
-        if kind == "pass":
-            playing(state)
-            if state.ended:
-                raise Refused(round_over(state))
-            if turn is not None and turn != state.turn:
-                raise Stale(Say("the turn already passed to %(player)s (on another phone): "
-                                "nothing was changed", player=state.turn))
-            who = state.turn
-        row, after = check_play(state, kind, who, cards, target, in_place=True)
+        try:
+            state = replay(loaded)
+        except Refused as e:
+            raise Unreadable(e.said_reason) from None
+        try:
+            who = player
+            if seen is not None and seen != loaded.log.version:
+                by = (turn or state.turn) if kind == "pass" else player
+                waited = PlayRow(None, state.round_no, 0, kind, by, tuple(cards), target)
+                raise Stale(Say("%(play)s waited to be sent, and meanwhile the table changed on another "
+                                "phone: it was not saved. If it is still to be logged, log it again",
+                                play=waited.describe()))
+            if round_no is not None and round_no != state.round_no:
+                raise Stale(by_word(
+                    state.variant,
+                    Say("that was made on the table of round %(round)s, and round %(round)s is over: "
+                        "nothing was saved. This is round %(now)s", round=round_no, now=state.round_no),
+                    Say("that was made on the table of hand %(round)s, and hand %(round)s is over: "
+                        "nothing was saved. This is hand %(now)s", round=round_no, now=state.round_no)))
+            if kind == "pass":
+                playing(state)
+                if state.ended:
+                    raise Refused(round_over(state))
+                if turn is not None and turn != state.turn:
+                    raise Stale(Say("the turn already passed to %(player)s (on another phone): "
+                                    "nothing was changed", player=state.turn))
+                who = state.turn
+            row, after = check_play(state, kind, who, cards, target, in_place=True)
+        except Refused as e:  # the round as read, not the one the play refused was tried on
+            e.read = replay(loaded)
+            raise
 
         def save() -> tuple[PlayRow, LogState]:
             saved = replace(row, id=_insert_play(db, game_id, row))

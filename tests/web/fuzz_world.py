@@ -390,6 +390,8 @@ def _routes() -> dict[tuple[str, str], Route]:
     r[("/g/<game_key>/plays", "POST")] = Route(ICEBERG, PLAY, ("cards",), lambda w: [
         ("ice_play", {}, {"player": "C", "cards": ["H5"], "meld": _meld(w, "ice_play"), "confirm": "1"}),
         ("ice_play", {}, {"player": "C", "cards": ["H4", "H5", "H6"], "check": "1"})], posts)
+    r[("/g/<game_key>/check", "POST")] = Route(ICEBERG, PLAY, ("cards",), lambda w: [
+        ("ice_play", {}, {"player": "C", "cards": ["H4", "H5", "H6"]})], posts)
     r[("/g/<game_key>/aces", "POST")] = Route(ICEBERG, {"player": names, "card": value("SA", "HA", "DA", "CA", "sa",
                                                                                        "A♠", "JK", "S2"),
                                                         "round_no": small, "request_id": value("r1")},

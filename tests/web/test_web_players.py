@@ -592,7 +592,7 @@ def test_score_sheet_of_a_game_whose_log_no_longer_scores_says_so(table, client,
     page = client.get(f"{table.url}/table")
     assert page.status_code == 500 and "This game cannot be read" in text(page)
     for path, data in (("/plays", {"player": "B", "cards": ["D2", "D3", "D4"], "confirm": "1"}),
-                       ("/plays", {"player": "B", "cards": ["D2", "D3", "D4"], "check": "1"}),
+                       ("/check", {"player": "B", "cards": ["D2", "D3", "D4"]}),
                        ("/aces", {"player": "B", "card": "DA"}), ("/pass", {}), ("/out", {"player": "B"})):
         posted = client.post(f"{table.url}{path}", data=data)
         assert posted.status_code == 500 and "This game cannot be read" in text(posted), path

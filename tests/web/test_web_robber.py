@@ -212,17 +212,19 @@ def test_the_seed_numbers_on_the_table(three):
 
 def test_a_play_sent_to_a_hand_whose_log_no_longer_replays_says_so(three, db):
     """A hand whose log does not replay (a play's entry changed in the database by hand):
-    a play, an ending with cards picked, a pass and a refused form each say the game cannot
-    be read, in words, and save nothing."""
+    a play, an ending with cards picked and a pass each say the game cannot be read, in
+    words, and save nothing; a form no page sends is refused for itself (the game is not
+    read for it)."""
     three.ok(three.meld("Ann", "H4 S4 C4"))
     db.execute("INSERT INTO play_entries (play, game, round_no, seq, type, player, cards, target, revision, "
                "live, created) SELECT id, game, round_no, seq, type, player, ?, target, revision + 1, 1, created "
                "FROM plays WHERE game = ?", ['["H4", "H9"]', three.game_id])
     db.execute("UPDATE games SET version = version + 1 WHERE id = ?", [three.game_id])
     db.conn.commit()
-    for sent in (three.meld("Bob", "D7 D8 D9"), three.act("Bob", "out", "D7"), three.post("/pass"),
-                 three.post("/play", player="Bob", action="fly")):
+    for sent in (three.meld("Bob", "D7 D8 D9"), three.act("Bob", "out", "D7"), three.post("/pass")):
         assert sent.status_code == 500 and "This game cannot be read" in text(sent)
+    odd = three.post("/play", player="Bob", action="fly")
+    assert odd.status_code == 422 and "Choose who plays and what they do." in text(odd)
     assert db.execute("SELECT count(*) FROM plays WHERE game = ?", [three.game_id]).fetchone()[0] == 1
 
 

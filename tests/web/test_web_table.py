@@ -124,12 +124,29 @@ def test_german_names_sets_and_cards_as_german_writes_them(table):
 
 def test_check_without_javascript_previews_and_saves_nothing(table, db):
     table.new_game(["A", "B"])
-    response = table.post("/plays", {"player": "B", "cards": ["DJ", "CJ", "HJ"], "meld": "", "check": "1"},
-                          expect=200)
+    response = table.post("/check", {"player": "B", "cards": ["DJ", "CJ", "HJ"], "meld": ""}, expect=200)
     html = response.get_data(as_text=True)
     assert "Set of jacks" in html and "<strong>30</strong> points" in html
     assert 'value=DJ checked' in html  # the picks are kept for Confirm
     assert 'data-action="confirm"' in html
+    assert play_count(db, table.game_id) == 0
+    assert 'formaction="check"' in html  # the page's own Check, beside the form's /plays
+    # A page drawn when Check went to /plays with the play: sent on, nothing logged.
+    old = table.post("/plays", {"player": "B", "cards": ["DJ", "CJ", "HJ"], "meld": "", "check": "1"}, expect=307)
+    assert old.headers["Location"].endswith("/check") and play_count(db, table.game_id) == 0
+    refused = table.post("/check", {"player": "B", "meld": ""}, expect=422)
+    assert "Pick the cards first." in refused.get_data(as_text=True) and play_count(db, table.game_id) == 0
+
+
+def test_a_form_refused_before_the_table_is_read_says_why_on_the_table(table, client, db):
+    """A play whose form cannot be what a page sends is refused before anything is read:
+    without the script, a page says why, with the way back to the table."""
+    table.new_game(["A", "B"], dealer=1)
+    refused = table.post("/plays", {"player": "A", "cards": ["S7", "S8", "S9"], "meld": "", "confirm": "1",
+                                    "round_no": "x"}, expect=422)
+    page = refused.get_data(as_text=True)
+    assert re.search(r'<p class="error" role="alert" data-error>[^<]*whole number', page)
+    assert "Nothing was saved" in page and f'href="{table.url}/table"' in page
     assert play_count(db, table.game_id) == 0
 
 
@@ -181,7 +198,7 @@ def test_two_decks_let_a_card_be_picked_twice(table):
     table.new_game(["A", "B", "C", "D"])
     assert 'value=S9 data-two>' in table.page()  # the script adds its second copy
     # Without the script a picked card's second copy has a cell of its own (after Check).
-    checked = table.post("/plays", {"player": "B", "cards": ["S9"], "meld": "", "check": "1"}, 200)
+    checked = table.post("/check", {"player": "B", "cards": ["S9"], "meld": ""}, 200)
     assert 'value=S9 data-copy=2>' in checked.get_data(as_text=True)
     table.meld("B", "S9", "S9", "H9")  # both copies in one set
     html = table.page()

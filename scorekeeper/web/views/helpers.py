@@ -87,6 +87,14 @@ def unreadable(error: Refused) -> Response:
                                     message=error.said), 500)
 
 
+def refused_unread(refused, status: int, table: str) -> Response:
+    """A play refused before its round was read (its form, as no page sends it): why, and
+    the way back to the ``table``; the table is not read to say it (a play reads its round
+    once, and this one never got so far)."""
+    return Response(render_template("error.html", title=page_text("Nothing was saved"), error=refused,
+                                    back=(table, page_text("Back to the table"))), status)
+
+
 def own_games(screens: str):
     """A blueprint's check (``before_request``) that a form posted on a game's pages is
     for a game the ``screens`` family shows: another family's game is OtherFamily (409,

@@ -218,6 +218,11 @@ def _answered(game_id: int, outcome: log_asks.Outcome, *, words: Say | None = No
     (``words``, else the line the hand's log says of it; then ``to``, else the screen the
     hand is at), refused (:func:`_refused`, with what was picked: ``kwargs``) or logged
     already."""
+    if outcome.state is None and outcome.refused is not None:  # refused before the hand was read
+        if wants_json():
+            return answer(updates.shared(game_id, SCREENS), error=outcome.refused, status=refusal_status(outcome))
+        return helpers.refused_unread(outcome.refused, refusal_status(outcome),
+                                      url_for("steals.table", game_id=game_id))
     if outcome.state is None:
         return _done(game_id, ALREADY_SAVED, url_for("steals.table", game_id=game_id))
     state = Steals(outcome.state)
@@ -293,12 +298,13 @@ def play(game_id: int):
         return table_page(state, preview=shown, **kwargs)
     # Cards not logged yet would be lost with the hand: a rule that refuses the ending
     # anyway (the discard pile's card) says it first.
-    ending = valid and action in ENDINGS and bool(picked)
-    outcome = log_asks.ask(get_db(), game_id, form.request_id.key(),
-                           ("layoff" if form.meld.data else "meld") if action == "play" else action,
-                           form.player.data, () if ending else picked, form.meld.data,
-                           round_no=form.round_no.data, seen=form.seen.data, check=ending,
-                           refused=None if valid else Say("Choose who plays and what they do."))
+    kind = ("layoff" if form.meld.data else "meld") if action == "play" else action
+    if valid and action in ENDINGS and picked:
+        outcome = log_asks.check(get_db(), game_id, kind, form.player.data)
+    else:
+        outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), kind, form.player.data, picked,
+                               form.meld.data, round_no=form.round_no.data, seen=form.seen.data,
+                               refused=None if valid else Say("Choose who plays and what they do."))
     if outcome.preview is not None:
         outcome = replace(outcome, preview=None, refused=outcome.preview.said_error
                           or picked_first(picked, CONFIRM, ENDINGS[action]))

@@ -54,14 +54,16 @@ def _answered(game_id: int, outcome: log_asks.Outcome, *, to: str | None = None,
     play's words (``notices``, else its line of the log) or the reason alone."""
     state = outcome.state
     if wants_json() and outcome.preview is None:  # a check is only asked by a form
-        if state is None:
-            notices = [ALREADY_SAVED]
+        if state is None:  # logged already; or refused before the round was read (the payload reads it)
+            notices = [] if outcome.refused is not None else [ALREADY_SAVED]
         elif outcome.saved is None:  # refused: its reason alone
             notices = []
         elif notices is None:
             notices = saved_words(state, outcome.saved.id)
         return answer(updates.shared(game_id, SCREENS, state), notices=notices, error=outcome.refused,
                       status=refusal_status(outcome) if outcome.refused is not None else 200)
+    if state is None and outcome.refused is not None:  # refused before the round was read
+        return helpers.refused_unread(outcome.refused, refusal_status(outcome), url_for("table.show", game_id=game_id))
     if state is None:
         flash(said(ALREADY_SAVED))
         return redirect(to or url_for("table.show", game_id=game_id), 303)
@@ -250,18 +252,40 @@ def preview(game_id: int):
     return render_template("_preview.html", preview=shown, state=state, player=player)
 
 
-@bp.route("/plays", methods=["POST"])
-def play(game_id: int):
-    """A meld, or a lay-off on the meld chosen: "Check" shows it, "Confirm" logs it
-    (checked by ``log_changes.add_play`` against the log as its write transaction reads it)."""
-    form = PlayForm()
+def _picked_or_refused(form: PlayForm) -> tuple[tuple[str, ...], Say | Sentence | None]:
     picked = _picked(form)
     refused = helpers.form_error(form) if not form.validate() else None
     if refused is None and not picked:
         refused = Say("Pick the cards first.")
+    return picked, refused
+
+
+@bp.route("/plays", methods=["POST"])
+def play(game_id: int):
+    """A meld, or a lay-off on the meld chosen, logged ("Confirm"; checked by
+    ``log_changes.add_play`` against the log as its write transaction reads it)."""
+    form = PlayForm()
+    if form.check.data and not form.confirm.data:  # a page drawn before Check had its own address
+        return redirect(url_for("table.check", game_id=game_id), 307)
+    picked, refused = _picked_or_refused(form)
     outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "layoff" if form.meld.data else "meld",
                            form.player.data, picked, form.meld.data, round_no=form.round_no.data,
-                           seen=form.seen.data, check=bool(form.check.data and not form.confirm.data), refused=refused)
+                           seen=form.seen.data, refused=refused)
+    return _answered(game_id, outcome, picked=picked, target=form.meld.data, player=form.player.data)
+
+
+@bp.route("/check", methods=["POST"])
+def check(game_id: int):
+    """What the picked cards would make and score, without the page's script ("Check",
+    which the script replaces by its live preview): the table with the preview, nothing
+    saved."""
+    form = PlayForm()
+    picked, refused = _picked_or_refused(form)
+    if refused is not None:
+        return table_page(load_state(game_id), error=refused, picked=picked, target=form.meld.data,
+                          player=form.player.data, status=422)
+    outcome = log_asks.check(get_db(), game_id, "layoff" if form.meld.data else "meld", form.player.data,
+                             picked, form.meld.data)
     return _answered(game_id, outcome, picked=picked, target=form.meld.data, player=form.player.data)
 
 
@@ -283,11 +307,12 @@ def out(game_id: int):
     form = OutForm()
     picked = tuple(request.form.getlist("cards"))
     refused = helpers.form_error(form) if not form.validate() else None
-    outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "out", form.player.data,
-                           round_no=form.round_no.data, seen=form.seen.data,
-                           check=bool(picked) and refused is None,
-                           refused=refused)
-    if outcome.preview is not None:  # cards still picked: refused, the rules' reason first
+    if picked and refused is None:  # cards still picked: refused, the rules' reason first
+        outcome = log_asks.check(get_db(), game_id, "out", form.player.data)
+    else:
+        outcome = log_asks.ask(get_db(), game_id, form.request_id.key(), "out", form.player.data,
+                               round_no=form.round_no.data, seen=form.seen.data, refused=refused)
+    if outcome.preview is not None:
         outcome = replace(outcome, refused=outcome.preview.said_error or picked_first(picked), preview=None)
     words = Say("%(player)s went out. Enter the cards left in the other hands.", player=form.player.data)
     return _answered(game_id, outcome, to=url_for("round_end.show", game_id=game_id), notices=[words],

@@ -65,6 +65,16 @@ def test_every_word_is_translated_and_none_is_fuzzy(code):
 
 
 @pytest.mark.parametrize("code", TRANSLATED)
+def test_no_translation_is_written_twice_over(code):
+    """A translation filled in again onto its own wrapped lines read "…de nuevola mano de …":
+    none is its own words twice."""
+    catalog = read(CATALOGS / code / "LC_MESSAGES" / "messages.po")
+    texts = [t for m in catalog if m.id for t in (m.string if isinstance(m.string, tuple) else (m.string,))]
+    doubled = [t for t in texts if len(t) > 8 and t[:len(t) // 2] == t[len(t) // 2:]]
+    assert not doubled, doubled[:3]
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
 def test_every_translation_keeps_its_placeholders(code):
     catalog = read(CATALOGS / code / "LC_MESSAGES" / "messages.po")
     problems = [(message.id, [str(e) for e in errors]) for message, errors in catalog.check()]

@@ -66,10 +66,11 @@ $$("form[data-preview-url]").forEach(form => {
 (() => {
 const {live, events} = body.dataset, table = body.matches(".table-screen"), form = $("#play");
 if (!live) return;
-const rid = () => [...crypto.getRandomValues(new Uint8Array(12))].map(n => (n + 256).toString(16).slice(1)).join("");
+const rid = () => crypto.getRandomValues(new Uint32Array(3)).join("-");
 const local = localStorage, WAIT = "waiting " + live, PICKS = "picks " + live, unsent = body.dataset.unsent || "…";
 let told = "", version = +body.dataset.version, timer, busy, leaving, dirty, sending, next, stream, held, polling = !events || !window.EventSource;
 let queue = (table && store(local, WAIT)) || [], stuck = queue.length > 0;
+queue.forEach(q => q.waited = true);
 const turn = (s = $("[data-turn]")) => s && (s.dataset.plays || s.dataset.turn);
 const chosen = (name, i = $(`[name=${name}]:checked`, form)) => i ? i.value : "";
 const choose = (name, v) => { const i = $$(`[name=${name}]`, form).find(i => i.value === v && !i.disabled); if (i) i.checked = true; return i; };
@@ -78,7 +79,7 @@ const cells = () => $$("[data-picker] input", form), any = () => $("[data-picker
 const ours = (m = form && $("[data-me]", form)) => m ? m.dataset.me : turn();
 let own = form && chosen("player") !== ours();
 on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
-/* Plays waiting move the turn here as there: a pass (the strip's too); a renege puts its player out */
+/* Plays waiting move the turn here as there: a pass (the strip's too), a renege */
 const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value), x = JSON.parse(s.dataset.out || "[]"), o = (n, k = p.length) => --k && x.includes(n = p[(p.indexOf(n) + 1) % p.length]) ? o(n, k) : n, t = o(s.dataset.turn), h = $("[data-says]", s)) => {
   if (b) s.dataset.turn = $("[name=turn]", s).value = t, h.textContent = fill(h.dataset.says, {player: t}),
     b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours()),
@@ -148,7 +149,7 @@ const update = (data, mine) => {
   }
   if (form && any()) form.later();
 };
-/* The page as the server has it, who plays on its turn, for a reload offline (sw.js) */
+/* The page as the server has it (who plays: its turn's), for a reload offline */
 const keepPage = (worker = navigator.serviceWorker && navigator.serviceWorker.controller) => { try {
   const copy = document.documentElement.cloneNode(true);
   $$("label:has([data-two])+.two,[data-waiting],[data-waited],[data-flash],[data-error],[data-preview]>*", copy).forEach(e => e.remove());
@@ -203,7 +204,7 @@ const pump = () => {
   sending = true;
   const item = queue[0], stop = new AbortController(), slow = setTimeout(() => stop.abort(), 30000);  /* 30 s: sent again later */
   fetch(item.url, {method: "POST", body: new URLSearchParams(item.body + (item.waited && item.at >= 0 ? "&seen=" + item.at : "")), signal: stop.signal, headers: {Accept: "application/json"}})
-    .then(r => /json/.test(r.headers.get("Content-Type")) ? r.json() : r.text().then(t => ({error: !r.ok, said: r.ok ? "" : `<p class=error role=alert data-error>${(d => ($("main p", d) || d.body).innerHTML)(new DOMParser().parseFromString(t, "text/html"))}`})))
+    .then(r => /json/.test(r.headers.get("Content-Type")) ? r.json() : r.status > 501 ? Promise.reject() : r.text().then(t => ({error: !r.ok, said: r.ok ? "" : `<p class=error role=alert data-error>${(d => ($("main p", d) || d.body).innerHTML)(new DOMParser().parseFromString(t, "text/html"))}`})))
     .then(data => {
       queue.shift();
       stuck = false;
@@ -213,7 +214,7 @@ const pump = () => {
       if (data.error && /pass|renege/.test(item.url + item.body)) version = 0;  /* the turn it moved: redrawn */
       say(data.error ? told : told + data.said);
       if (data.regions) update(data, true);
-      if (item.picks && data.error) pick(item.body);
+      if (item.picks && data.error && !item.waited) pick(item.body);
       if (!leaving) body.dataset.sent = (+body.dataset.sent || 0) + 1;  /* answered here */
     }, () => { stuck = true; queue.forEach(q => q.waited = true); draw(); })  /* no answer: sent again later (seen) */
     .then(() => { clearTimeout(slow); sending = false; if (!queue.length) told = ""; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) flush(), later(); });

@@ -479,6 +479,7 @@ def test_a_play_waiting_behind_one_saved_is_refused_if_another_phone_logged_it(b
         expect(page.locator("[data-error]")).to_contain_text("A's meld (7♥ 8♥ 9♥) waited to be sent")
         melds = page.locator("[data-log] li[data-type=meld][data-player=A]")
         expect(melds).to_have_count(2)  # 7♠ 8♠ 9♠ once, 7♥ 8♥ 9♥ once (the other phone's)
+        expect(page.locator("[data-picker] :checked")).to_have_count(0)  # not picked again: logged there
 
 
 def test_a_play_tapped_while_an_earlier_one_hung_is_checked_as_waiting_too(browser, server):
@@ -511,6 +512,50 @@ def test_a_play_tapped_while_an_earlier_one_hung_is_checked_as_waiting_too(brows
         expect(errors).to_have_count(2)
         expect(errors.first).to_contain_text("A's meld (7♠ 8♠ 9♠) waited to be sent")
         expect(errors.last).to_contain_text("A's meld (7♥ 8♥ 9♥) waited to be sent")
+
+
+def test_a_gateway_error_is_no_answer_and_the_play_waits(browser, server):
+    """A proxy in front of the app answers 502 (the app did not): the meld is not refused
+    and dropped, it waits, and lands once when the app answers again."""
+    with a_table_kept(browser, server) as (page, phone):
+        page.route("**/plays", lambda route: route.fulfill(status=502, content_type="text/html",
+                                                            body="<html><body><p>Bad Gateway</p></body></html>"))
+        phone.tap_cards("S7", "S8", "S9")
+        page.locator("form#play [data-action=confirm]").tap()
+        expect(page.locator("[data-waiting] li")).to_have_count(1)
+        expect(page.locator("[data-error]")).to_have_count(0)
+        page.unroute("**/plays")
+        page.evaluate("dispatchEvent(new Event('online'))")
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(page.locator("[data-log] li[data-type=meld][data-player=A]")).to_have_count(1)
+
+
+def test_a_play_kept_from_a_page_that_went_is_checked_as_waiting(browser, server):
+    """A meld sent by a page that went before its answer came (kept in the phone, marked
+    as never having failed), and meanwhile another phone logs the same meld: the page
+    opened again sends it at once, as a play that waited: refused and named, not logged
+    twice."""
+    with a_table_kept(browser, server, ("A", "B", "C", "D")) as (page, phone):  # two decks
+        page.evaluate("""() => {
+            const body = document.body.dataset, form = new FormData(document.querySelector("#play"));
+            form.set("player", "A"); form.delete("cards");
+            for (const c of ["S7", "S8", "S9"]) form.append("cards", c);
+            form.set("confirm", "1"); form.set("request_id", "kept-1");
+            form.set("csrf_token", document.querySelector("meta[name=csrf-token]").content);
+            localStorage.setItem("waiting " + body.live, JSON.stringify([{
+                url: new URL(document.querySelector("#play").action).pathname,
+                body: new URLSearchParams(form) + "", text: "A: 7♠ 8♠ 9♠", picks: 1, player: "A",
+                at: +body.version, waited: false}]));
+        }""")
+        other, routes = another_phone(browser, server, phone)
+        try:
+            routes.meld("A", "S7", "S8", "S9")
+        finally:
+            other.close()
+        page.reload()
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(page.locator("[data-error]")).to_contain_text("A's meld (7♠ 8♠ 9♠) waited to be sent")
+        expect(page.locator("[data-log] li[data-type=meld][data-player=A]")).to_have_count(1)
 
 
 def test_a_refusal_answered_while_plays_waiting_land_stays_said(browser, server):

@@ -119,10 +119,14 @@ def lines(db: Database, game_id: int, players: Sequence[str], round_word: str, p
     found, count = of_game(db, game_id, play, round_no)
     now = _rounds_now(db, game_id, found)
     out = _still_out(db, game_id, found)
-    return [Line(c.at, by_said(c.by, players), c.facts.get("round") if c.facts.get("kind") in IN_A_ROUND else None,
-                 what_said(c.facts, round_word, now.get(c.play) if c.play is not None else None),
-                 effects_said(c.facts), c.play if c.play in out and c.facts.get("kind") in TAKEN_OUT else None)
-            for c in found], count
+    lines = []
+    for c in found:  # the latest first: a play taken out twice is brought back from its latest
+        back = c.play if c.play in out and c.facts.get("kind") in TAKEN_OUT else None
+        out.discard(back)
+        lines.append(Line(c.at, by_said(c.by, players), c.facts.get("round") if c.facts.get("kind") in IN_A_ROUND
+                          else None, what_said(c.facts, round_word, now.get(c.play) if c.play is not None else None),
+                          effects_said(c.facts), back))
+    return lines, count
 
 
 TAKEN_OUT = ("delete", "undo")  # changes that take a play out of the game

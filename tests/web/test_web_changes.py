@@ -432,3 +432,18 @@ def test_a_deleted_play_is_brought_back_from_the_changes_for_as_long_as_it_is_ou
 def test_a_counted_game_has_no_plays_to_bring_back_from_its_changes(client):
     game = Counted(client, "rummy", ["Ann", "Bob"])
     assert client.post(f"{game.url}/changes/bring-back", data={"play": "1"}).status_code == 404
+
+
+def test_a_play_taken_out_twice_is_offered_back_once(table, client):
+    """Undone, brought back, undone again: the latest change that took it out offers it back,
+    not both."""
+    table.new_game(["Ann", "Bob"], dealer=1)
+    table.meld("Ann", "S7", "S8", "S9")
+    meld = table.play_ids()[-1]
+    table.undo()
+    table.post("/changes/bring-back", {"play": str(meld)})
+    table.undo()
+    page = client.get(f"{table.url}/changes").get_data(as_text=True)
+    assert page.count(f'data-bring-back="{meld}"') == 1
+    first = re.search(r"<li data-change>(.*?)</li>", page, re.S).group(1)
+    assert f'data-bring-back="{meld}"' in first  # on the latest line

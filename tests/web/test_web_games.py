@@ -125,6 +125,8 @@ def test_summary_has_rounds_players_and_an_accessible_svg_chart(table, client):
     svg = re.search(r"<svg.*?</svg>", html, re.S).group(0)
     assert 'role="img"' in svg and "<title id=\"chart-title\">" in svg and "<desc id=\"chart-desc\">" in svg
     assert "A 100, B −120, C −20" in svg
+    ticks = re.findall(r'<text class="tick"[^>]*>([^<]*)<', svg)
+    assert any(t.startswith("−") for t in ticks) and not any(t.startswith("-") for t in ticks)  # a real minus
     assert svg.count("<polyline") == 3
     assert re.search(r'<tr data-round="1">.*?<td data-player="B">−120</td>', html, re.S)
     # The per-player table has a column per player (it fits a phone): B earned 10, lost

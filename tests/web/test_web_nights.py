@@ -457,3 +457,13 @@ def test_a_players_page_shows_their_latest_nights_and_counts_the_earlier_ones(cl
     shown = re.findall(r'data-player-night="\d+"><a href="[^"]+">(Night \d+)</a>', page)
     assert shown == [f"Night {n}" for n in range(13, 1, -1)]  # the latest twelve, the latest first
     assert "and 1 earlier night, on the group's page" in page
+
+
+def test_a_nights_points_are_written_as_every_score_is(app):
+    """Whole, halves in the page's language, and below nothing with a real minus sign."""
+    from fractions import Fraction
+
+    from scorekeeper.web.views.nights import points_filter
+    with app.test_request_context(headers={"Accept-Language": "de"}):
+        assert [points_filter(Fraction(n, d)) for n, d in ((3, 1), (5, 2), (-9, 1), (-3, 2))] == [
+            "3", "2,5", "−9", "−1,5"]

@@ -42,8 +42,10 @@ AT = "/group/<group_key>/nights"  # every night's page: on its group's link
 
 @bp.app_template_filter("points")
 def points_filter(points: Fraction) -> str:
-    """A night's points as the phone's language writes a number (2.5, 2,5; 10, not 10.0)."""
-    return str(points.numerator) if points.denominator == 1 else format_decimal(float(points), "#,##0.##")
+    """A night's points as the phone's language writes a number (2.5, 2,5; 10, not 10.0;
+    −9 with a real minus sign, as every score)."""
+    shown = str(abs(points.numerator)) if points.denominator == 1 else format_decimal(abs(float(points)), "#,##0.##")
+    return f"−{shown}" if points < 0 else shown
 
 
 def _edit_only() -> None:

@@ -227,3 +227,9 @@ def test_the_home_page_names_the_games_in_the_phones_language(client):
     html = client.get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
     line = re.search(r'<p class="help">[^<]*Iceberg[^<]*</p>', html).group(0)
     assert "Robber Rummy, Rommé, Gin Rummy" in line  # Basic Rummy as the game pages name it
+
+
+def test_an_iceberg_games_rules_page_quotes_its_card_penalty_and_target(table, client):
+    table.new_game(["A", "B"], card_penalty=5, target=2000)
+    page = re.sub(r"<[^>]+>", "", client.get(f"{table.url}/rules").get_data(as_text=True))
+    assert "Cards left in hand cost 5 each" in page and "reaches the target (2000)" in page

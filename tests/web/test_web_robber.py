@@ -950,3 +950,9 @@ def test_a_game_over_shows_its_last_hand_scored_in_the_strip(client):
     strip = two.page()  # the table, the game over
     shown = {p: number(v) for p, v in re.findall(r'data-round-score="([^"]*)">([^<]*)<', strip)}
     assert shown == {"Ann": -5, "Bob": 15}, shown
+
+
+def test_a_hands_rules_page_quotes_its_own_ace_low_and_target(client):
+    game = Robber(client, ["Ann", "Bob"], ace_low=1, target=300)
+    page = re.sub(r"<[^>]+>", "", text(client.get(f"/g/{game.key}/rules")))
+    assert "an ace played low (A-2-3) 1." in page and "First to the target (300) wins" in page

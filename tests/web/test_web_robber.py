@@ -550,6 +550,9 @@ def test_the_turn_passes_by_whoever_reneged_and_their_hand_is_not_asked_for(thre
     assert 'data-hand="Ann"' in end and 'data-hand="Bob"' not in end
     three.ok(three.end_hand({"Ann": "S2"}))
     assert three.totals() == {"Ann": -5, "Bob": -100, "Cy": 0}
+    bob = re.search(r'data-side-score="Bob".*?</details>', three.page("/hands/1"), re.S)
+    assert bob and "Reneged" in bob.group(0)
+    assert "No cards left in hand" not in bob.group(0)  # his hand does not count: no word that he held none
 
 
 def test_a_renege_option_sets_the_penalty(client):

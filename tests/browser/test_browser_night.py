@@ -175,3 +175,30 @@ def test_a_night_of_three_tables_and_twelve_players_over_two_rounds(no_script_pa
         assert problems == [], (language, problems)
         screenshot(page, f"night-{language}")
     page.locator("form[data-languages] button[value='en']").tap()
+
+
+def test_a_nights_standings_by_scores_fit_a_phone_in_german_and_spanish(page):
+    """The standings of a night ranked by summed scores have a column more; in German and
+    Spanish their headers ("Gewonnen", "Punktestand", "Puntuación") wrap within their
+    columns: nothing cut off, nothing wider than the phone."""
+    suffix = uuid.uuid4().hex[:5]
+    names = [f"{n}{suffix}" for n in "Ann Bob Cy Dee".split()]
+    open_group(page, suffix)
+    tap_and_wait(page, page.locator("[data-action=new-night]"))
+    tap_and_wait(page, page.locator("[data-variant-link=rummy]"))
+    page.get_by_label("Who plays tonight: one name a line").fill("\n".join(names))
+    page.locator("label:has(input[name=ranking][value=scores]) > span").tap()
+    page.locator("details[data-rules] summary").tap()
+    page.get_by_label("Target").fill("10")
+    tap_and_wait(page, page.locator("[data-action=open-night]"))
+    night = page.url
+    tap_and_wait(page, page.locator("[data-action=start-table]").first)
+    play_out(page, page.locator("[data-action=open-table]").first.get_attribute("href"))
+    page.set_viewport_size({"width": 360, "height": 740})
+    for language in ("de", "es"):
+        page.goto(night)
+        tap_and_wait(page, page.locator(f"[data-languages] button[value={language}]"))
+        page.goto(night)
+        expect(page.locator("tr[data-standing]")).to_have_count(4)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, language
+        assert cut_off(page) == [], language

@@ -435,6 +435,19 @@ def lose_the_first_answer(page):
     page.route("**/plays", lost)
 
 
+def logged_elsewhere_then_back_online(browser, server, page, phone, *cards):
+    """Another phone logs A's meld of ``cards``; then this phone's network is back, and
+    what waited on it is sent, till nothing waits."""
+    other, routes = another_phone(browser, server, phone)
+    try:
+        routes.meld("A", *cards)
+    finally:
+        other.close()
+    page.unroute("**/plays")
+    page.evaluate("dispatchEvent(new Event('online'))")
+    expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+
+
 def two_melds_waiting_the_first_saved(page, phone):
     """A's 7♠ 8♠ 9♠ (saved, its answer lost) and 7♥ 8♥ 9♥ (not sent), both waiting."""
     lose_the_first_answer(page)
@@ -468,14 +481,7 @@ def test_a_play_waiting_behind_one_saved_is_refused_if_another_phone_logged_it(b
     named, not logged twice."""
     with a_table_kept(browser, server, ("A", "B", "C", "D")) as (page, phone):  # two decks
         two_melds_waiting_the_first_saved(page, phone)
-        other, routes = another_phone(browser, server, phone)
-        try:
-            routes.meld("A", "H7", "H8", "H9")
-        finally:
-            other.close()
-        page.unroute("**/plays")
-        page.evaluate("dispatchEvent(new Event('online'))")
-        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        logged_elsewhere_then_back_online(browser, server, page, phone, "H7", "H8", "H9")
         expect(page.locator("[data-error]")).to_contain_text("A's meld (7♥ 8♥ 9♥) waited to be sent")
         melds = page.locator("[data-log] li[data-type=meld][data-player=A]")
         expect(melds).to_have_count(2)  # 7♠ 8♠ 9♠ once, 7♥ 8♥ 9♥ once (the other phone's)
@@ -499,14 +505,7 @@ def test_a_play_tapped_while_an_earlier_one_hung_is_checked_as_waiting_too(brows
         for route in held:
             route.abort()
         expect(page.locator("[data-waiting] li")).to_have_count(2)
-        other, routes = another_phone(browser, server, phone)
-        try:
-            routes.meld("A", "H7", "H8", "H9")
-        finally:
-            other.close()
-        page.unroute("**/plays")
-        page.evaluate("dispatchEvent(new Event('online'))")
-        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        logged_elsewhere_then_back_online(browser, server, page, phone, "H7", "H8", "H9")
         expect(page.locator("[data-log] li[data-type=meld][data-player=A]")).to_have_count(1)
         errors = page.locator("[data-error]")
         expect(errors).to_have_count(2)

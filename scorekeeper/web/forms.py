@@ -24,7 +24,7 @@ from wtforms import (
     StringField,
     SubmitField,
 )
-from wtforms.validators import InputRequired, Length, Optional, ValidationError
+from wtforms.validators import Length, Optional, ValidationError
 
 from ..games import registry
 from ..games.errors import RuleError
@@ -32,7 +32,7 @@ from ..games.options import Option
 from ..games.variant import Variant
 from ..games.words import Joined, Say, SayN, joined
 from ..storage import kernel
-from .links import LARGEST_ID, phone
+from .links import phone
 from .words import FirstLetter, page_text, said
 
 try:  # WTForms 3.3 names its choices; older versions take (value, label) pairs
@@ -501,7 +501,7 @@ NEW_GAME_FORMS = {key: _new_game_form(v) for key, v in registry.VARIANTS.items()
 
 
 # ---------------------------------------------------------------------------------------
-# The table
+# A group (the table's forms: web/table_forms.py)
 
 
 class GroupNameForm(WriteForm):
@@ -510,86 +510,6 @@ class GroupNameForm(WriteForm):
     name = StringField(lazy_gettext("The group's name"), [
         Length(max=kernel.NAME_LENGTH, message=lazy_gettext("keep names to %(n)s letters", n=kernel.NAME_LENGTH))],
         filters=[lambda text: " ".join(text.split()) if isinstance(text, str) else text])  # measured as kept
-
-
-class TableForm(WriteForm):
-    """A play on the table screen names the round it was made on: an old tab's play for
-    a round that is over is refused, never logged in the next one. ``seen``: the game's
-    version when a play that then waited to be sent was tapped (the page's script)."""
-
-    round_no = WholeNumberField(lazy_gettext("Round"),
-                            [Optional(), Between(1, LARGEST_ID, lazy_gettext("no such round"))])
-    seen = WholeNumberField(lazy_gettext("Table seen"),
-                            [Optional(), Between(0, LARGEST_ID, lazy_gettext("no such table"))])
-
-
-class PlayForm(TableForm):
-    """A meld, or a lay-off when a meld on the table is chosen: check it, then confirm."""
-
-    player = StringField(lazy_gettext("Who plays"), [InputRequired()])
-    cards = CardsField(lazy_gettext("Cards"))
-    meld = WholeNumberField(lazy_gettext("Lay off on"), [Optional()])
-    check = SubmitField(lazy_gettext("Check"))
-    confirm = SubmitField(lazy_gettext("Confirm"))
-
-
-class AceForm(TableForm):
-    player = StringField(lazy_gettext("Who plays"), [InputRequired()])
-    card = StringField(lazy_gettext("Ace"), [InputRequired()])
-
-
-class OutForm(TableForm):
-    player = StringField(lazy_gettext("Who went out"), [InputRequired()])
-
-
-class PassForm(TableForm):
-    """Pass the turn on; ``turn``: whose turn the page showed (refused if it moved since)."""
-
-    turn = StringField(lazy_gettext("Whose turn"), [Optional()])
-
-
-class UndoForm(WriteForm):
-    """Undo; ``last``: the id of the last play the page showed (0: none)."""
-
-    last = WholeNumberField(lazy_gettext("Last play"), [Optional()])
-
-
-class BringBackForm(WriteForm):
-    """A play a delete or an undo took out, brought back from the game's changes."""
-
-    play = WholeNumberField(lazy_gettext("Play"), [InputRequired()])
-
-
-class DeleteForm(WriteForm):
-    """Delete a play; ``revision``: the play's revision the page showed."""
-
-    revision = WholeNumberField(lazy_gettext("Revision"), [Optional()])
-
-
-class EditForm(WriteForm):
-    player = StringField(lazy_gettext("Who played"), [InputRequired()])
-    cards = CardsField(lazy_gettext("Cards"))
-    meld = WholeNumberField(lazy_gettext("On meld"), [Optional()])
-    revision = WholeNumberField(lazy_gettext("Revision"), [Optional()])
-    check = SubmitField(lazy_gettext("Check"))
-    save = SubmitField(lazy_gettext("Save the change"))
-
-
-class HandForm(WriteForm):
-    player = StringField(lazy_gettext("Player"), [InputRequired()])
-    round_no = WholeNumberField(lazy_gettext("Round"), [InputRequired()])
-    cards = CardsField(lazy_gettext("Cards left in hand"))
-
-
-class CorrectHandForm(HandForm):
-    """A hand counted at the end of an earlier round, changed; ``was``: the hand the page
-    showed (its cards, space apart), refused if another phone changed it since."""
-
-    was = StringField(lazy_gettext("The hand as shown"), [Optional()])
-
-
-class ConfirmRoundForm(WriteForm):
-    round_no = WholeNumberField(lazy_gettext("Round"), [InputRequired()])
 
 
 # ---------------------------------------------------------------------------------------

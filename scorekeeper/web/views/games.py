@@ -20,16 +20,8 @@ from ...storage.kernel import AlreadyHere, Refused, Repeated
 from ...storage.players import filter_history
 from .. import links
 from ..database import get_db
-from ..forms import (
-    NEW_GAME_FORMS,
-    BringBackForm,
-    GroupNameForm,
-    ImportForm,
-    allowed_words,
-    choice_words,
-    default_words,
-    rule_title,
-)
+from ..forms import NEW_GAME_FORMS, GroupNameForm, ImportForm, allowed_words, choice_words, default_words, rule_title
+from ..table_forms import BringBackForm
 from ..words import page_text, said
 from . import families, helpers
 

@@ -14,8 +14,8 @@ from ...games.words import Say, Sentence
 from ...storage import log_changes, logs, plays
 from ...storage.kernel import NotFound, Refused, Repeated
 from ..database import get_db
-from ..forms import ConfirmRoundForm, CorrectHandForm, HandForm
 from ..picker import grid
+from ..table_forms import ConfirmRoundForm, CorrectHandForm, HandForm
 from ..words import page_text, said
 from . import helpers
 from .hands import cards_left, hand_entry

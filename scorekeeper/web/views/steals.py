@@ -28,18 +28,9 @@ from .. import links
 from .. import live as updates
 from ..chart import chart
 from ..database import get_db
-from ..forms import (
-    CardsField,
-    ConfirmRoundForm,
-    DeleteForm,
-    EditForm,
-    HandForm,
-    PassForm,
-    TableForm,
-    UndoForm,
-    WholeNumberField,
-)
+from ..forms import CardsField, WholeNumberField
 from ..picker import grid
+from ..table_forms import ConfirmRoundForm, DeleteForm, EditForm, HandForm, PassForm, TableForm, UndoForm
 from ..words import page_text, said
 from . import bring_back, families, helpers, scoreboard
 from .answers import CONFIRM, WENT_OUT, answer, picked_first, wants_json

@@ -30,8 +30,9 @@ from ...storage.kernel import NotFound, Refused, Repeated, Stale
 from .. import links
 from .. import live as updates
 from ..database import get_db
-from ..forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm, new_request_id
+from ..forms import new_request_id
 from ..picker import count_line, grid
+from ..table_forms import AceForm, DeleteForm, EditForm, OutForm, PassForm, PlayForm, UndoForm
 from ..words import page_text, said
 from . import bring_back, families, helpers, round_end, scoreboard, table_game
 from .answers import CONFIRM, PASS, answer, picked_first, wants_json

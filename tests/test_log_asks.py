@@ -94,3 +94,20 @@ def test_a_play_the_page_refused_reads_nothing_and_says_why(db, game):
     assert plays(db, game) == []
     later = log_asks.ask(db, game, "r1", "meld", "Ann", ["S7", "S8", "S9"])  # its id is not spent
     assert later.saved is not None
+
+
+def test_a_play_reads_its_round_once_logged_or_refused(db, game, monkeypatch):
+    """Down to the store and back once: a play logged, refused by the rules, or stale reads
+    the game once (the refusal's round is the one read), and a form refused reads nothing."""
+    from scorekeeper.storage import log_changes, logs
+    reads = []
+    monkeypatch.setattr(log_changes, "load", lambda *a, **k: reads.append(a[1]) or logs.load(*a, **k))
+    monkeypatch.setattr(log_asks, "load", lambda *a, **k: reads.append(a[1]) or logs.load(*a, **k))
+    asked = [lambda: log_asks.ask(db, game, "r1", "meld", "Ann", ["S7", "S8", "S9"]),
+             lambda: log_asks.ask(db, game, "r2", "meld", "Bob", ["S9", "D9", "C9"]),  # S9 is melded
+             lambda: log_asks.ask(db, game, "r3", "pass", "", turn="Cy"),  # Ann's turn: stale
+             lambda: log_asks.ask(db, game, "r4", "meld", "Ann", [], refused=Say("Pick the cards first."))]
+    for ask, expected in zip(asked, (1, 1, 1, 0)):
+        reads.clear()
+        outcome = ask()
+        assert len(reads) == expected and (expected == 0 or outcome.state is not None)

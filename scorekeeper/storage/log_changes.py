@@ -404,6 +404,9 @@ def restore_play(db: Database, game_id: int, request_id: str | None, row: PlayRo
             raise Refused(unknown_kind(row.type))
         if row.player and row.player not in log.players:
             raise Refused(not_playing(row.player))
+        if row.id is not None and any(p.id == row.id for p in log.plays):
+            raise Stale(Say("%(play)s is in the game already (brought back on another phone): nothing was "
+                            "changed", play=row.describe()))
         if any(p.seq == row.seq for p in log.plays):
             raise Refused(Say("another play has been logged in its place since: log it again "
                               "instead"))
@@ -448,7 +451,7 @@ def correct_hand(db: Database, game_id: int, request_id: str | None, round_no: i
         if player not in state.entering():
             raise Refused(Say("%(player)s's hand was not counted in this round: %(player)s went out "
                               "or sat out of it", player=player))
-        now = tuple(counted.get(player, ()))
+        now = read_hand(counted.get(player, ()))  # as entered: an imported hand keeps its file's order
         if shown is not None and shown != now:
             raise Stale(Say("%(player)s's hand was changed on another phone meanwhile: nothing was saved. "
                             "Look at it again", player=player))

@@ -134,13 +134,15 @@ TAKEN_OUT = ("delete", "undo")  # changes that take a play out of the game
 
 def _still_out(db: Database, game_id: int, changes: Iterable[Change]) -> set[int]:
     """The plays these changes took out of the game that are out of it still (their
-    latest entry removed them)."""
+    latest entry removed them), and whose place in their round no play has taken since."""
     ids = sorted({c.play for c in changes if c.play is not None and c.facts.get("kind") in TAKEN_OUT})
     if not ids:
         return set()
     found = db.execute(
         "SELECT play FROM play_entries AS e WHERE game = ? AND play IN ({}) AND live = 0 AND id = "
-        "(SELECT max(id) FROM play_entries WHERE play = e.play AND game = e.game)".format(", ".join("?" * len(ids))),
+        "(SELECT max(id) FROM play_entries WHERE play = e.play AND game = e.game) "
+        "AND NOT EXISTS (SELECT 1 FROM plays WHERE game = e.game AND round_no = e.round_no AND seq = e.seq)"
+        .format(", ".join("?" * len(ids))),
         [game_id, *ids]).fetchall()
     return {play for (play,) in found}
 

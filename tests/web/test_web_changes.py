@@ -447,3 +447,21 @@ def test_a_play_taken_out_twice_is_offered_back_once(table, client):
     assert page.count(f'data-bring-back="{meld}"') == 1
     first = re.search(r"<li data-change>(.*?)</li>", page, re.S).group(1)
     assert f'data-bring-back="{meld}"' in first  # on the latest line
+
+
+def test_a_play_whose_place_was_taken_or_that_is_back_is_not_offered_again(table, client):
+    """Undone, then the right meld logged in its place: the undone one is not offered back.
+    Deleted and brought back on another phone: the notice's bring-back says it is in the
+    game already (not "log it again", which would log it twice)."""
+    table.new_game(["Ann", "Bob"], dealer=1)
+    table.meld("Ann", "S7", "S8", "S9")
+    table.undo()
+    table.meld("Ann", "H7", "H8", "H9")
+    assert "data-bring-back" not in client.get(f"{table.url}/changes").get_data(as_text=True)
+    meld = table.play_ids()[-1]
+    deleted = table.post(f"/plays/{meld}/delete", {})
+    notice = client.get(deleted.headers["Location"]).get_data(as_text=True)
+    token = re.search(r'name="deleted" value="([^"]+)"', notice).group(1)
+    table.post("/changes/bring-back", {"play": str(meld)})  # on another phone, say
+    again = table.post("/plays/restore", {"deleted": token}, expect=409)
+    assert "is in the game already (brought back on another phone): nothing was changed" in words(again)

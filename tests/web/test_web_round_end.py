@@ -1,5 +1,6 @@
 """The end of a round: hands with the picker, the dispute view, the next round, the game end."""
 import html
+import json
 import re
 
 from web_table import seed_round
@@ -245,3 +246,16 @@ def test_a_hand_changed_elsewhere_or_impossible_is_refused_and_nothing_changes(t
     for query in ("/rounds/1/hand?player=A", "/rounds/1/hand?player=Zed", "/rounds/2/hand?player=B",
                   "/rounds/9/hand?player=B"):
         assert client.get(table.url + query).status_code == 404, query
+
+
+def test_a_hand_of_an_imported_game_is_changed_too(client, seed_example):
+    """An imported game keeps each hand in its file's order: the page shows it sorted, and
+    saving a change is not taken for another phone's change."""
+    from test_web_export_import import upload
+    made = upload(client, json.dumps(seed_example))
+    game = re.fullmatch(r"/g/([\w-]+)", made.headers["Location"]).group(1)
+    form = client.get(f"/g/{game}/rounds/1/hand?player=B").get_data(as_text=True)
+    was = re.search(r'name="was" value="([^"]*)"', form).group(1)
+    saved = client.post(f"/g/{game}/rounds/1/hand", data={"player": "B", "round_no": "1", "was": was,
+                                                          "cards": ["SK", "SJ", "HQ", "C6"]})
+    assert saved.status_code == 303, saved.get_data(as_text=True)[-500:]

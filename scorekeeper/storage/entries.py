@@ -108,15 +108,17 @@ def removed(db: Database, game_id: int, play_id: int) -> bool:
     return row is not None and not row[0]
 
 
-def taken_out(db: Database, game_id: int, play_id: int) -> tuple[int, int, str, str, list[str], int | None] | None:
+def taken_out(db: Database, game_id: int,
+              play_id: int) -> tuple[int, int, str, str, list[str], int | None, int | None] | None:
     """A play of the game out of it (deleted or undone, not brought back) as it was when
-    taken out: (round, seq, kind, player, cards, the meld it lay on); None for any other."""
-    row = db.execute("SELECT live, round_no, seq, type, player, cards, target FROM play_entries "
+    taken out: (round, seq, kind, player, cards, the meld it lay on, the change that took it
+    out); None for any other."""
+    row = db.execute("SELECT live, round_no, seq, type, player, cards, target, change FROM play_entries "
                      "WHERE play = ? AND game = ? ORDER BY id DESC LIMIT 1", [play_id, game_id]).fetchone()
     if row is None or row[0]:
         return None
-    _live, round_no, seq, kind, player, cards, target = row
-    return round_no, seq, kind, player, json.loads(cards), target
+    _live, round_no, seq, kind, player, cards, target, change = row
+    return round_no, seq, kind, player, json.loads(cards), target, change
 
 
 def set_hand(db: Database, game_id: int, round_no: int, player: str, cards: Iterable[str], *,

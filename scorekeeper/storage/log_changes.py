@@ -480,7 +480,9 @@ def bring_back(db: Database, game_id: int, request_id: str | None, play_id: int)
     if found is None:
         raise Refused(Say("that play is not out of the game (it was brought back already, or it is "
                           "not this game's): nothing was changed"))
-    round_no, seq, kind, player, cards, target = found
+    round_no, seq, kind, player, cards, target, change = found
+    for was, now in record.renames_since(db, game_id, change):  # a player renamed since: that name now
+        player = now if player == was else player
     return restore_play(db, game_id, request_id, PlayRow(play_id, round_no, seq, kind, player, tuple(cards), target))
 
 

@@ -132,6 +132,13 @@ def lines(db: Database, game_id: int, players: Sequence[str], round_word: str, p
 TAKEN_OUT = ("delete", "undo")  # changes that take a play out of the game
 
 
+def renames_since(db: Database, game_id: int, change: int | None) -> list[tuple[str, str]]:
+    """The game's renames after change ``change`` (all of them for None), in order: (was, now)."""
+    rows = db.execute("SELECT facts FROM changes WHERE game = ? AND kind = 'rename' AND id > ? ORDER BY id",
+                      [game_id, change or 0]).fetchall()
+    return [(str(f.get("was", "")), str(f.get("now", ""))) for f in (json.loads(r[0]) for r in rows)]
+
+
 def _still_out(db: Database, game_id: int, changes: Iterable[Change]) -> set[int]:
     """The plays these changes took out of the game that are out of it still (their
     latest entry removed them), and whose place in their round no play has taken since."""

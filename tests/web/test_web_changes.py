@@ -465,3 +465,16 @@ def test_a_play_whose_place_was_taken_or_that_is_back_is_not_offered_again(table
     table.post("/changes/bring-back", {"play": str(meld)})  # on another phone, say
     again = table.post("/plays/restore", {"deleted": token}, expect=409)
     assert "is in the game already (brought back on another phone): nothing was changed" in words(again)
+
+
+def test_a_play_deleted_then_its_player_renamed_is_brought_back_under_the_new_name(table, client, db):
+    from scorekeeper.storage import players
+    from scorekeeper.storage.players import EVERY_GAME
+    table.new_game(["A", "B"], dealer=1)
+    table.meld("A", "S7", "S8", "S9")
+    meld = table.play_ids()[-1]
+    table.post(f"/plays/{meld}/delete", {})
+    a = next(p.id for p in players.everyone(db, EVERY_GAME) if p.name == "A")
+    assert client.post(f"/players/{a}/rename", data={"name": "Ann", "expected": "A"}).status_code == 303
+    table.post("/changes/bring-back", {"play": str(meld)})
+    assert table.round_scores() == {"Ann": 30, "B": 0}

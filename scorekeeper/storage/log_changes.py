@@ -460,11 +460,7 @@ def correct_hand(db: Database, game_id: int, request_id: str | None, round_no: i
         log = replace(loaded.log, hands={round_no: {**counted, player: cards}})
 
         def write_row(changed: _Changed) -> Say:
-            facts: dict[str, Any] = {"kind": "hand", "round": round_no, "was": {"player": player, "cards": list(now)},
-                                     "now": {"player": player, "cards": list(cards)}}
-            moved = record.score_facts(changed.scores, changed.after.scored_round.scores)
-            if moved:
-                facts["scores"] = moved
+            facts = record.hand_facts(round_no, player, now, cards, (changed.scores, changed.after.scored_round.scores))
             change = record.note(db, game_id, facts)
             entries.set_hand(db, game_id, round_no, player, cards, confirmed=True, change=change)
             return record.what_said(facts, loaded.log.variant.round_word)
@@ -540,13 +536,9 @@ def save_hand(db: Database, game_id: int, request_id: str | None, round_no: int,
         counted = after.counted()  # the hands entered so far must be possible: scored here
         facts: dict[str, Any] | None = None
         if player in state.drafts and tuple(state.drafts[player]) != tuple(cards):  # a hand corrected
-            facts = {"kind": "hand", "round": round_no, "was": {"player": player, "cards": list(state.drafts[player])},
-                     "now": {"player": player, "cards": list(cards)}}
             was = state.counted()
-            if was is not None and counted is not None:
-                moved = record.score_facts(was.scored_round.scores, counted.scored_round.scores)
-                if moved:
-                    facts["scores"] = moved
+            scores = None if was is None or counted is None else (was.scored_round.scores, counted.scored_round.scores)
+            facts = record.hand_facts(round_no, player, state.drafts[player], cards, scores)
 
         def save() -> LogState:
             change = None if facts is None else record.note(db, game_id, facts)

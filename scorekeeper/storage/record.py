@@ -43,6 +43,18 @@ def play_facts(row: PlayRow) -> dict[str, Any]:
     return {"kind": row.type, "player": row.player, "cards": list(row.cards)}
 
 
+def hand_facts(round_no: int, player: str, was: Sequence[str], now: Sequence[str],
+               scores: tuple[Mapping[str, int], Mapping[str, int]] | None = None) -> dict[str, Any]:
+    """A hand at a round's end changed, as the record keeps it; ``scores``: the round's
+    scores before and after, when both are known."""
+    facts: dict[str, Any] = {"kind": "hand", "round": round_no, "was": {"player": player, "cards": list(was)},
+                             "now": {"player": player, "cards": list(now)}}
+    moved = score_facts(*scores) if scores is not None else None
+    if moved:
+        facts["scores"] = moved
+    return facts
+
+
 def score_facts(before: Mapping[str, int], after: Mapping[str, int]) -> dict[str, list[int]]:
     """The players whose score a change moved: name → [before, after]."""
     return {p: [before.get(p, 0), after[p]] for p in after if before.get(p, 0) != after[p]}

@@ -103,9 +103,7 @@ def change_play(db: Database, game_id: int, play_id: int, change: int | None, *,
 
 def removed(db: Database, game_id: int, play_id: int) -> bool:
     """Whether a play of the game was removed (deleted, undone) and not brought back."""
-    row = db.execute("SELECT live FROM play_entries WHERE play = ? AND game = ? ORDER BY id DESC LIMIT 1",
-                     [play_id, game_id]).fetchone()
-    return row is not None and not row[0]
+    return taken_out(db, game_id, play_id) is not None
 
 
 def taken_out(db: Database, game_id: int,

@@ -18,12 +18,17 @@ def hand_entry(state: logs.LogState, player: str | None, picked=None):
     if player not in entering:
         missing = state.missing_hands()
         player = missing[0] if missing else None
-    picker = None
-    if player:
-        holding = [c for p, cards in drafts.items() if p != player for c in cards]
-        available = plays.availability(state.round, holding=holding)
-        picker = grid(available, drafts.get(player, ()) if picked is None else picked, aces=True)
+    picker = hand_picker(state, drafts, player, picked) if player else None
     return entering, player, picker
+
+
+def hand_picker(state: logs.LogState, hands, player: str, picked=None):
+    """The card picker of ``player``'s hand (``hands``: the round's hands, entered or
+    counted; ``picked``: the cards picked, by default the hand's): the cards on the table
+    and in the other hands are not to be had."""
+    holding = [c for p, cards in hands.items() if p != player for c in cards]
+    available = plays.availability(state.round, holding=holding)
+    return grid(available, hands.get(player, ()) if picked is None else picked, aces=True)
 
 
 def cards_left(player: str, count: int) -> SayN:

@@ -11,14 +11,13 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from ...games.words import Say, Sentence
-from ...storage import log_changes, logs, plays
+from ...storage import log_changes, logs
 from ...storage.kernel import NotFound, Refused, Repeated
 from ..database import get_db
-from ..picker import grid
 from ..table_forms import ConfirmRoundForm, CorrectHandForm, HandForm
 from ..words import page_text, said
 from . import helpers
-from .hands import cards_left, hand_entry
+from .hands import cards_left, hand_entry, hand_picker
 from .helpers import ALREADY_SAVED
 from .table_game import SCREENS, load_state, screen, screen_url, table_round
 
@@ -146,8 +145,6 @@ def correct_hand(game_id: int, round_no: int):
         if status == 409:  # changed on another phone: the hand as it now is
             state, picked = load_state(game_id, round_no), None
             counted = state.log.hands.get(round_no, {})
-    hand = tuple(counted.get(player, ()))
-    holding = [c for p, cards in counted.items() if p != player for c in cards]
-    picker = grid(plays.availability(state.round, holding=holding), hand if picked is None else picked, aces=True)
     return render_template("hand_change.html", state=state, game_id=game_id, round_no=round_no, player=player,
-                           hand=hand, picker=picker, error=error, back=back), status
+                           hand=tuple(counted.get(player, ())), picker=hand_picker(state, counted, player, picked),
+                           error=error, back=back), status

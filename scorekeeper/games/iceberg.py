@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from . import contract
+from . import contract, iceberg_melds
 from .cards import ACE, Card, Supply, sort_key
 from .errors import IllegalPlay
 from .iceberg_last_turn import LastTurn, best_last_turn, single_card_turn
@@ -22,6 +22,7 @@ from .options import LARGEST, Option, RuleBook, Rules, decks_option
 from .standings import highest_wins
 from .variant import LogVariant
 from .words import THEN, Cards, Say, SayN, Signed, joined
+from .worth import Worth
 
 NAME = Say("Iceberg Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -590,6 +591,16 @@ def round_figures(result: RoundResult[Round, PlayerRound]) -> dict[str, dict[str
             for p, pr in result.players.items()}
 
 
+def worth_new(round_: Round) -> Worth:
+    """A new meld, as a phone offline adds it up (games/worth.py)."""
+    return iceberg_melds.worth_new(round_.rules)
+
+
+def worth_on(round_: Round, number: int, _lists: Mapping[str, Sequence[str]]) -> Worth:
+    """Cards laid off on meld ``number``, as a phone offline adds them up."""
+    return iceberg_melds.worth_on(round_.melds[number - 1].meld)
+
+
 VARIANT = LogVariant(
     key="iceberg",
     name=NAME,
@@ -610,4 +621,6 @@ VARIANT = LogVariant(
     how_rounds_end=Say("someone goes out, or the last ace is exposed"),
     edits=True,
     playable_penalty=True,
+    worth_new=worth_new,
+    worth_on=worth_on,
 )

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import product
 from typing import Any
 
-from .cards import ACE, Card, card_names, sort_key
+from .cards import ACE, COLOURS, SUITS, Card, card_names, sort_key
 from .errors import IllegalPlay
 from .words import RANK_PLURALS, SUIT_PLURALS, SUIT_SINGULARS, Cards, Ordinal, Say
+from .worth import Worth, play_key
 
 PAIR, SET, RUN, SPECIAL = "pair", "set", "run", "special"
 
@@ -60,7 +62,8 @@ def meld_points(size: int) -> int:
 
 
 def position_points(position: int) -> int:
-    """What the card that becomes the n-th of a meld scores (n ≥ 3; on a pair, 3rd = 20)."""
+    """What the card that becomes the n-th of a meld scores (on a pair, 3rd = 20; the 2nd
+    card of a new pair 10, its 1st nothing)."""
     return meld_points(position) - meld_points(position - 1)
 
 
@@ -234,6 +237,35 @@ def lay_off(meld: Meld, cards: list[Card], rules: Mapping[str, Any]) -> Meld:
 def lay_off_points(meld: Meld, added: int) -> list[int]:
     """Points for each card added to a meld, in order: positions size+1 … size+added."""
     return [position_points(meld.size + i) for i in range(1, added + 1)]
+
+
+LONGEST = 12  # the longest meld: a run 2 to K (a set holds 8 at most)
+
+
+def worth_new(rules: Mapping[str, Any]) -> Worth:
+    """A new meld, as a phone offline adds it up (games/worth.py): by its size, and a
+    special meld by its six cards (each way its suits may fall)."""
+    plays = {}
+    for special in SPECIALS:
+        suits = [[s] for s in SUITS] if special.one_suit else [
+            [s for s in SUITS if COLOURS[s] == colour] for colour in sorted(set(COLOURS.values()))]
+        for among in suits:
+            for picked in product(among, repeat=len(special.ranks)):
+                cards = [Card(rank, suit) for rank, suit in zip(special.ranks, picked)]
+                try:
+                    plays[play_key(cards)] = make_meld(cards, rules).value(rules)
+                except IllegalPlay:  # not played at this table, or the other special's suits
+                    continue
+    return Worth(steps=tuple(position_points(n) for n in range(1, LONGEST + 1)),
+                 plays=plays)
+
+
+def worth_on(meld: Meld) -> Worth:
+    """Cards laid off on this meld, as a phone offline adds them up: each scores its new
+    place. A special meld takes none."""
+    if meld.kind == SPECIAL:
+        return Worth()
+    return Worth(steps=tuple(lay_off_points(meld, LONGEST - meld.size)))
 
 
 def fits(meld: Meld, card: Card, rules: Mapping[str, Any]) -> bool:

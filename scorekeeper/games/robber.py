@@ -15,8 +15,8 @@ penalty (the reneger's own hand is not counted). Partners add their scores. Firs
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from .cards import ACE, SUITS, Card, Supply, card_names, parse_card, sort_key
@@ -26,6 +26,7 @@ from .options import LARGEST, Option, RuleBook, Rules
 from .standings import highest_wins
 from .variant import LogVariant
 from .words import Cards, Say, joined
+from .worth import Worth, by_card
 
 NAME = Say("Robber Rummy")
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -80,9 +81,14 @@ class Meld:
         return card_names(self.cards)
 
     def value(self, rules: Mapping[str, Any]) -> int:
+        return sum(self.card_points(rules))
+
+    def card_points(self, rules: Mapping[str, Any]) -> tuple[int, ...]:
+        """What each card is worth here, in the meld's order: its chart value, doubled in
+        a sequence."""
         if self.kind == SET:
-            return sum(chart_value(c, None, rules) for c in self.cards)
-        return 2 * sum(chart_value(c, p, rules) for c, p in zip(self.cards, self.positions))
+            return tuple(chart_value(c, None, rules) for c in self.cards)
+        return tuple(2 * chart_value(c, p, rules) for c, p in zip(self.cards, self.positions))
 
     def describe(self) -> Say:
         if self.kind == SET:
@@ -146,6 +152,62 @@ def lay_off(meld: Meld, cards: Sequence[Card]) -> Meld:
         raise IllegalPlay(Say("%(cards)s does not fit %(meld)s: a sequence grows only at its ends, in its "
                               "suit, never around the corner", cards=names, meld=Cards(meld.cards)))
     return grown
+
+
+def _at(place: int, suit: str) -> Card:
+    return Card(ACE if place in (LOW_ACE, HIGH_ACE) else place, suit)
+
+
+def runs_through(card: Card) -> list[tuple[Card, ...]]:
+    """The sequences of three that hold ``card`` (an ace low with the 2 and 3, or high
+    with the Q and K), and for an ace the whole suit, A to K, laid at once."""
+    places = (LOW_ACE, HIGH_ACE) if card.rank == ACE else (card.rank,)
+    runs = [tuple(_at(p, card.suit) for p in range(start, start + 3))
+            for place in places for start in range(place - 2, place + 1) if LOW_ACE <= start <= HIGH_ACE - 2]
+    if card.rank == ACE:
+        runs.append(tuple(_at(p, card.suit) for p in range(LOW_ACE, HIGH_ACE)))
+    return runs
+
+
+def fills(meld: Meld, card: Card) -> list[tuple[Card, ...]]:
+    """The fewest cards, ``card`` among them, that lay it off on ``meld``: one way for
+    each end of a sequence it could join (an ace below the 2, or above the K)."""
+    if meld.kind == SET:
+        return [(card,)] if card.rank == meld.cards[0].rank else []
+    low, high = meld.positions[0], meld.positions[-1]
+    if card.suit != meld.cards[0].suit:
+        return []
+    spans = [range(p, low) if p < low else range(high + 1, p + 1)
+             for p in ((LOW_ACE, HIGH_ACE) if card.rank == ACE else (card.rank,)) if not low <= p <= high]
+    return [tuple(_at(p, card.suit) for p in span) for span in spans]
+
+
+PointsOf = Callable[[Sequence[Card]], Mapping[Card, int]]  # cards laid → what each scores
+
+
+def new_meld_cards(points_of: PointsOf) -> dict[str, tuple[tuple[int, tuple[str, ...]], ...]]:
+    """What each card scores in a new meld, as games/worth.py keeps it, for a game whose
+    melds are these (Robber, Rummy 500): ``points_of`` tried on a set of its rank and on
+    each sequence of three that holds it."""
+    found: list[tuple[Card, Sequence[Card], int]] = []
+    for card in (Card(rank, suit) for suit in SUITS for rank in range(1, 14)):
+        same_rank = [card, *(Card(card.rank, s) for s in SUITS if s != card.suit)][:3]
+        found.append((card, (), points_of(same_rank)[card]))
+        found += [(card, [c for c in run if c != card], points_of(run)[card]) for run in runs_through(card)]
+    return by_card(found)
+
+
+def lay_off_cards(meld: Meld, points_of: PointsOf) -> dict[str, tuple[tuple[int, tuple[str, ...]], ...]]:
+    """What each card scores laid off on ``meld``, as games/worth.py keeps it: ``points_of``
+    tried on the fewest cards that take it there, each way."""
+    found: list[tuple[Card, Sequence[Card], int]] = []
+    for card in (Card(rank, suit) for suit in SUITS for rank in range(1, 14)):
+        for fill in fills(meld, card):
+            try:
+                found.append((card, [c for c in fill if c != card], points_of(fill)[card]))
+            except IllegalPlay:  # a sequence already A to A
+                continue
+    return by_card(found)
 
 
 # ---------------------------------------------------------------------------------------
@@ -486,6 +548,59 @@ def check_order(rows: Sequence[TableRow], rules: Mapping[str, Any]) -> None:
             pending = row
 
 
+def _points(meld: Meld, rules: Mapping[str, Any]) -> dict[Card, int]:
+    return dict(zip(meld.cards, meld.card_points(rules)))
+
+
+def _laid(meld: Meld, cards: Sequence[Card], rules: Mapping[str, Any]) -> dict[Card, int]:
+    """What each card laid off on ``meld`` is worth there (a second ace in a sequence: the
+    one at the end that was empty)."""
+    grown = lay_off(meld, cards)
+    if grown.kind == SET:
+        return _points(grown, rules)
+    return {c: v for c, p, v in zip(grown.cards, grown.positions, grown.card_points(rules)) if p not in meld.positions}
+
+
+def _sides(round_: Round) -> dict[str, tuple[str, ...]]:
+    """Whose columns share a player's score: partners'."""
+    if not round_.teams:
+        return {}
+    return {p: tuple(q for q in round_.players if round_.side(q) == round_.side(p)) for p in round_.players}
+
+
+def worth_new(round_: Round) -> Worth:
+    """A new meld, as a phone offline adds it up (games/worth.py): card by card, doubled
+    where it makes a sequence; partners share what it scores."""
+    return Worth(cards=new_meld_cards(lambda cards: _points(make_meld(cards), round_.rules)), to=_sides(round_))
+
+
+def _held(round_: Round, number: int, owner: str, lists: Mapping[str, Sequence[str]]) -> dict[str, int]:
+    """The scores if the hand ended now with meld ``number`` held by ``owner`` ("": no one)."""
+    moved = Round(round_.players, round_.rules, round_.teams)
+    moved.melds = [replace(m, owner=owner) if m.number == number else m for m in round_.melds]
+    return score_round(moved, None, lists).scores
+
+
+def worth_on(round_: Round, number: int, lists: Mapping[str, Sequence[str]]) -> Worth:
+    """Cards laid off on meld ``number``, as a phone offline adds them up: each card's
+    worth there, to whoever then holds the meld, and the meld's worth taken from the side
+    that held it when another side lays off on it (the scores as the hand stands)."""
+    meld = round_.melds[number - 1].meld
+    value = meld.value(round_.rules)
+    now, nobody = score_round(round_, None, lists).scores, _held(round_, number, "", lists)
+    moves, to = {}, {}
+    for player in round_.players:
+        held = _held(round_, number, player, lists)
+        moved = {p: held[p] - now[p] for p in held if held[p] != now[p]}
+        if moved:
+            moves[player] = moved
+        gains = tuple(p for p in held if held[p] - nobody[p] == value)
+        if gains != (player,):
+            to[player] = gains
+    return Worth(cards=lay_off_cards(meld, lambda cards: _laid(meld, cards, round_.rules)),
+                 moves=moves, to=to)
+
+
 def round_facts(result: RoundResult) -> dict[str, dict[str, Any]]:
     """A counted hand's card-level records: the melds each player held at its end (their
     value then) and the melds each stole."""
@@ -523,4 +638,6 @@ VARIANT = LogVariant(
     check_plays=check_order,
     sits_out=("renege",),
     how_rounds_end=Say("someone goes out, or the stock runs out"),
+    worth_new=worth_new,
+    worth_on=worth_on,
 )

@@ -34,6 +34,7 @@ from .options import LARGEST, Option, RuleBook, Rules, decks_option
 from .standings import highest_wins
 from .variant import LogVariant
 from .words import SUIT_PLURALS, Cards, Joined, Say, SayN, Signed, joined
+from .worth import Worth
 
 NAME = Say("Rummy 500")
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -166,12 +167,16 @@ def make_meld(cards: Sequence[Card]) -> tuple[Meld, tuple[int, ...]]:
     return meld, tuple(card_value(c, p) for c, p in meld.laid())
 
 
+def _robbers(meld: Meld) -> robber.Meld:
+    """A meld as the shared rule (robber.py) holds it."""
+    return robber.Meld(robber.SEQUENCE if meld.kind == RUN else robber.SET, meld.cards, meld.places)
+
+
 def grow(meld: Meld, cards: Sequence[Card]) -> tuple[Meld, tuple[Card, ...], tuple[int, ...]]:
     """The meld with these cards laid off on it, the cards in the order they attach (a
     run's: down from its low end, then up from its high end) and what each scores; or
     IllegalPlay saying why they do not fit."""
-    before = robber.Meld(robber.SEQUENCE if meld.kind == RUN else robber.SET, meld.cards, meld.places)
-    grown = _ours(robber.lay_off(before, cards), meld.places)
+    grown = _ours(robber.lay_off(_robbers(meld), cards), meld.places)
     if grown.kind == SET:
         return grown, tuple(cards), tuple(card_value(c) for c in cards)
     new = [(p, c) for c, p in grown.laid() if p not in meld.places]
@@ -349,6 +354,24 @@ def round_figures(result: RoundResult[Round, PlayerRound]) -> dict[str, dict[str
     return {p: {"earned": pr.earned, "card_penalty": pr.card_penalty} for p, pr in result.players.items()}
 
 
+def worth_new(_round: Round) -> Worth:
+    """A new meld, as a phone offline adds it up (games/worth.py): card by card, an ace
+    low beside the 2 and 3 of its suit."""
+    return Worth(cards=robber.new_meld_cards(lambda cards: dict(zip(*_made(cards)))))
+
+
+def _made(cards: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    meld, points = make_meld(cards)
+    return meld.cards, points
+
+
+def worth_on(round_: Round, number: int, _lists: Mapping[str, Sequence[str]]) -> Worth:
+    """Cards laid off on meld ``number``, as a phone offline adds them up: each card's
+    value in the place it would take."""
+    meld = round_.melds[number - 1].meld
+    return Worth(cards=robber.lay_off_cards(_robbers(meld), lambda cards: dict(zip(*grow(meld, cards)[1:]))))
+
+
 VARIANT = LogVariant(
     key="rummy500",
     name=NAME,
@@ -368,4 +391,6 @@ VARIANT = LogVariant(
     table_plays=("meld", "layoff", "out", "pass"),
     how_rounds_end=Say("someone goes out"),
     edits=True,
+    worth_new=worth_new,
+    worth_on=worth_on,
 )

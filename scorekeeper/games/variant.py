@@ -25,6 +25,7 @@ from .contract import NewRound, ScoreRound, Standing
 from .handcount import CountedGame
 from .options import RuleBook
 from .words import Say, SayN
+from .worth import Worth
 
 LOG, COUNT = "log", "count"
 
@@ -132,6 +133,11 @@ class LogVariant(Variant):
     # Iceberg: cards left in hand that could still have been played cost extra (a round's
     # results say how they would have been played); the pages show it where it is so.
     playable_penalty: bool = False
+    # What a play would score, as a phone offline adds it up (games/worth.py): a new meld
+    # (given a round: its players, rules and partners) and a lay-off on meld n of a round
+    # (given its lists); None: the page says it does not know.
+    worth_new: Callable[[Any], Worth] | None = None
+    worth_on: Callable[[Any, int, Mapping[str, Sequence[str]]], Worth] | None = None
     recording = LOG
 
     def changes(self, kind: str) -> bool:

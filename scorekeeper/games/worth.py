@@ -1,0 +1,101 @@
+"""What a play would score, as data a page can add up without the rules.
+
+A phone that has lost the network still takes plays: they wait on the phone and go once
+the server answers again (static/app.js). Meanwhile the score strip moves as each play
+will, and the rules stay here: each logged game says, for a new meld and for each meld on
+the table, what cards laid there would score (its variant's ``worth_new`` and
+``worth_on``), the pages carry it, and the page's script reads it exactly as
+:meth:`Worth.points` and :meth:`Worth.moves` do:
+
+- ``plays``: a play of exactly these cards (their names sorted, one space apart) scores
+  this, whatever else is said (Iceberg's special melds);
+- else ``steps``: the n-th card laid there scores the n-th number, whatever the card,
+  counting the cards laid there before it (Iceberg: a card scores its place in the meld);
+- else ``cards``: each card scores the points of its first entry, ``(points, *with)``,
+  whose other cards are all in the play or laid there before; the most particular come
+  first (Rummy 500 and Robber: an ace beside the 2 scores low, a card in a sequence
+  doubles in Robber);
+- anything not said is not known: the page says so ("+?") rather than guess.
+
+``to``: whose columns of the score strip the points go to, by who plays (Robber's
+partners share one score; the player alone if not said). ``moves``: what else a play
+there changes, by who plays (Robber: a lay-off on another side's meld takes its worth).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card
+
+Entry = tuple[int, tuple[str, ...]]  # a card's points, and the cards it needs beside it
+
+
+@dataclass(frozen=True)
+class Worth:
+    """What the cards of one play would score on one meld, or as a new meld."""
+
+    steps: tuple[int, ...] = ()
+    cards: Mapping[str, tuple[Entry, ...]] = field(default_factory=dict)
+    plays: Mapping[str, int] = field(default_factory=dict)
+    to: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    moves: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+
+    def points(self, cards: Sequence[str], before: Sequence[str] = ()) -> int | None:
+        """What a play of ``cards`` scores here after ``before`` were laid here; None if
+        this does not say."""
+        whole = self.plays.get(" ".join(sorted(cards)))
+        if whole is not None:
+            return whole
+        if self.steps:
+            places = self.steps[len(before):len(before) + len(cards)]
+            return sum(places) if len(places) == len(cards) else None
+        total, beside = 0, set(cards) | set(before)
+        for card in cards:
+            points = next((p for p, needs in self.cards.get(card, ()) if beside.issuperset(needs)), None)
+            if points is None:
+                return None
+            total += points
+        return total
+
+    def moves_of(self, player: str, cards: Sequence[str], before: Sequence[str] = ()) -> dict[str, int] | None:
+        """How a play by ``player`` moves each column of the score strip; None if not known."""
+        points = self.points(cards, before)
+        if points is None or (before and self.moves):  # a meld that may have changed hands meanwhile
+            return None
+        moved = dict(self.moves.get(player, {}))
+        for column in self.to.get(player, (player,)):
+            moved[column] = moved.get(column, 0) + points
+        return moved
+
+    def as_json(self) -> Any:
+        """As the pages carry it: the steps alone as a list, else what is said."""
+        if self.steps and not (self.cards or self.plays or self.to or self.moves):
+            return list(self.steps)
+        said = dict(steps=list(self.steps), plays=dict(self.plays), to={p: list(c) for p, c in self.to.items()},
+                    moves={p: dict(m) for p, m in self.moves.items()},
+                    cards={c: [[points, *beside] for points, beside in entries] for c, entries in self.cards.items()})
+        return {k: v for k, v in said.items() if v}
+
+
+def play_key(cards: Iterable[Card]) -> str:
+    """A play's cards as ``plays`` names them: sorted, one space apart."""
+    return " ".join(sorted(str(c) for c in cards))
+
+
+def by_card(found: Iterable[tuple[Card, Sequence[Card], int]]) -> dict[str, tuple[Entry, ...]]:
+    """Each card's entries from what it scored in plays tried with the rules: ``(card, the
+    cards it needed beside it, its points)``. A card that scored the same in every play
+    needs nothing beside it; where it scored otherwise, each way keeps what it needed, the
+    most needed first."""
+    tried: dict[str, set[Entry]] = {}
+    for card, beside, points in found:
+        tried.setdefault(str(card), set()).add((points, tuple(sorted(str(c) for c in beside))))
+    entries: dict[str, tuple[Entry, ...]] = {}
+    for name, ways in tried.items():
+        if len({points for points, _ in ways}) == 1:
+            entries[name] = ((next(iter(ways))[0], ()),)
+        else:
+            entries[name] = tuple(sorted(ways, key=lambda e: (-len(e[1]), e)))
+    return entries

@@ -1,0 +1,193 @@
+"""What a play would score offline (games/worth.py), checked against the rules themselves.
+
+For every legal play tried on a table (new melds of every shape, lay-offs at both ends
+of every meld, steals), what the worth data says the score strip moves by must be what
+the round really moves by when the play is made; a play it cannot say is None, never a
+wrong number. The page's script reads the same data the same way (the browser tests).
+"""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from scorekeeper.games import iceberg, iceberg_melds, robber, rummy500
+from scorekeeper.games.cards import SUITS, Card, parse_card
+from scorekeeper.games.errors import ScorekeeperError
+from scorekeeper.games.worth import Worth, by_card
+
+C = parse_card
+
+
+def cards(text: str) -> list[Card]:
+    return [C(c) for c in text.split()]
+
+
+def strip(round_) -> dict[str, int]:
+    """What the table page's score strip shows of a round being played."""
+    if isinstance(round_, robber.Round):
+        return robber.score_round(round_, None, {}).scores
+    return {p: round_.earned(p) for p in round_.players}
+
+
+def table(game, players, plays, teams=None):
+    """A round with these plays made: ("meld", player, cards) or ("layoff", player, n, cards)."""
+    if game is robber:
+        round_ = robber.Round(players, robber.resolve_rules({}, len(players)), teams)
+    elif game is rummy500:
+        round_ = rummy500.Round(players, rummy500.RULES.resolve({}, len(players)))
+    else:
+        round_ = iceberg.Round(players, iceberg.resolve_rules({}, len(players)))
+    for kind, player, *rest in plays:
+        if kind == "meld":
+            round_.meld(player, cards(rest[0]))
+        else:
+            round_.lay_off(player, rest[0], cards(rest[1]))
+    return round_
+
+
+def moved(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
+    return {p: after[p] - before[p] for p in after if after[p] != before[p]}
+
+
+def new_melds():
+    """Every shape of new meld: sets of 2 to 4, runs of 3 to 6 in every suit and place
+    (the ace low and high), the whole suit, and Iceberg's special melds."""
+    for rank in range(1, 14):
+        for size in (2, 3, 4):
+            for suits in itertools.combinations(SUITS, size):
+                yield [Card(rank, s) for s in suits]
+    for suit in SUITS:
+        for length in (3, 4, 6):
+            for start in range(1, 16 - length):
+                yield [Card(1 if p == 14 else p, suit) for p in range(start, start + length)]
+        yield [Card(r, suit) for r in range(1, 14)]
+    for special in iceberg_melds.SPECIALS:
+        yield [Card(r, "S") for r in special.ranks]
+        yield [Card(r, "SC"[i % 2]) for i, r in enumerate(special.ranks)]
+        yield [Card(r, "HD"[i // 3]) for i, r in enumerate(special.ranks)]
+
+
+def check(worth: Worth, player: str, play: list[Card], before: dict, after: dict, laid=()) -> None:
+    said = worth.moves_of(player, [str(c) for c in play], [str(c) for c in laid])
+    assert said == moved(before, after), (player, [str(c) for c in play])
+
+
+GAMES = [iceberg, rummy500, robber]
+PARTNERS = {"A": "x", "C": "x", "B": "y", "D": "y"}
+TABLES = {
+    iceberg: [("meld", "A", "S5 S6 S7"), ("meld", "B", "H9 D9"), ("meld", "C", "C2 C3 C4 C5"),
+              ("meld", "D", "DQ HQ SQ")],
+    rummy500: [("meld", "A", "S5 S6 S7"), ("meld", "B", "H9 D9 C9"), ("meld", "C", "C2 C3 C4"),
+               ("meld", "D", "DJ DQ DK")],
+    robber: [("meld", "A", "S5 S6 S7"), ("meld", "B", "H9 D9 C9"), ("meld", "C", "C2 C3 C4"),
+             ("meld", "D", "DJ DQ DK"), ("meld", "A", "HA H2 H3")],
+}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.__name__.rsplit(".", 1)[-1])
+def test_a_new_meld_moves_the_strip_as_the_rules_score_it(game):
+    tried = 0
+    for play in new_melds():
+        round_ = table(game, ["A", "B", "C", "D"], [])
+        worth = game.VARIANT.worth_new(round_)
+        before = strip(round_)
+        try:
+            round_.meld("B", play)
+        except ScorekeeperError:  # not a meld, or not in the decks
+            continue
+        check(worth, "B", play, before, strip(round_))
+        tried += 1
+    assert tried > 150
+
+
+@pytest.mark.parametrize("teams", [None, PARTNERS])
+def test_robber_partners_share_a_new_meld(teams):
+    round_ = table(robber, ["A", "B", "C", "D"], [], teams)
+    worth = robber.worth_new(round_)
+    before = strip(round_)
+    round_.meld("A", cards("S5 S6 S7"))
+    check(worth, "A", cards("S5 S6 S7"), before, strip(round_))
+    assert set(moved(before, strip(round_))) == ({"A", "C"} if teams else {"A"})
+
+
+def lay_offs(meld_cards: tuple[Card, ...]):
+    """Cards that might go on a meld: one to three of its rank (another suit each), and one
+    to three in its suit beyond each end (an ace past the 2 or the K)."""
+    ranks = {c.rank for c in meld_cards}
+    if len(ranks) == 1:
+        rank = meld_cards[0].rank
+        for n in (1, 2, 3):
+            for suits in itertools.combinations(SUITS, n):
+                yield [Card(rank, s) for s in suits]
+        return
+    suit = meld_cards[0].suit
+    places = sorted(14 if c.rank == 1 and 13 in ranks else c.rank for c in meld_cards)
+    for n in (1, 2, 3, 4):
+        below = [p for p in range(places[0] - n, places[0]) if p >= 1]
+        above = [p for p in range(places[-1] + 1, places[-1] + n + 1) if p <= 14]
+        for span in (below, above, below[-1:] + above[:1]):
+            if span:
+                yield [Card(1 if p == 14 else p, suit) for p in span]
+
+
+@pytest.mark.parametrize("game, teams", [*((g, None) for g in GAMES), (robber, PARTNERS)],
+                         ids=["iceberg", "rummy500", "robber", "robber-partners"])
+def test_a_lay_off_moves_the_strip_as_the_rules_score_it(game, teams):
+    tried = 0
+    for number, _meld in enumerate(TABLES[game], 1):
+        meld_cards = table(game, ["A", "B", "C", "D"], TABLES[game], teams).melds[number - 1].meld.cards
+        for play in lay_offs(meld_cards):
+            for player in ("A", "B", "C", "D"):
+                round_ = table(game, ["A", "B", "C", "D"], TABLES[game], teams)
+                worth = game.VARIANT.worth_on(round_, number, {})
+                before = strip(round_)
+                try:
+                    round_.lay_off(player, number, play)
+                except ScorekeeperError:
+                    continue
+                check(worth, player, play, before, strip(round_))
+                tried += 1
+    assert tried > 40
+
+
+def test_robber_a_steal_from_a_player_who_reneged_leaves_their_score_as_it_is():
+    """A reneger scores exactly minus the penalty: a meld stolen from them moves nothing of
+    theirs, and the thief gains its worth."""
+    round_ = table(robber, ["A", "B", "C"], [("meld", "A", "S5 S6 S7")])
+    lists = {"renege": ["A"]}
+    worth = robber.worth_on(round_, 1, lists)
+    before = robber.score_round(round_, None, lists).scores
+    round_.lay_off("B", 1, cards("S8"))
+    after = robber.score_round(round_, None, lists).scores
+    assert worth.moves_of("B", ["S8"]) == moved(before, after) == {"B": 40}
+
+
+def test_cards_laid_before_on_the_same_meld_count():
+    """Two lay-offs waiting on one meld: the second scores its places after the first."""
+    round_ = table(iceberg, ["A", "B"], [("meld", "A", "S5 S6 S7")])
+    worth = iceberg.worth_on(round_, 1, {})
+    assert worth.points(["S8"]) == 40 and worth.points(["S9"], ["S8"]) == 50
+    round_ = table(rummy500, ["A", "B"], [("meld", "A", "S3 S4 S5")])
+    assert rummy500.worth_on(round_, 1, {}).points(["SA"], ["S2"]) == 1  # low, beside the 2 laid before
+
+
+def test_what_it_cannot_say_is_none_never_a_number():
+    round_ = table(robber, ["A", "B"], [("meld", "A", "S5 S6 S7")])
+    worth = robber.worth_on(round_, 1, {})
+    assert worth.points(["H2"]) is None  # not a card of this meld
+    assert worth.moves_of("B", ["S8"], ["S4"]) is None  # the meld may have changed hands meanwhile
+    assert Worth().points(["S2"]) is None
+    assert iceberg.worth_new(table(iceberg, ["A", "B"], [])).points(["S2"] * 13) is None  # longer than a meld
+
+
+def test_a_card_needs_nothing_beside_it_where_it_always_scores_the_same():
+    assert by_card([(C("S7"), (), 7), (C("S7"), cards("S5 S6"), 7)]) == {"S7": ((7, ()),)}
+    assert by_card([(C("SA"), (), 15), (C("SA"), cards("S2 S3"), 1)]) == {
+        "SA": ((1, ("S2", "S3")), (15, ()))}  # the most particular first
+
+
+def test_the_pages_carry_it_compactly():
+    assert Worth(steps=(20, 30)).as_json() == [20, 30]
+    assert Worth(cards={"S7": ((10, ("S6",)), (5, ()))}, to={"A": ("A", "C")}).as_json() == {
+        "cards": {"S7": [[10, "S6"], [5]]}, "to": {"A": ["A", "C"]}}

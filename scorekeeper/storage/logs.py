@@ -29,6 +29,7 @@ from ..games.contract import LogRound, RoundResult
 from ..games.errors import GameFileError, ScorekeeperError
 from ..games.variant import LogVariant
 from ..games.words import Say
+from ..games.worth import Worth
 from . import kernel, results
 from .kernel import NotFound, Refused
 from .plays import ACE_CARDS, PlayRow, by_word, ended_by
@@ -202,14 +203,18 @@ def round_data(log: GameLog, round_no: int,
             event["meld"] = meld_numbers[row.target]
         data["events"].append(event)
         behind.append(row)
-    for key in variant.round_lists:
-        named = [r.player for r in rows if r.type == key]
-        if named:
-            data[key] = named
+    data.update({key: named for key, named in round_lists(variant, rows).items() if named})
     hands = log.hands.get(round_no) if hands is None else hands
     if hands is not None:
         data["hands"] = {p: list(c) for p, c in hands.items()}
     return data, behind
+
+
+def round_lists(variant: LogVariant, rows: Iterable[PlayRow]) -> dict[str, list[str]]:
+    """A round's lists of players, as its rows name them (Robber's reneges: whoever
+    reneged, in order)."""
+    rows = list(rows)
+    return {key: [r.player for r in rows if r.type == key] for key in variant.round_lists}
 
 
 def _lost_meld(log: GameLog, row: PlayRow) -> Say:
@@ -373,6 +378,22 @@ class LogState:
 
     def rows(self, round_no: int | None = None) -> list[PlayRow]:
         return self.log.rows(round_no or self.round_no)
+
+    def new_meld_worth(self) -> Worth | None:
+        """What a new meld would score in the round being played, as a phone offline adds
+        it up (games/worth.py); None where the game does not say."""
+        worth_new = self.variant.worth_new
+        return worth_new(self.round) if worth_new is not None else None
+
+    def meld_worth(self) -> dict[int | None, Worth]:
+        """What cards laid off on each meld of the round being played would score, by the
+        id of the play that made it, as a phone offline adds them up; {} where the game
+        does not say."""
+        worth_on = self.variant.worth_on
+        if worth_on is None:
+            return {}
+        lists = round_lists(self.variant, self.rows())
+        return {pid: worth_on(self.round, n, lists) for n, (pid, _meld) in enumerate(self.melds(), 1)}
 
     def last_row(self) -> PlayRow | None:
         rows = self.rows()

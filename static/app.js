@@ -18,8 +18,8 @@ if (navigator.wakeLock && $("[data-wake-lock]")) {
 /* Table pages kept for when the network is gone (sw.js). */
 if (navigator.serviceWorker) navigator.serviceWorker.register(new URL("sw.js", $("link[rel=manifest]").href)).catch(() => {});
 
-/* Two decks: a second copy's cell (data-two), shown once picked. */
-$$("[data-two]").forEach(i => i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2 aria-label="${fill(i.closest("[data-second]").dataset.second, {card: i.getAttribute("aria-label")}).replace(/"/g, "&quot;")}"><b>${i.nextElementSibling.textContent}²</b></label>`));
+/* Two decks: a second copy's cell, shown once picked (data-one: no copy left). */
+$$("[data-second] input:not([data-one],[data-copy])").forEach(i => i.parentNode.nextElementSibling?.matches(".two") || i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2 aria-label="${fill(i.closest("[data-second]").dataset.second, {card: i.getAttribute("aria-label")}).replace(/"/g, "&quot;")}"><b>${i.nextElementSibling.textContent}²</b></label>`));
 
 /* The cards picked, in words (picker.count_line; n == 1: the plural rule). */
 const picked = (f, name = "cards") => $$(`[name=${name}]:checked`, f).map(i => i.nextElementSibling.textContent.replace("²", ""));
@@ -152,7 +152,7 @@ const update = (data, mine) => {
 /* The page as the server has it (who plays: its turn's), for a reload offline */
 const keepPage = (worker = navigator.serviceWorker && navigator.serviceWorker.controller) => { try {
   const copy = document.documentElement.cloneNode(true);
-  $$("label:has([data-two])+.two,[data-waiting],[data-waited],[data-flash],[data-error],[data-preview]>*", copy).forEach(e => e.remove());
+  $$("[data-waiting],[data-waited],[data-flash],[data-error],[data-preview]>*", copy).forEach(e => e.remove());
   $$("[name=player]", copy).forEach(i => i.toggleAttribute("checked", i.value == ours()));
   worker.postMessage({page: "<!DOCTYPE html>\n" + copy.outerHTML, url: location.href});
 } catch {} };  /* none kept */

@@ -289,7 +289,8 @@ def test_kalooki_pickers_offer_two_decks_and_four_jokers(client):
     html = game.page("/counted/round")
     picker = html[html.index('data-hand-picker="Ann"'):html.index('data-hand-picker="Bob"')]
     assert picker.count('value="JK"') == 4
-    assert 'value=S9 data-two>' in picker
+    assert 'value=S9><b>' in picker  # two copies left: the script adds its second
+    assert picker.count('value="JK" data-one') == 4  # a joker has no second copy to add
 
 
 # ---------------------------------------------------------------------------------------
@@ -330,7 +331,7 @@ def test_a_joker_is_drawn_in_the_pages_words(client, language, joker):
     words = {"Accept-Language": language}
     game = Counted(client, "kalooki", ["Ann", "Bob", "Cy"])
     entry = text(client.get(game.url + "/counted/round", headers=words))
-    cells = re.findall(r'<label><input type="checkbox" name="hand_1" aria-label="([^"]*)" value="JK">'
+    cells = re.findall(r'<label><input type="checkbox" name="hand_1" aria-label="([^"]*)" value="JK" data-one>'
                        r'<b>(.*?)</b></label>', entry)
     chip = f'<span class="k j" role="img" aria-label="{joker}">{joker}</span>'
     assert cells == [(f"{joker} {n}", chip) for n in range(1, 5)]

@@ -37,7 +37,13 @@ def test_decks_default_by_player_count(table, client, players, decks):
 
 def test_decks_can_be_changed(table, client):
     table.new_game(["A", "B"], decks=2)
-    assert 'value=S9 data-two>' in table.page()
+    assert 'value=S9><b>' in table.page() and "data-second" in table.page()
+
+
+def test_one_deck_offers_no_second_copies(table):
+    table.new_game(["A", "B"])
+    page = table.page()
+    assert "data-second" not in page and "data-one" not in page  # nothing for the script to add
 
 
 def test_rule_options_are_kept_for_the_game(table, client):

@@ -3,7 +3,7 @@
 document.documentElement.classList.add("js");
 const $ = (s, r = document) => r.querySelector(s), $$ = (s, r = document) => [...r.querySelectorAll(s)];
 const body = document.body, on = (e, t, f) => e.addEventListener(t, f), ss = sessionStorage;
-/* The page's words, {name} marks filled in: the script has none. */
+/* The page's words, {name} filled in (the script has none). */
 const fill = (t, o) => (t || "").replace(/\{(\w+)\}/g, (m, k) => k in o ? o[k] : m);
 const store = (s, k, v) => { try { if (v === undefined) return JSON.parse(s.getItem(k)); v ? s.setItem(k, JSON.stringify(v)) : s.removeItem(k); } catch (e) { return null; } };
 
@@ -15,25 +15,25 @@ if (navigator.wakeLock && $("[data-wake-lock]")) {
   awake();
 }
 
-/* Table pages kept for when the network is gone (sw.js). */
+/* Table pages kept for offline (sw.js). */
 if (navigator.serviceWorker) navigator.serviceWorker.register(new URL("sw.js", $("link[rel=manifest]").href)).catch(() => {});
 
 /* Two decks: a second copy's cell, shown once picked (data-one: no copy left). */
 $$("[data-second] input:not([data-one],[data-copy])").forEach(i => i.parentNode.nextElementSibling?.matches(".two") || i.parentNode.insertAdjacentHTML("afterend", `<label class=two><input type=checkbox name=${i.name} value=${i.value} data-copy=2 aria-label="${fill(i.closest("[data-second]").dataset.second, {card: i.getAttribute("aria-label")}).replace(/"/g, "&quot;")}"><b>${i.nextElementSibling.textContent}²</b></label>`));
 
-/* The cards picked, in words (picker.count_line; n == 1: the plural rule). */
+/* The cards picked, in words (picker.count_line). */
 const picked = (f, name = "cards") => $$(`[name=${name}]:checked`, f).map(i => i.nextElementSibling.textContent.replace("²", ""));
 const count = f => $$("[data-tally]", f).forEach(p => {
   const c = picked(f, p.dataset.tally), n = c.length, w = (p.closest("[data-bar]") || p).dataset;
   p.textContent = fill(n ? (n == 1 && w.countOne) || w.countMany : w.countNone, {n, cards: c.join(" ")});
 });
-on(document, "click", e => {  /* unpicked: its second copy too; then the count */
+on(document, "click", e => {  /* unpicked: its copy too */
   const i = e.target, n = i.matches("[data-picker] input:not([data-copy])") && !i.checked && i.parentNode.nextElementSibling;
   if (n && n.matches(".two")) n.firstElementChild.checked = false;
   if (i.form && i.matches("[data-picker] input")) count(i.form);
 });
 
-/* A play's answer ("said"): in the bar, else at the top; carried to the next page. */
+/* A play's answer: in the bar, else on top; carried to the next page. */
 const say = html => {
   $$("[data-flash],[data-error]").forEach(e => e.remove());
   let slot = $("[data-said]");
@@ -42,7 +42,7 @@ const say = html => {
 };
 if (store(ss, "said")) say(store(ss, "said")), store(ss, "said", null);
 
-/* Live preview: what the picked cards make and score (box.dataset.asked: its picks). */
+/* Live preview of the picks (box.dataset.asked: which). */
 const asked = form => { const data = new FormData(form); return new URLSearchParams(["player", "meld", "cards"].flatMap(k => data.getAll(k).map(v => [k, v]))) + ""; };
 $$("form[data-preview-url]").forEach(form => {
   const box = $("[data-preview]", form), ok = $("[data-action=confirm]", form);
@@ -55,14 +55,14 @@ $$("form[data-preview-url]").forEach(form => {
       .catch(() => mine === last && (box.innerHTML = box.dataset.asked = "", ok && (ok.disabled = false)));
   };
   form.later = () => { clearTimeout(timer); timer = setTimeout(ask, 120); };
-  on(form, "change", form.later);  /* a card tapped too (a change) */
-  if ($("[data-picker] :checked", form)) ask();  /* a refused play's cards */
+  on(form, "change", form.later);
+  if ($("[data-picker] :checked", form)) ask();
   else if (ok) ok.disabled = true;
 });
 
-/* The table, live: each change (pushed, else polled) replaces its regions; picks stay.
-   This phone's plays go in the background, in order, each with a request id, kept in
-   localStorage till answered. Not indented under its wrapper: the table page has a byte budget. */
+/* The table, live: changes (pushed, else polled) replace its regions; picks stay. Plays
+   go in the background, in order, with a request id, kept in localStorage till answered.
+   Not indented: the page has a byte budget. */
 (() => {
 const {live, events} = body.dataset, table = body.matches(".table-screen"), form = $("#play");
 if (!live) return;
@@ -75,11 +75,11 @@ const turn = (s = $("[data-turn]")) => s && (s.dataset.plays || s.dataset.turn);
 const chosen = (name, i = $(`[name=${name}]:checked`, form)) => i ? i.value : "";
 const choose = (name, v) => { const i = $$(`[name=${name}]`, form).find(i => i.value === v && !i.disabled); if (i) i.checked = true; return i; };
 const cells = () => $$("[data-picker] input", form), any = () => $("[data-picker] :checked", form);
-/* Who plays: this phone's (data-me), else whose turn; a choice holds for one play. */
+/* Who plays: this phone's (data-me), else whose turn; a choice holds one play. */
 const ours = (m = form && $("[data-me]", form)) => m ? m.dataset.me : turn();
 let own = form && chosen("player") !== ours();
 on(document, "change", e => { if (e.target.form && e.target.form.id === "hand") dirty = true; });
-/* Plays waiting move the turn here as there: a pass (the strip's too), a renege */
+/* Waiting plays move the turn: a pass, a renege */
 const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name=player]", form).map(i => i.value), x = JSON.parse(s.dataset.out || "[]"), o = (n, k = p.length) => --k && x.includes(n = p[(p.indexOf(n) + 1) % p.length]) ? o(n, k) : n, t = o(s.dataset.turn), h = $("[data-says]", s)) => {
   if (b) s.dataset.turn = $("[name=turn]", s).value = t, h.textContent = fill(h.dataset.says, {player: t}),
     b.firstChild.data = fill(b.dataset.says, {player: o(t)}) + " ", own || choose("player", ours()),
@@ -87,10 +87,10 @@ const passOn = (s = $("[data-turn]"), b = $("[data-action=pass]"), p = $$("[name
 };
 const moves = (q, s = $("[data-turn]"), p = new URLSearchParams(q.body)) => s && form && (p.get("action") == "renege" ? (s.dataset.out = JSON.stringify([...JSON.parse(s.dataset.out || "[]"), p.get("player")]), delete s.dataset.plays, $$("[data-pending-take],form", s).forEach(e => e.hidden = !e.action)) : /\/pass$/.test(q.url) && p.get("turn") === s.dataset.turn && !p.has("cards") && passOn());
 const passes = () => queue.forEach(q => moves(q));
-/* Picks restored: on the page opened again, or when their play is refused. */
+/* Picks restored: page reopened, or play refused. */
 const keep = () => store(local, PICKS, any() && new URLSearchParams(new FormData(form)) + "");
 const pick = sent => {
-  for (const [k, v] of new URLSearchParams(sent)) {  /* a card gone meanwhile: the preview says so */
+  for (const [k, v] of new URLSearchParams(sent)) {  /* one gone: the preview says */
     const i = $$(`[name=${k}]`, form).find(i => i.value === v && !i.checked && (!i.disabled || i.type === "checkbox"));
     if (i) i.checked = true, i.disabled = false;
   }
@@ -100,12 +100,12 @@ const pick = sent => {
   keep();
 };
 const go = (url, mine) => {
-  if (queue.length) return void (next = url);  /* what waits is sent first */
+  if (queue.length) return void (next = url);  /* waiting plays first */
   leaving = true;
   store(ss, "said", (mine && say.last) || null);
   location.assign(url);
 };
-/* New regions; a <template data-k>: a piece the page has, moved in. */
+/* New regions; <template data-k>: a piece the page has. */
 const swap = regions => {
   const mine = {}, todo = [];
   $$("[data-region] [data-k]").forEach(e => mine[e.dataset.k] = e);
@@ -125,18 +125,18 @@ const swap = regions => {
 let asking;  /* the payload whole */
 const whole = mine => asking || (asking = fetch(live + "?whole=1").then(r => r.ok && r.json()).then(d => d && update(d, mine), () => {}).then(() => asking = null));
 const update = (data, mine) => {
-  if (data.version < version) return;  /* older than the page */
+  if (data.version < version) return;
   const newer = data.version > version;
   const elsewhere = data.round + "" !== body.dataset.round || (data.screen !== body.dataset.screen && data.url !== location.pathname);
   if (elsewhere || !table) body.dataset.version = version = data.version;
   if (elsewhere) return go(data.url, mine);
-  if (!table) return void (newer && !dirty && go(location.href));  /* round end: hands entered elsewhere */
+  if (!table) return void (newer && !dirty && go(location.href));  /* hands entered elsewhere */
   const meld = form && chosen("meld");
   if (newer && ((data.base && version < data.base) || !swap(data.regions))) return void whole(mine);
   body.dataset.version = version = data.version;
   if (form) cells().forEach(i => {
     const gone = (data.cards[i.value] || 0) < (i.dataset.copy ? 2 : 1);
-    i.disabled = gone && !i.checked;  /* never unpick: the preview says why */
+    i.disabled = gone && !i.checked;  /* never unpicked */
     i.parentNode.classList.toggle("gone", gone);
   });
   if (newer) {
@@ -149,14 +149,14 @@ const update = (data, mine) => {
   }
   if (form && any()) form.later();
 };
-/* The page as the server has it (who plays: its turn's), for a reload offline */
+/* The page as the server has it, for a reload offline */
 const keepPage = (worker = navigator.serviceWorker && navigator.serviceWorker.controller) => { try {
   const copy = document.documentElement.cloneNode(true);
   $$("[data-waiting],[data-waited],[data-flash],[data-error],[data-preview]>*", copy).forEach(e => e.remove());
   $$("[name=player]", copy).forEach(i => i.toggleAttribute("checked", i.value == ours()));
   worker.postMessage({page: "<!DOCTYPE html>\n" + copy.outerHTML, url: location.href});
 } catch {} };  /* none kept */
-/* Held while a play is sent or a page loads. */
+/* Held while a play is sent or a page loads */
 const heard = data => { if (leaving || sending) held = data; else if (data.version > version) update(data); };
 const flush = () => { const h = held; held = null; if (h) heard(h); };
 const listen = () => {
@@ -166,7 +166,7 @@ const listen = () => {
   s.onopen = () => open = 1;
   on(s, "change", e => heard(JSON.parse(e.data)));
   on(s, "bye", () => { s.close(); stream = null; listen(); });
-  s.onerror = () => { if (!open || s.readyState > 1) s.close(), stream = null, polling = true, later(); };  /* no stream: poll */
+  s.onerror = () => { if (!open || s.readyState > 1) s.close(), stream = null, polling = true, later(); };
 };
 /* Plays waiting: each meld or lay-off drawn among the melds, marked; its points (its
    preview's, "+?" if none seen) added in the strip. */
@@ -193,39 +193,39 @@ const draw = () => {
   $$("[data-waiting]").forEach(e => e.remove());
   mark();
   if (!stuck || !queue.length) return;
-  const strip = $("[data-region=scores]");  /* at the top, under the strip */
+  const strip = $("[data-region=scores]");  /* under the strip */
   (strip || $(".links")).insertAdjacentHTML(strip ? "afterend" : "beforebegin", "<section class=waiting data-waiting aria-live=polite><h2></h2><p class=help></p><ol></ol></section>");
-  const [h, p, ol] = $("[data-waiting]").children;  /* _picker.html unsent_words */
+  const [h, p, ol] = $("[data-waiting]").children;
   h.textContent = unsent, p.textContent = body.dataset.unsentHelp || "";
   queue.forEach(q => ol.append(Object.assign(document.createElement("li"), {textContent: q.text})));
 };
 const pump = () => {
   if (sending || !queue.length) return;
   sending = true;
-  const item = queue[0], stop = new AbortController(), slow = setTimeout(() => stop.abort(), 30000);  /* 30 s: sent again later */
+  const item = queue[0], stop = new AbortController(), slow = setTimeout(() => stop.abort(), 30000);
   fetch(item.url, {method: "POST", body: new URLSearchParams(item.body + (item.waited && item.at >= 0 ? "&seen=" + item.at : "")), signal: stop.signal, headers: {Accept: "application/json"}})
     .then(r => /json/.test(r.headers.get("Content-Type")) ? r.json() : r.status > 501 ? Promise.reject() : r.text().then(t => ({error: !r.ok, said: r.ok ? "" : `<p class=error role=alert data-error>${(d => ($("main p", d) || d.body).innerHTML)(new DOMParser().parseFromString(t, "text/html"))}`})))
     .then(data => {
       queue.shift();
       stuck = false;
-      if (!data.error && data.version == item.at + 1) queue.forEach(q => q.at = data.version);  /* it alone moved the table on */
+      if (!data.error && data.version == item.at + 1) queue.forEach(q => q.at = data.version);  /* it alone moved it on */
       draw();
-      if (data.error) told += data.said;  /* said till the plays after it are answered */
-      if (data.error && /pass|renege/.test(item.url + item.body)) version = 0;  /* the turn it moved: redrawn */
+      if (data.error) told += data.said;  /* till the plays after it are answered */
+      if (data.error && /pass|renege/.test(item.url + item.body)) version = 0;  /* redraw the turn */
       say(data.error ? told : told + data.said);
       if (data.regions) update(data, true);
       if (item.picks && data.error && !item.waited) pick(item.body);
-      if (!leaving) body.dataset.sent = (+body.dataset.sent || 0) + 1;  /* answered here */
-    }, () => { stuck = true; queue.forEach(q => q.waited = true); draw(); })  /* no answer: sent again later (seen) */
+      if (!leaving) body.dataset.sent = (+body.dataset.sent || 0) + 1;
+    }, () => { stuck = true; queue.forEach(q => q.waited = true); draw(); })  /* no answer: again later */
     .then(() => { clearTimeout(slow); sending = false; if (!queue.length) told = ""; if (queue.length && !stuck) pump(); else if (next && !queue.length) go(next, true); else if (!leaving) flush(), later(); });
 };
 on(document, "submit", e => {
   const f = e.target, b = e.submitter, confirm = b && b.dataset.action === "confirm", k = f.elements;
-  /* A live region's form: this phone's token and an id */
+  /* a live region's form: token, id */
   if (k.csrf_token && !k.csrf_token.value) k.csrf_token.value = $("meta[name=csrf-token]").content;
   if (k.request_id && !k.request_id.value) k.request_id.value = rid();
   if (!table || !b || !(b.matches("[data-ace]") || /^(confirm|pass|undo|out|take|stock|renege)$/.test(b.dataset.action))) {
-    clearTimeout(timer);  /* a page load: not live meanwhile (30 s at most) */
+    clearTimeout(timer);  /* a page load: not live (30 s at most) */
     leaving = true;
     return void (timer = setTimeout(() => { leaving = false; poll(); }, 30000));
   }
@@ -237,12 +237,12 @@ on(document, "submit", e => {
   const tap = b.dataset.ace || pass;  /* double tap: once */
   if (tap && tap === body.tap && e.timeStamp - body.at < 700) return;
   body.tap = tap, body.at = e.timeStamp;
-  still.forEach(i => data.append("cards", i.value));  /* refused: log them first */
+  still.forEach(i => data.append("cards", i.value));
   const play = confirm ? picked(f).join(" ") : b.textContent.replace(/\s*[(→][^]*/, "").trim();
-  own = false;  /* sent: the next play is whose it would be */
+  own = false;
   const item = {url: new URL(b.getAttribute("formaction") || f.getAttribute("action"), location).pathname, body: new URLSearchParams(data) + "",
     text: f === form ? fill(body.dataset.queued, {player: chosen("player"), play}) : play, at: version, waited: stuck};
-  if (b.dataset.action == "renege") cells().forEach(i => i.checked = false), count(f), keep();  /* nothing to log */
+  if (b.dataset.action == "renege") cells().forEach(i => i.checked = false), count(f), keep();
   if (confirm) {  /* sent: the picker is free for the next play */
     const seen = $("[data-preview]", f), ok1 = seen && seen.dataset.asked === asked(f) && $("[data-ok='1']", seen);
     Object.assign(item, {picks: 1, player: chosen("player"), meld: chosen("meld"), cards: play, points: ok1 ? +ok1.dataset.points : null});
@@ -262,9 +262,9 @@ on(window, "beforeunload", e => { if (queue.length) e.preventDefault(), e.return
 on(window, "online", pump);
 function later() { clearTimeout(timer); if (polling || stuck) timer = setTimeout(poll, 1000); }
 function poll() {
-  if (leaving) return;  /* its timer, if any, is the form's */
+  if (leaving) return;
   clearTimeout(timer);
-  if (busy || sending || document.hidden) return;  /* a play's answer is fresher */
+  if (busy || sending || document.hidden) return;
   flush();
   if (!polling) return void (listen(), pump());
   busy = true;
@@ -277,7 +277,7 @@ function poll() {
 if (form) {
   const p = store(local, PICKS);
   if (p && new URLSearchParams(p).get("round_no") === body.dataset.round && !any()) pick(p);
-  count(form);  /* a page kept offline: its count as it now is */
+  count(form);
   on(form, "change", e => { if (e.target.name === "player") own = true; if (e.target.matches("[data-picker] input")) say(); keep(); });
 }
 passes();

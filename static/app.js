@@ -168,9 +168,20 @@ const listen = () => {
   on(s, "bye", () => { s.close(); stream = null; listen(); });
   s.onerror = () => { if (!open || s.readyState > 1) s.close(), stream = null, polling = true, later(); };
 };
-/* Plays waiting: each meld or lay-off drawn among the melds, marked; its points (its
-   preview's, "+?" if none seen) added in the strip. */
+/* Waiting plays: drawn among the melds; added to the strip: the preview's, else the meld's
+   data-worth as games/worth.py reads it ("+?": not known). */
 const num = t => +t.replace("−", "-"), shown = n => n < 0 ? "−" + -n : n + "";
+let book;  /* a new meld's: /worth, beside /live */
+if (form) fetch(live.replace(/live$/, "worth")).then(r => r.json()).then(d => book = d, () => {});
+const gains = (p, meld, cs, i = $(`[name=meld][value="${meld}"]`, form), w = (meld ? i && JSON.parse(i.dataset.worth || 0) : book) || {}) => {
+  const had = queue.flatMap(q => meld && q.meld == meld ? q.cs : []), all = cs.concat(had), m = {...w.moves?.[p]};
+  let n = had.length, s = w.plays?.[[...cs].sort().join(" ")];
+  if (w.map) w = {steps: w};
+  s ??= cs.reduce((t, c) => t + (w.steps ? w.steps[n++] : w.cards?.[c]?.find(e => e.slice(1).every(x => all.includes(x)))?.[0]), 0);
+  if (isNaN(s) || had[0] && w.moves) return null;  /* not known; a meld taken meanwhile */
+  (w.to?.[p] || [p]).forEach(c => m[c] = (m[c] || 0) + s);
+  return m;
+};
 const mark = () => {
   $$("[data-waited]").forEach(e => e.remove());
   $$("td[data-was]").forEach(td => { td.textContent = td.dataset.was; delete td.dataset.was; });
@@ -178,14 +189,15 @@ const mark = () => {
   const add = {}, unsure = {}, melds = $("[data-melds]"), note = ` (${unsent})`;
   queue.forEach(q => {
     if (!q.player) return;
-    add[q.player] = (add[q.player] || 0) + (q.points || 0), unsure[q.player] |= q.points == null;
+    if (!q.moves) unsure[q.player] = add[q.player] |= 0;
+    for (const p in q.moves) add[p] = (add[p] || 0) + q.moves[p];
     const at = q.meld && melds && $(`[data-meld="${CSS.escape(q.meld)}"]`, melds), line = document.createElement(at ? "small" : "p");
     line.dataset.waited = "", line.textContent = at ? ` + ${q.cards}${note}` : q.text + note;
     if (melds) (at ? at.nextElementSibling : melds).append(line);
   });
   for (const p in add) $$(`[data-round-score="${CSS.escape(p)}"],[data-total="${CSS.escape(p)}"]`).forEach(td => {
     td.dataset.was = td.textContent;
-    td.textContent = shown(num(td.textContent) + add[p]) + (unsure[p] ? "+?" : "");
+    td.textContent = shown(num(td.textContent) + add[p]) + (p in unsure ? "+?" : "");
   });
 };
 const draw = () => {
@@ -245,7 +257,8 @@ on(document, "submit", e => {
   if (b.dataset.action == "renege") cells().forEach(i => i.checked = false), count(f), keep();
   if (confirm) {  /* sent: the picker is free for the next play */
     const seen = $("[data-preview]", f), ok1 = seen && seen.dataset.asked === asked(f) && $("[data-ok='1']", seen);
-    Object.assign(item, {picks: 1, player: chosen("player"), meld: chosen("meld"), cards: play, points: ok1 ? +ok1.dataset.points : null});
+    const player = chosen("player"), meld = chosen("meld"), cs = $$("[data-picker] :checked", f).map(i => i.value);
+    Object.assign(item, {picks: 1, player, meld, cs, cards: play, moves: ok1 ? JSON.parse(ok1.dataset.moves) : gains(player, meld, cs)});
     cells().forEach(i => { if (i.checked) i.checked = !(i.disabled = true); });
     b.disabled = true;  /* nothing picked */
     choose("meld", "");

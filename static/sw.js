@@ -1,6 +1,7 @@
 /* Scorekeeper's service worker (app.js registers it; served at /sw.js, so that it sees
    the whole site): the table pages this phone opened (Iceberg's and Rummy 500's table,
-   Robber's hand) and the files they use, kept for when the network is gone. Each is asked
+   Robber's hand), what a new meld scores there (/worth, for plays made offline) and the
+   files they use, kept for when the network is gone. Each is asked
    of the server first and a copy of its answer kept on this phone, replaced by the page
    as it stands whenever live changes reach it (app.js); offline, the copy is the answer:
    the table as this phone last saw it, its plays not sent yet waiting (app.js keeps them
@@ -9,7 +10,9 @@
    as they would without it. */
 "use strict";
 const KEPT = "scorekeeper-tables";
-const kept = url => url.origin === location.origin && /^(.*\/static\/.+|.*\/g\/[^/]+\/(table|robber))$/.test(url.pathname);
+const kept = url => url.origin === location.origin && /^(.*\/static\/.+|.*\/g\/[^/]+\/(table|robber|(robber\/)?worth))$/.test(url.pathname);
+/* A table page's /worth: beside its /live (app.js asks it there). */
+const worth = url => new URL(url.pathname.replace(/(\/robber)?(\/table)?$/, (m, r) => (r || "") + "/worth"), url);
 
 /* A table page kept as it now is: app.js sends it once live changes have made the copy
    kept of its load older (the server's headers kept with it). */
@@ -31,11 +34,13 @@ const keep = (shelf, asked, key) => fetch(asked).then(answer => {
 });
 self.addEventListener("install", () => self.skipWaiting());
 /* In control of the pages open now: a table opened first, before this worker was there,
-   is kept at once, with the files it uses (its own request never came through here). */
+   is kept at once, with its /worth and the files it uses (its own requests never came
+   through here). */
 self.addEventListener("activate", e => e.waitUntil(self.clients.claim()
   .then(() => Promise.all([caches.open(KEPT), self.clients.matchAll()]))
   .then(([shelf, open]) => Promise.all([...open.map(c => c.url), "static/app.css", "static/app.js"]
-    .map(u => new URL(u, location.href)).filter(kept).map(u => keep(shelf, u, u.origin + u.pathname).catch(() => null))))));
+    .map(u => new URL(u, location.href)).filter(kept).flatMap(u => /\/(table|robber)$/.test(u.pathname) ? [u, worth(u)] : [u])
+    .map(u => keep(shelf, u, u.origin + u.pathname).catch(() => null))))));
 self.addEventListener("fetch", e => {
   const asked = e.request, url = new URL(asked.url), key = url.origin + url.pathname;
   if (asked.method !== "GET" || !kept(url)) return;

@@ -168,7 +168,7 @@ class Phone:
 
     def expect_preview(self, points: int) -> None:
         ok = self.page.locator("[data-preview] [data-ok='1']")
-        expect(ok).to_have_attribute("data-points", str(points))
+        expect(ok).to_have_attribute("data-moves", scores(points))
 
     def confirm(self) -> None:
         self.send(self.page.locator("form#play [data-action=confirm]"))
@@ -360,3 +360,8 @@ def seed_round_by_routes(routes: Routes, *, hands: bool = True, out: bool = True
     if hands:
         routes.hand("B", "SK", "SJ", "S3", "HQ", "C6")
         routes.hand("C", "D10", "D9", "D4", "CK", "CQ")
+
+
+def scores(points: int) -> re.Pattern:
+    """A preview's data-moves where its one player scores ``points``."""
+    return re.compile(rf'^{{"[^"]+": {points}}}$')

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from browser_table import Phone
+from browser_table import Phone, scores
 from playwright.sync_api import expect
 
 
@@ -35,7 +35,7 @@ def test_a_meld_is_logged_without_javascript(page, screenshot):
     phone.tap_and_wait(check)
     # The preview, with the picked cards kept.
     preview = page.locator("[data-preview] [data-ok='1']")
-    expect(preview).to_have_attribute("data-points", "30")
+    expect(preview).to_have_attribute("data-moves", scores(30))
     expect(preview).to_contain_text("30 points")
     for card in ("S9", "S8", "S7"):
         expect(phone.card_input(card)).to_be_checked()
@@ -74,7 +74,7 @@ def test_two_decks_show_the_second_copy_as_its_own_cell(page):
     two.tap()
     phone.tap_cards("H9")
     phone.tap_and_wait(page.locator("[data-action=check]"))
-    expect(page.locator("[data-preview] [data-ok='1']")).to_have_attribute("data-points", "30")
+    expect(page.locator("[data-preview] [data-ok='1']")).to_have_attribute("data-moves", scores(30))
     phone.confirm()
     expect(phone.log_item(type="meld")).to_contain_text("9♠ 9♠ 9♥")
     expect(phone.card_input("S9")).to_be_disabled()

@@ -5,12 +5,13 @@ the network is back they land, once each, in order, credited to whom they were t
 """
 from __future__ import annotations
 
+import json
 import re
 from contextlib import contextmanager
 
 from browser_table import PHONE, Phone, Routes, location, send
 from playwright.sync_api import expect
-from test_browser_robber import tap_cards, who_plays
+from test_browser_robber import choose_meld, tap_cards, who_plays
 
 
 def under_the_worker(page) -> None:
@@ -149,16 +150,18 @@ def test_passes_waiting_move_the_turn_so_the_next_plays_are_credited_right(brows
 
 def test_a_meld_waiting_shows_among_the_melds_and_moves_the_strip_by_its_points(browser, server):
     """A meld whose preview was seen before the network went: drawn among the melds,
-    marked as waiting, its points already in the strip (round and total); a pair tapped
-    with no network at all, so no preview: the strip says "+?" rather than guess. Reloaded
-    offline, the same; back online, both land and the strip is the server's again."""
+    marked as waiting, its points already in the strip (round and total); a pair and a
+    special meld tapped with no network at all, so no preview: their points too, as the
+    game's worth data says (games/worth.py), never "+?". Reloaded offline, the same; back
+    online, they land and the strip is the server's, the same numbers. Two lay-offs
+    waiting on one meld: the second scores the place after the first."""
     with a_table_kept(browser, server) as (page, phone):
         round_a, total_a = page.locator("[data-round-score='A']"), page.locator("[data-total='A']")
         before = int(round_a.inner_text())
         phone.tap_cards("S7", "S8", "S9")
         seen = page.locator("[data-preview] [data-ok='1']")
         expect(seen).to_have_count(1)
-        points = int(seen.get_attribute("data-points"))
+        points = json.loads(seen.get_attribute("data-moves"))["A"]
 
         page.context.set_offline(True)
         page.locator("form#play [data-action=confirm]").tap()  # A's meld, waiting
@@ -169,35 +172,42 @@ def test_a_meld_waiting_shows_among_the_melds_and_moves_the_strip_by_its_points(
         expect(waiting).to_have_text("A: 7♠ 8♠ 9♠ (Not sent yet)")
         phone.tap_cards("D5", "C5")  # a pair, tapped with no network: no preview
         page.locator("form#play [data-action=confirm]").tap()
-        expect(round_a).to_have_text(f"{before + points}+?")
-        expect(page.locator("[data-melds] [data-waited]")).to_have_count(2)
+        expect(round_a).to_have_text(str(before + points + 10))
+        phone.tap_cards("H3", "H5", "H7", "H9", "HJ", "HK")  # odds in one suit: 700
+        page.locator("form#play [data-action=confirm]").tap()
+        expected = before + points + 10 + 700
+        expect(round_a).to_have_text(str(expected))
+        expect(total_a).to_have_text(str(expected - before))
+        expect(page.locator("[data-melds] [data-waited]")).to_have_count(3)
 
         page.once("dialog", lambda dialog: dialog.accept())  # "leave with plays not sent?"
         page.reload()
-        expect(page.locator("[data-waiting] li")).to_have_count(2)
-        expect(round_a).to_have_text(f"{before + points}+?")
-        expect(page.locator("[data-melds] [data-waited]")).to_have_count(2)
+        expect(page.locator("[data-waiting] li")).to_have_count(3)
+        expect(round_a).to_have_text(str(expected))
+        expect(page.locator("[data-melds] [data-waited]")).to_have_count(3)
 
         page.context.set_offline(False)
         page.evaluate("dispatchEvent(new Event('online'))")
         expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
         expect(page.locator("[data-melds] [data-waited]")).to_have_count(0)
-        expect(page.locator("[data-log] li[data-type=meld]")).to_have_count(2)
-        landed = int(round_a.inner_text())
-        assert landed > before + points  # the server's, the pair's points in it
+        expect(page.locator("[data-log] li[data-type=meld]")).to_have_count(3)
+        expect(round_a).to_have_text(str(expected))  # the server's now: the same
         assert round_a.get_attribute("data-was") is None
 
-        page.context.set_offline(True)  # a lay-off waiting: drawn on its meld
-        phone.tap_meld(1)
-        phone.tap_cards("S10")
-        page.locator("form#play [data-action=confirm]").tap()
+        page.context.set_offline(True)  # two lay-offs waiting: drawn on their meld
+        for card in ("S10", "SJ"):
+            phone.tap_meld(1)
+            phone.tap_cards(card)
+            page.locator("form#play [data-action=confirm]").tap()
         meld = page.locator("[data-melds] label:has(input[data-meld-number='1'])")
-        expect(meld.locator("[data-waited]")).to_have_text("+ 10♠ (Not sent yet)")
+        expect(meld.locator("[data-waited]")).to_have_text(["+ 10♠ (Not sent yet)", "+ J♠ (Not sent yet)"])
+        expect(round_a).to_have_text(str(expected + 40 + 50))  # the 4th card of the run, then the 5th
         page.context.set_offline(False)
         page.evaluate("dispatchEvent(new Event('online'))")
         expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
-        expect(meld).to_contain_text("10♠")
+        expect(meld).to_contain_text("J♠")
         expect(page.locator("[data-melds] [data-waited]")).to_have_count(0)
+        expect(round_a).to_have_text(str(expected + 40 + 50))
 
 
 def kept_now(page) -> None:
@@ -281,7 +291,9 @@ def test_a_pass_waiting_keeps_the_turn_moved_on_when_another_phones_play_arrives
 
 def test_a_robber_hand_reloaded_offline_is_the_hand_as_last_seen(browser, server):
     """Robber's hand is a table page too: kept by the worker, and kept again as another
-    phone's meld reaches it live; reloaded with no network, that meld is there."""
+    phone's meld reaches it live; reloaded with no network, that meld is there. A steal
+    tapped then, with no preview, moves the strip as the rules will: the meld's worth
+    from its owner to the thief, its new card too; a sequence after it scores double."""
     context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
     context.set_default_timeout(10_000)
     try:
@@ -305,6 +317,19 @@ def test_a_robber_hand_reloaded_offline_is_the_hand_as_last_seen(browser, server
         page.context.set_offline(True)
         page.reload()
         expect(meld).to_contain_text("4♥")
+        ann, bob = page.locator("[data-round-score='Ann']"), page.locator("[data-round-score='Bob']")
+        expect(ann).to_have_text("15")
+        who_plays(page, "Bob")
+        choose_meld(page, 1)
+        tap_cards(page, "D4")
+        page.locator("form#play [data-action=confirm]").tap()
+        expect(ann).to_have_text("0")
+        expect(bob).to_have_text("20")
+        who_plays(page, "Bob")
+        tap_cards(page, "S7", "S8", "S9")
+        page.locator("form#play [data-action=confirm]").tap()
+        expect(bob).to_have_text("50")
+        expect(page.locator("[data-waiting] li")).to_have_count(2)
     finally:
         context.close()
 
@@ -399,8 +424,9 @@ def test_a_double_tap_on_an_ace_offline_waits_once(browser, server):
 
 def test_a_table_opened_first_by_its_link_reopens_offline(browser, server):
     """A new phone whose first page is the table's link (the worker not there yet when
-    it loaded): once the worker is in control it keeps that table and the files it uses,
-    so the table reopens with no network, its script running, a pass waiting on it."""
+    it loaded): once the worker is in control it keeps that table, what a new meld scores
+    there and the files it uses, so the table reopens with no network, its script running,
+    a pass waiting on it and a meld after it, its points in the strip."""
     with a_table_kept(browser, server) as (_page, phone):
         url = phone.url + "/table"
     context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
@@ -410,8 +436,9 @@ def test_a_table_opened_first_by_its_link_reopens_offline(browser, server):
         page.goto(url)
         under_the_worker(page)
         kept_now(page)
-        page.wait_for_function("caches.open('scorekeeper-tables').then(c => c.match(new URL('/static/app.js', "
-                               "location.href).href)).then(r => !!r)")
+        for kept in ("/static/app.js", phone.url + "/worth"):
+            page.wait_for_function(f"caches.open('scorekeeper-tables').then(c => c.match(new URL('{kept}', "
+                                   "location.href).href)).then(r => !!r)")
         page.context.set_offline(True)
         page.reload()
         expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "A")
@@ -419,6 +446,9 @@ def test_a_table_opened_first_by_its_link_reopens_offline(browser, server):
         page.locator("[data-action=pass]").tap()
         expect(page.locator("[data-waiting] li")).to_have_count(1)
         expect(page.locator("section[data-turn]")).to_have_attribute("data-turn", "B")
+        tap_cards(page, "S7", "S8", "S9")
+        page.locator("form#play [data-action=confirm]").tap()  # B's, no preview: the worth kept
+        expect(page.locator("[data-round-score='B']")).to_have_text("30")
     finally:
         context.close()
 

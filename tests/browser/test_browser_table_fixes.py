@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from browser_table import Phone, Routes, location, send
+from browser_table import Phone, Routes, location, scores, send
 from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
 from test_browser_robber import small_targets, tap_cards, who_plays
@@ -203,7 +203,7 @@ def test_robber_a_taken_card_tapped_again_shows_picked_twice(page):
     expect(box).to_contain_text("Set of queens: Q♠ Q♥ Q♥ Q♦, worth 40 to Val.")
     second.tap()  # the second copy unpicked: Q♥ once
     expect(box.locator("[data-twice]")).to_have_count(0)
-    expect(box.locator("[data-ok='1']")).to_have_attribute("data-points", "30")
+    expect(box.locator("[data-ok='1']")).to_have_attribute("data-moves", scores(30))
     expect(box).to_contain_text("Set of queens: Q♠ Q♥ Q♦, worth 30 to Val.")
     assert small_targets(page) == []
     assert_accessible(page, "robber preview")

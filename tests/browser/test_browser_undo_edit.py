@@ -1,7 +1,7 @@
 """Mistakes at the table, put right in the browser: undo, edit, delete; the scores follow."""
 from __future__ import annotations
 
-from browser_table import Phone, Routes
+from browser_table import Phone, Routes, scores
 from playwright.sync_api import expect
 from test_browser_a11y import assert_accessible
 
@@ -50,7 +50,7 @@ def test_undo_edit_and_delete_keep_the_scores_right(page):
     expect(phone.card_input("HJ")).to_be_checked()
     phone.tap_and_wait(page.locator("[data-action=check]"))
     preview = page.locator("form#edit [data-ok='1']")
-    expect(preview).to_have_attribute("data-points", "20")
+    expect(preview).to_have_attribute("data-moves", scores(20))
     expect(preview).to_contain_text("3rd card")
     phone.tap_and_wait(page.locator("[data-action=save]"))
     expect(page.locator("[data-flash]")).to_contain_text("every score is recomputed")

@@ -380,6 +380,7 @@ def _routes() -> dict[tuple[str, str], Route]:
     r[("/g/<game_key>/table", "GET")] = Route(ICEBERG, {"saved": value("1", "2", "3", "4")})
     r[("/g/<game_key>/rounds/<id:round_no>", "GET")] = Route(ICEBERG, {})
     r[("/g/<game_key>/live", "GET")] = Route(ICEBERG, {"since": value("0", "1", "5", "9", "12")})
+    r[("/g/<game_key>/worth", "GET")] = Route(ICEBERG, {})
     r[("/g/<game_key>/preview", "GET")] = Route(ICEBERG, {"cards": cards, "player": names,
                                                           "meld": value("", "1", "2")}, ("cards",),
                                                 examples=40)
@@ -429,6 +430,7 @@ def _routes() -> dict[tuple[str, str], Route]:
                  "/g/<game_key>/robber/export.csv"):
         r[(rule, "GET")] = Route(ROBBER, {"x": anything})
     r[("/g/<game_key>/robber/live", "GET")] = Route(ROBBER, {"since": value("0", "1", "5", "9")})
+    r[("/g/<game_key>/robber/worth", "GET")] = Route(ROBBER, {})
     r[("/g/<game_key>/robber/end", "GET")] = Route(ROBBER, {"player": names})
     r[("/g/<game_key>/robber/hands/<id:round_no>", "GET")] = Route(ROBBER, {})
     r[("/g/<game_key>/robber/preview", "GET")] = Route(ROBBER, {"cards": cards, "player": names,

@@ -116,7 +116,7 @@ def test_the_preview_says_each_card_s_points(table, client):
     target = table.meld_id(1)
     html = client.get(f"{table.url}/preview", query_string={"cards": ["SA", "S5"], "meld": target,
                                                              "player": "Ben"}).get_data(as_text=True)
-    assert 'data-points="6"' in html
+    assert 'data-moves=\'{"Ben": 6}\'' in html  # how it moves the strip
 
 
 def test_a_round_played_through_the_pages_scores_as_the_example(table):

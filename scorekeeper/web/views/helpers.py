@@ -10,6 +10,7 @@ which leads to that family's page for the same part.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterable, Mapping
 from datetime import date
@@ -26,6 +27,7 @@ from flask import (
     g,
     get_template_attribute,
     has_request_context,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -248,6 +250,23 @@ def drawn_once(template: str, macro: str, *args) -> Markup:
     everything the piece is drawn from: a play's row (its revision moves with every
     change of it) and what the replay made of it, not the round they sit in."""
     return updates.piece(*_piece(_language(), g.get("game_key"), template, macro, args))
+
+
+def meld_worth(state) -> dict[int | None, str]:
+    """What cards laid off on each meld of the round would score, by the id of the play
+    that made it, as the table page's meld choices carry it (data-worth, compact JSON) for
+    a phone offline (games/worth.py); none once the game is over."""
+    if state.over:
+        return {}
+    return {pid: json.dumps(w.as_json(), separators=(",", ":")) for pid, w in state.meld_worth().items()}
+
+
+def new_meld_worth(state) -> Response:
+    """``/worth``, beside each table's ``/live`` (app.js finds it there): what a new meld
+    would score, as a phone offline adds it up (games/worth.py); kept by the service
+    worker with the table. It changes with the game's rules and players only."""
+    worth = state.new_meld_worth()
+    return jsonify(worth.as_json() if worth is not None else {})
 
 
 @bp.app_template_global("play_lines")

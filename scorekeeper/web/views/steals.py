@@ -125,7 +125,8 @@ def table_context(state: Steals, *, picked=None, target=None, player=None,
         state=state, game_id=state.log.id,
         picker=grid(plays.availability(state.round), picked, aces=True) if picker and not state.over else None,
         picked=picked,
-        melds=state.melds(), target=target, player=player, error=error, preview=preview,
+        melds=state.melds(), worth=helpers.meld_worth(state), target=target, player=player, error=error,
+        preview=preview,
         me=me, whose=links.whose(state.log.id),
         lines=state.log_lines() if not state.over else [],
         earned=state.scored_round.scores if state.over else state.live(), sides=_live_scores(state), pending=pending,
@@ -145,6 +146,11 @@ def table(game_id: int):
 
 REGIONS = {"scores": "_scores.html", "turn": "_robber_turn.html", "board": "_robber_board.html",
            "log": "_robber_log.html"}
+
+
+@bp.route("/worth")
+def worth(game_id: int):
+    return helpers.new_meld_worth(_state(game_id))
 
 
 @bp.route("/live")
@@ -253,8 +259,10 @@ def robber_preview(state: Steals, player: str, cards, target: int | None) -> dic
     meld = hand.melds[play.meld_number - 1]
     value = meld.meld.value(after.rules)
     before = state.round.melds[play.meld_number - 1].meld.value(state.rules) if kind == "layoff" else 0
+    now, then = state.live(), Steals(after).live()
     return {"ok": True, "kind": kind, "number": play.meld_number, "meld": meld.meld,
             "value": value, "gain": value - before, "owner": meld.owner,
+            "moves": {p: then[p] - now[p] for p in then if then[p] != now[p]},
             "stolen_from": play.stolen_from, "cards": [str(c) for c in play.cards], "twice": twice}
 
 

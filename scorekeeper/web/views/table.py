@@ -143,6 +143,7 @@ def table_context(state: logs.LogState, *, picked=(), target=None, player=None,
         if picker else None,
         picked=picked,
         melds=state.melds(),
+        worth=helpers.meld_worth(state),
         target=target,
         player=player if player in state.players else me or state.plays_now,
         preview=preview,
@@ -166,6 +167,11 @@ def table_page(state: logs.LogState, *, status=200, **kwargs):
 def show(game_id: int):
     state = load_state(game_id)
     return table_page(state, notices=saved_words(state, request.args.get("saved", type=int)))
+
+
+@bp.route("/worth")
+def worth(game_id: int):
+    return helpers.new_meld_worth(load_state(game_id))
 
 
 @bp.route("/live")

@@ -140,7 +140,7 @@ def test_a_lay_off_moves_the_strip_as_the_rules_score_it(game, teams):
         for play in lay_offs(meld_cards):
             for player in ("A", "B", "C", "D"):
                 round_ = table(game, ["A", "B", "C", "D"], TABLES[game], teams)
-                worth = game.VARIANT.worth_on(round_, number, {})
+                worth = game.VARIANT.worth_melds(round_, {})[number - 1]
                 before = strip(round_)
                 try:
                     round_.lay_off(player, number, play)
@@ -156,7 +156,7 @@ def test_robber_a_steal_from_a_player_who_reneged_leaves_their_score_as_it_is():
     theirs, and the thief gains its worth."""
     round_ = table(robber, ["A", "B", "C"], [("meld", "A", "S5 S6 S7")])
     lists = {"renege": ["A"]}
-    worth = robber.worth_on(round_, 1, lists)
+    worth = robber.worth_melds(round_, lists)[0]
     before = robber.score_round(round_, None, lists).scores
     round_.lay_off("B", 1, cards("S8"))
     after = robber.score_round(round_, None, lists).scores
@@ -166,15 +166,15 @@ def test_robber_a_steal_from_a_player_who_reneged_leaves_their_score_as_it_is():
 def test_cards_laid_before_on_the_same_meld_count():
     """Two lay-offs waiting on one meld: the second scores its places after the first."""
     round_ = table(iceberg, ["A", "B"], [("meld", "A", "S5 S6 S7")])
-    worth = iceberg.worth_on(round_, 1, {})
+    worth = iceberg.worth_melds(round_, {})[0]
     assert worth.points(["S8"]) == 40 and worth.points(["S9"], ["S8"]) == 50
     round_ = table(rummy500, ["A", "B"], [("meld", "A", "S3 S4 S5")])
-    assert rummy500.worth_on(round_, 1, {}).points(["SA"], ["S2"]) == 1  # low, beside the 2 laid before
+    assert rummy500.worth_melds(round_, {})[0].points(["SA"], ["S2"]) == 1  # low, beside the 2 laid before
 
 
 def test_what_it_cannot_say_is_none_never_a_number():
     round_ = table(robber, ["A", "B"], [("meld", "A", "S5 S6 S7")])
-    worth = robber.worth_on(round_, 1, {})
+    worth = robber.worth_melds(round_, {})[0]
     assert worth.points(["H2"]) is None  # not a card of this meld
     assert worth.moves_of("B", ["S8"], ["S4"]) is None  # the meld may have changed hands meanwhile
     assert Worth().points(["S2"]) is None

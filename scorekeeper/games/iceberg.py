@@ -596,9 +596,9 @@ def worth_new(round_: Round) -> Worth:
     return iceberg_melds.worth_new(round_.rules)
 
 
-def worth_on(round_: Round, number: int, _lists: Mapping[str, Sequence[str]]) -> Worth:
-    """Cards laid off on meld ``number``, as a phone offline adds them up."""
-    return iceberg_melds.worth_on(round_.melds[number - 1].meld)
+def worth_melds(round_: Round, _lists: Mapping[str, Sequence[str]]) -> list[Worth]:
+    """Cards laid off on each meld of the round, as a phone offline adds them up."""
+    return [iceberg_melds.worth_on(m.meld) for m in round_.melds]
 
 
 VARIANT = LogVariant(
@@ -622,5 +622,5 @@ VARIANT = LogVariant(
     edits=True,
     playable_penalty=True,
     worth_new=worth_new,
-    worth_on=worth_on,
+    worth_melds=worth_melds,
 )

@@ -16,7 +16,9 @@ penalty (the reneger's own hand is not counted). Partners add their scores. Firs
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from copy import copy
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from .cards import ACE, SUITS, Card, Supply, card_names, parse_card, sort_key
@@ -169,17 +171,16 @@ def runs_through(card: Card) -> list[tuple[Card, ...]]:
     return runs
 
 
-def fills(meld: Meld, card: Card) -> list[tuple[Card, ...]]:
-    """The fewest cards, ``card`` among them, that lay it off on ``meld``: one way for
-    each end of a sequence it could join (an ace below the 2, or above the K)."""
+def ends(meld: Meld) -> list[tuple[Card, ...]]:
+    """The most cards that could be laid off on ``meld`` at once at each of its ends,
+    nearest first: a set's rank in every suit; a sequence's suit below its low end (down
+    to a low ace) and above its high end (up to a high ace). A card needs the ones before
+    it in its end's list laid with it."""
     if meld.kind == SET:
-        return [(card,)] if card.rank == meld.cards[0].rank else []
-    low, high = meld.positions[0], meld.positions[-1]
-    if card.suit != meld.cards[0].suit:
-        return []
-    spans = [range(p, low) if p < low else range(high + 1, p + 1)
-             for p in ((LOW_ACE, HIGH_ACE) if card.rank == ACE else (card.rank,)) if not low <= p <= high]
-    return [tuple(_at(p, card.suit) for p in span) for span in spans]
+        return [tuple(Card(meld.cards[0].rank, s) for s in SUITS)]
+    suit, low, high = meld.cards[0].suit, meld.positions[0], meld.positions[-1]
+    return [way for way in (tuple(_at(p, suit) for p in range(low - 1, LOW_ACE - 1, -1)),
+                            tuple(_at(p, suit) for p in range(high + 1, HIGH_ACE + 1))) if way]
 
 
 PointsOf = Callable[[Sequence[Card]], Mapping[Card, int]]  # cards laid → what each scores
@@ -199,14 +200,12 @@ def new_meld_cards(points_of: PointsOf) -> dict[str, tuple[tuple[int, tuple[str,
 
 def lay_off_cards(meld: Meld, points_of: PointsOf) -> dict[str, tuple[tuple[int, tuple[str, ...]], ...]]:
     """What each card scores laid off on ``meld``, as games/worth.py keeps it: ``points_of``
-    tried on the fewest cards that take it there, each way."""
+    tried on all an end could take at once (a card scores its place, whatever else is
+    laid), each card needing the ones between it and the meld (a set's, none)."""
     found: list[tuple[Card, Sequence[Card], int]] = []
-    for card in (Card(rank, suit) for suit in SUITS for rank in range(1, 14)):
-        for fill in fills(meld, card):
-            try:
-                found.append((card, [c for c in fill if c != card], points_of(fill)[card]))
-            except IllegalPlay:  # a sequence already A to A
-                continue
+    for way in ends(meld):
+        points = points_of(way)
+        found += [(card, way[:i] if meld.kind != SET else (), points[card]) for i, card in enumerate(way)]
     return by_card(found)
 
 
@@ -562,43 +561,48 @@ def _laid(meld: Meld, cards: Sequence[Card], rules: Mapping[str, Any]) -> dict[C
 
 
 def _sides(round_: Round) -> dict[str, tuple[str, ...]]:
-    """Whose columns share a player's score: partners'."""
-    if not round_.teams:
-        return {}
+    """Whose columns of the score strip show a player's score: their side's."""
     return {p: tuple(q for q in round_.players if round_.side(q) == round_.side(p)) for p in round_.players}
+
+
+def _shared(sides: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """Where a play's points go, as games/worth.py says it: partners' (the player alone
+    is not said)."""
+    return {p: side for p, side in sides.items() if side != (p,)}
 
 
 def worth_new(round_: Round) -> Worth:
     """A new meld, as a phone offline adds it up (games/worth.py): card by card, doubled
     where it makes a sequence; partners share what it scores."""
-    return Worth(cards=new_meld_cards(lambda cards: _points(make_meld(cards), round_.rules)), to=_sides(round_))
+    return Worth(cards=new_meld_cards(lambda cards: _points(make_meld(cards), round_.rules)),
+                 to=_shared(_sides(round_)))
 
 
-def _held(round_: Round, number: int, owner: str, lists: Mapping[str, Sequence[str]]) -> dict[str, int]:
-    """The scores if the hand ended now with meld ``number`` held by ``owner`` ("": no one)."""
-    moved = Round(round_.players, round_.rules, round_.teams)
-    moved.melds = [replace(m, owner=owner) if m.number == number else m for m in round_.melds]
-    return score_round(moved, None, lists).scores
-
-
-def worth_on(round_: Round, number: int, lists: Mapping[str, Sequence[str]]) -> Worth:
-    """Cards laid off on meld ``number``, as a phone offline adds them up: each card's
-    worth there, to whoever then holds the meld, and the meld's worth taken from the side
-    that held it when another side lays off on it (the scores as the hand stands)."""
-    meld = round_.melds[number - 1].meld
-    value = meld.value(round_.rules)
-    now, nobody = score_round(round_, None, lists).scores, _held(round_, number, "", lists)
-    moves, to = {}, {}
-    for player in round_.players:
-        held = _held(round_, number, player, lists)
-        moved = {p: held[p] - now[p] for p in held if held[p] != now[p]}
-        if moved:
-            moves[player] = moved
-        gains = tuple(p for p in held if held[p] - nobody[p] == value)
-        if gains != (player,):
-            to[player] = gains
-    return Worth(cards=lay_off_cards(meld, lambda cards: _laid(meld, cards, round_.rules)),
-                 moves=moves, to=to)
+def worth_melds(round_: Round, lists: Mapping[str, Sequence[str]]) -> list[Worth]:
+    """Cards laid off on each meld of the hand, as a phone offline adds them up: each
+    card's worth there, to the side that then holds the meld; and a lay-off by another
+    side takes the meld, its worth counted for the taker's side and no longer for the
+    side that held it (the scores as the hand stands: a reneger's stay as they are)."""
+    renege = lists.get("renege", ())
+    own = {p: score_player(round_, p, None, p in renege).score for p in round_.players}
+    now = side_scores(round_.players, own, round_.teams)
+    sides = _sides(round_)
+    worth = []
+    for table in round_.melds:
+        moved = copy(round_)  # the meld held by no one
+        moved.melds = [replace(m, owner="") if m is table else m for m in round_.melds]
+        lost = side_scores(round_.players, {**own, table.owner: score_player(moved, table.owner, None,
+                                                                              table.owner in renege).score},
+                           round_.teams)
+        value = table.meld.value(round_.rules)
+        moves = {}
+        for player in round_.players:
+            if round_.side(player) != round_.side(table.owner):
+                taken = {p: lost[p] - now[p] for p in round_.players if lost[p] != now[p]}
+                moves[player] = {**taken, **{p: taken.get(p, 0) + value for p in sides[player]}}
+        worth.append(Worth(cards=lay_off_cards(table.meld, partial(_laid, table.meld, rules=round_.rules)),
+                           moves=moves, to=_shared(sides)))
+    return worth
 
 
 def round_facts(result: RoundResult) -> dict[str, dict[str, Any]]:
@@ -639,5 +643,5 @@ VARIANT = LogVariant(
     sits_out=("renege",),
     how_rounds_end=Say("someone goes out, or the stock runs out"),
     worth_new=worth_new,
-    worth_on=worth_on,
+    worth_melds=worth_melds,
 )

@@ -365,11 +365,15 @@ def _made(cards: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[int, ...]]:
     return meld.cards, points
 
 
-def worth_on(round_: Round, number: int, _lists: Mapping[str, Sequence[str]]) -> Worth:
-    """Cards laid off on meld ``number``, as a phone offline adds them up: each card's
-    value in the place it would take."""
-    meld = round_.melds[number - 1].meld
+def worth_on(meld: Meld) -> Worth:
+    """Cards laid off on this meld, as a phone offline adds them up: each card's value in
+    the place it would take."""
     return Worth(cards=robber.lay_off_cards(_robbers(meld), lambda cards: dict(zip(*grow(meld, cards)[1:]))))
+
+
+def worth_melds(round_: Round, _lists: Mapping[str, Sequence[str]]) -> list[Worth]:
+    """Cards laid off on each meld of the round, as a phone offline adds them up."""
+    return [worth_on(m.meld) for m in round_.melds]
 
 
 VARIANT = LogVariant(
@@ -392,5 +396,5 @@ VARIANT = LogVariant(
     how_rounds_end=Say("someone goes out"),
     edits=True,
     worth_new=worth_new,
-    worth_on=worth_on,
+    worth_melds=worth_melds,
 )

@@ -134,10 +134,10 @@ class LogVariant(Variant):
     # results say how they would have been played); the pages show it where it is so.
     playable_penalty: bool = False
     # What a play would score, as a phone offline adds it up (games/worth.py): a new meld
-    # (given a round: its players, rules and partners) and a lay-off on meld n of a round
-    # (given its lists); None: the page says it does not know.
+    # (given a round: its players, rules and partners) and a lay-off on each meld of a
+    # round, in order (given its lists); None: the page says it does not know.
     worth_new: Callable[[Any], Worth] | None = None
-    worth_on: Callable[[Any, int, Mapping[str, Sequence[str]]], Worth] | None = None
+    worth_melds: Callable[[Any, Mapping[str, Sequence[str]]], Sequence[Worth]] | None = None
     recording = LOG
 
     def changes(self, kind: str) -> bool:

@@ -4,7 +4,7 @@ A phone that has lost the network still takes plays: they wait on the phone and 
 the server answers again (static/app.js). Meanwhile the score strip moves as each play
 will, and the rules stay here: each logged game says, for a new meld and for each meld on
 the table, what cards laid there would score (its variant's ``worth_new`` and
-``worth_on``), the pages carry it, and the page's script reads it exactly as
+``worth_melds``), the pages carry it, and the page's script reads it exactly as
 :meth:`Worth.points` and :meth:`Worth.moves` do:
 
 - ``plays``: a play of exactly these cards (their names sorted, one space apart) scores

@@ -389,11 +389,11 @@ class LogState:
         """What cards laid off on each meld of the round being played would score, by the
         id of the play that made it, as a phone offline adds them up; {} where the game
         does not say."""
-        worth_on = self.variant.worth_on
-        if worth_on is None:
+        worth_melds = self.variant.worth_melds
+        if worth_melds is None:
             return {}
-        lists = round_lists(self.variant, self.rows())
-        return {pid: worth_on(self.round, n, lists) for n, (pid, _meld) in enumerate(self.melds(), 1)}
+        worth = worth_melds(self.round, round_lists(self.variant, self.rows()))
+        return {pid: w for (pid, _meld), w in zip(self.melds(), worth)}
 
     def last_row(self) -> PlayRow | None:
         rows = self.rows()

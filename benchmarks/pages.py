@@ -8,7 +8,9 @@ Run from the repository root (the catalogs compiled, as ``make`` installs them):
 An Iceberg game of three with six melds and five passes logged, read through Flask's
 test client (no server, no network): the table page and ``/live`` (the answer every
 phone polls for, and what a play sent in the background gets back), each the mean of
-``--repeat`` requests, for English, Spanish and German phones. The baseline, measured in
+``--repeat`` requests, for English, Spanish and German phones; then a Robber hand of five
+players and twelve melds, its page and whole live answer (each meld's worth to a phone
+offline in them: games/worth.py), for an English phone. The baseline, measured in
 the same run, is the app's stylesheet (a request through the same app with no page to
 draw and no words to read), so the ratios hold when this machine's speed moves. The
 live answer is drawn once per version for every phone of a kind and kept
@@ -25,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+ROBBER_MELDS = ["S5 S6 S7", "H9 D9 C9", "C2 C3 C4", "DJ DQ DK", "HA H2 H3", "S10 SJ SQ", "H5 H6 H7",
+                "D2 D3 D4", "CK HK SK", "C7 C8 C9", "D6 D7 D8", "HJ HQ HK"]
 PLAYS = [("A", ["S2", "S3", "S4"]), ("B", ["H2", "H3", "H4"]), ("C", ["D2", "D3", "D4"]),
          ("A", ["C2", "C3", "C4"]), ("B", ["S6", "S7", "S8"]), ("C", ["H6", "H7", "H8"])]
 
@@ -65,7 +69,21 @@ def main() -> int:
         table = mean_ms(f"{game}/table", language)
         live = mean_ms(f"{game}/live?since=0", language)
         print(f"{language:10} {css:6.2f} {table:6.2f} {live:6.2f} {table / css:8.2f} {live / css:7.2f}")
+    hand = robber_hand(client)
+    css, table, live = (mean_ms(path, "en") for path in ("/static/app.css", hand, hand + "/live?since=0&whole=1"))
+    print(f"{'robber en':10} {css:6.2f} {table:6.2f} {live:6.2f} {table / css:8.2f} {live / css:7.2f}")
     return 0
+
+
+def robber_hand(client) -> str:
+    """A Robber hand of five, twelve melds on the table: its page's address."""
+    made = client.post("/games", data={"variant": "robber", "first_dealer": "4",
+                                       **{f"seat_{i}": name for i, name in enumerate("ABCDE")}})
+    hand = made.headers["Location"]
+    for cards in ROBBER_MELDS:
+        client.post(hand + "/play", data={"player": "A", "action": "play", "round_no": "1", "cards": cards.split()},
+                    headers={"Accept": "application/json"})
+    return hand
 
 
 def qr_codes(app, client, game: str, repeat: int) -> None:

@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from datetime import date
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from types import MappingProxyType
 
 import pyphen
@@ -34,6 +34,7 @@ from flask import (
     template_rendered,
 )
 from flask_babel import format_date, format_decimal, get_locale
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
 from ...games import registry
@@ -252,13 +253,16 @@ def drawn_once(template: str, macro: str, *args) -> Markup:
     return updates.piece(*_piece(_language(), g.get("game_key"), template, macro, args))
 
 
-def meld_worth(state) -> dict[int | None, str]:
+def meld_worth(state) -> dict[int | None, Markup]:
     """What cards laid off on each meld of the round would score, by the id of the play
-    that made it, as the table page's meld choices carry it (data-worth, compact JSON) for
-    a phone offline (games/worth.py); none once the game is over."""
+    that made it, as the table page's meld choices carry it for a phone offline
+    (games/worth.py): compact JSON, safe between single quotes (data-worth='…'; its
+    double quotes are not escaped, which would take five bytes each); none once the game
+    is over."""
     if state.over:
         return {}
-    return {pid: json.dumps(w.as_json(), separators=(",", ":")) for pid, w in state.meld_worth().items()}
+    return {pid: htmlsafe_json_dumps(w.as_json(), dumps=partial(json.dumps, separators=(",", ":")))
+            for pid, w in state.meld_worth().items()}
 
 
 def new_meld_worth(state) -> Response:

@@ -169,17 +169,17 @@ const listen = () => {
   s.onerror = () => { if (!open || s.readyState > 1) s.close(), stream = null, polling = true, later(); };
 };
 /* Waiting plays: drawn among the melds; added to the strip: the preview's, else the meld's
-   data-worth as games/worth.py reads it ("+?": not known). */
+   data-worth, read as games/worth.py reads it. */
 const num = t => +t.replace("−", "-"), shown = n => n < 0 ? "−" + -n : n + "";
-let book;  /* a new meld's: /worth, beside /live */
+let book;  /* /worth: a new meld's */
 if (form) fetch(live.replace(/live$/, "worth")).then(r => r.json()).then(d => book = d, () => {});
 const gains = (p, meld, cs, i = $(`[name=meld][value="${meld}"]`, form), w = (meld ? i && JSON.parse(i.dataset.worth || 0) : book) || {}) => {
-  const had = queue.flatMap(q => meld && q.meld == meld ? q.cs : []), all = cs.concat(had), m = {...w.moves?.[p]};
+  const on = queue.filter(q => meld && q.meld == meld), had = on.flatMap(q => q.cs), all = cs.concat(had), to = w.to?.[p] || [p], m = on[0] ? {} : {...w.moves?.[p]};
   let n = had.length, s = w.plays?.[[...cs].sort().join(" ")];
   if (w.map) w = {steps: w};
   s ??= cs.reduce((t, c) => t + (w.steps ? w.steps[n++] : w.cards?.[c]?.find(e => e.slice(1).every(x => all.includes(x)))?.[0]), 0);
-  if (isNaN(s) || had[0] && w.moves) return null;  /* not known; a meld taken meanwhile */
-  (w.to?.[p] || [p]).forEach(c => m[c] = (m[c] || 0) + s);
+  if (isNaN(s) || w.moves && on.some(q => !to.includes(q.player))) return null;  /* not known */
+  to.forEach(c => m[c] = (m[c] || 0) + s);
   return m;
 };
 const mark = () => {

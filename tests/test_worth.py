@@ -172,11 +172,24 @@ def test_cards_laid_before_on_the_same_meld_count():
     assert rummy500.worth_melds(round_, {})[0].points(["SA"], ["S2"]) == 1  # low, beside the 2 laid before
 
 
+@pytest.mark.parametrize("teams, first, then", [(None, "B", "B"), (PARTNERS, "B", "D"), (PARTNERS, "A", "C")])
+def test_robber_two_lay_offs_waiting_by_one_side_on_a_meld(teams, first, then):
+    """The first takes the meld (or adds to its own side's), the second only adds to it."""
+    round_ = table(robber, ["A", "B", "C", "D"], [("meld", "A", "S5 S6 S7")], teams)
+    worth = robber.worth_melds(round_, {})[0]
+    before = strip(round_)
+    round_.lay_off(first, 1, cards("S8"))
+    middle = strip(round_)
+    round_.lay_off(then, 1, cards("S9"))
+    assert worth.moves_of(first, ["S8"]) == moved(before, middle)
+    assert worth.moves_of(then, ["S9"], ["S8"], [first]) == moved(middle, strip(round_))
+
+
 def test_what_it_cannot_say_is_none_never_a_number():
-    round_ = table(robber, ["A", "B"], [("meld", "A", "S5 S6 S7")])
+    round_ = table(robber, ["A", "B", "C"], [("meld", "A", "S5 S6 S7")])
     worth = robber.worth_melds(round_, {})[0]
     assert worth.points(["H2"]) is None  # not a card of this meld
-    assert worth.moves_of("B", ["S8"], ["S4"]) is None  # the meld may have changed hands meanwhile
+    assert worth.moves_of("C", ["S9"], ["S8"], ["B"]) is None  # B's play waiting may have taken it from A
     assert Worth().points(["S2"]) is None
     assert iceberg.worth_new(table(iceberg, ["A", "B"], [])).points(["S2"] * 13) is None  # longer than a meld
 

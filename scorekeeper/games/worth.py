@@ -18,8 +18,10 @@ the table, what cards laid there would score (its variant's ``worth_new`` and
 - anything not said is not known: the page says so ("+?") rather than guess.
 
 ``to``: whose columns of the score strip the points go to, by who plays (Robber's
-partners share one score; the player alone if not said). ``moves``: what else a play
-there changes, by who plays (Robber: a lay-off on another side's meld takes its worth).
+partners share one score; the player alone if not said): the player's side. ``moves``:
+what else a play there changes, by who plays, the first play there (Robber: a lay-off on
+another side's meld takes its worth); after one by the same side, nothing; after one by
+another side, not known.
 """
 from __future__ import annotations
 
@@ -59,13 +61,18 @@ class Worth:
             total += points
         return total
 
-    def moves_of(self, player: str, cards: Sequence[str], before: Sequence[str] = ()) -> dict[str, int] | None:
-        """How a play by ``player`` moves each column of the score strip; None if not known."""
+    def moves_of(self, player: str, cards: Sequence[str], before: Sequence[str] = (),
+                 by: Sequence[str] = ()) -> dict[str, int] | None:
+        """How a play by ``player`` moves each column of the score strip, after plays by
+        ``by`` laid ``before`` here; None if not known. A play here by the player's side
+        before it has taken what ``moves`` says already; another side's may have taken the
+        meld from them (not known)."""
         points = self.points(cards, before)
-        if points is None or (before and self.moves):  # a meld that may have changed hands meanwhile
+        side = self.to.get(player, (player,))
+        if points is None or (self.moves and any(p not in side for p in by)):
             return None
-        moved = dict(self.moves.get(player, {}))
-        for column in self.to.get(player, (player,)):
+        moved = {} if by else dict(self.moves.get(player, {}))
+        for column in side:
             moved[column] = moved.get(column, 0) + points
         return moved
 

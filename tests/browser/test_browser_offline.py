@@ -293,7 +293,8 @@ def test_a_robber_hand_reloaded_offline_is_the_hand_as_last_seen(browser, server
     """Robber's hand is a table page too: kept by the worker, and kept again as another
     phone's meld reaches it live; reloaded with no network, that meld is there. A steal
     tapped then, with no preview, moves the strip as the rules will: the meld's worth
-    from its owner to the thief, its new card too; a sequence after it scores double."""
+    from its owner to the thief, its new card too; the thief's next card on it adds its
+    own worth alone; a sequence after it scores double."""
     context = browser.new_context(base_url=server, **{**PHONE, "service_workers": "allow"})
     context.set_default_timeout(10_000)
     try:
@@ -326,10 +327,16 @@ def test_a_robber_hand_reloaded_offline_is_the_hand_as_last_seen(browser, server
         expect(ann).to_have_text("0")
         expect(bob).to_have_text("20")
         who_plays(page, "Bob")
+        choose_meld(page, 1)
+        tap_cards(page, "H4")  # Bob's again, on the meld his steal waiting took: no second steal
+        page.locator("form#play [data-action=confirm]").tap()
+        expect(ann).to_have_text("0")
+        expect(bob).to_have_text("25")
+        who_plays(page, "Bob")
         tap_cards(page, "S7", "S8", "S9")
         page.locator("form#play [data-action=confirm]").tap()
-        expect(bob).to_have_text("50")
-        expect(page.locator("[data-waiting] li")).to_have_count(2)
+        expect(bob).to_have_text("55")
+        expect(page.locator("[data-waiting] li")).to_have_count(3)
     finally:
         context.close()
 

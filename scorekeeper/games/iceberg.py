@@ -598,7 +598,7 @@ def worth_new(round_: Round) -> Worth:
 
 def worth_melds(round_: Round, _lists: Mapping[str, Sequence[str]]) -> list[Worth]:
     """Cards laid off on each meld of the round, as a phone offline adds them up."""
-    return [iceberg_melds.worth_on(m.meld) for m in round_.melds]
+    return [iceberg_melds.worth_on(m.meld, round_.rules) for m in round_.melds]
 
 
 VARIANT = LogVariant(

@@ -260,12 +260,14 @@ def worth_new(rules: Mapping[str, Any]) -> Worth:
                  plays=plays)
 
 
-def worth_on(meld: Meld) -> Worth:
+def worth_on(meld: Meld, rules: Mapping[str, Any]) -> Worth:
     """Cards laid off on this meld, as a phone offline adds them up: each scores its new
-    place. A special meld takes none."""
+    place, up to all the meld could hold (a run 2 to K; a set every copy of its rank the
+    decks have, or one of each suit without duplicates). A special meld takes none."""
     if meld.kind == SPECIAL:
         return Worth()
-    return Worth(steps=tuple(lay_off_points(meld, LONGEST - meld.size)))
+    most = LONGEST if meld.kind == RUN else 4 * (rules["decks"] if rules["set_duplicates"] else 1)
+    return Worth(steps=tuple(lay_off_points(meld, most - meld.size)))
 
 
 def fits(meld: Meld, card: Card, rules: Mapping[str, Any]) -> bool:

@@ -186,27 +186,34 @@ def ends(meld: Meld) -> list[tuple[Card, ...]]:
 PointsOf = Callable[[Sequence[Card]], Mapping[Card, int]]  # cards laid → what each scores
 
 
-def new_meld_cards(points_of: PointsOf) -> dict[str, tuple[tuple[int, tuple[str, ...]], ...]]:
-    """What each card scores in a new meld, as games/worth.py keeps it, for a game whose
-    melds are these (Robber, Rummy 500): ``points_of`` tried on a set of its rank and on
-    each sequence of three that holds it."""
+def new_meld_worth(points_of: PointsOf) -> Worth:
+    """What each card scores in a new meld (games/worth.py), for a game whose melds are
+    these (Robber, Rummy 500): ``points_of`` tried on a set of its rank and on each
+    sequence of three that holds it. An ace may lie low or high: two copies of it in one
+    meld are not known."""
     found: list[tuple[Card, Sequence[Card], int]] = []
     for card in (Card(rank, suit) for suit in SUITS for rank in range(1, 14)):
         same_rank = [card, *(Card(card.rank, s) for s in SUITS if s != card.suit)][:3]
         found.append((card, (), points_of(same_rank)[card]))
         found += [(card, [c for c in run if c != card], points_of(run)[card]) for run in runs_through(card)]
-    return by_card(found)
+    return Worth(cards=by_card(found), once=tuple(str(Card(ACE, s)) for s in SUITS))
 
 
-def lay_off_cards(meld: Meld, points_of: PointsOf) -> dict[str, tuple[tuple[int, tuple[str, ...]], ...]]:
-    """What each card scores laid off on ``meld``, as games/worth.py keeps it: ``points_of``
-    tried on all an end could take at once (a card scores its place, whatever else is
-    laid), each card needing the ones between it and the meld (a set's, none)."""
+def lay_off_worth(meld: Meld, points_of: PointsOf) -> Worth:
+    """What each card scores laid off on ``meld`` (games/worth.py): ``points_of`` tried on
+    all an end could take at once (a card scores its place, whatever else is laid), each
+    card needing the ones between it and the meld (a set's, none). An ace either end could
+    take: two copies of it are not known."""
     found: list[tuple[Card, Sequence[Card], int]] = []
-    for way in ends(meld):
+    ways = ends(meld)
+    for way in ways:
         points = points_of(way)
         found += [(card, way[:i] if meld.kind != SET else (), points[card]) for i, card in enumerate(way)]
-    return by_card(found)
+    both = len(ways) == 2 and all(way[-1].rank == ACE for way in ways)
+    if both:  # one ace, both ends filled: the rules choose
+        beside = ways[0][:-1] + ways[1][:-1]
+        found.append((ways[1][-1], beside, points_of((*beside, ways[1][-1]))[ways[1][-1]]))
+    return Worth(cards=by_card(found), once=(str(ways[1][-1]),) if both else ())
 
 
 # ---------------------------------------------------------------------------------------
@@ -574,8 +581,7 @@ def _shared(sides: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
 def worth_new(round_: Round) -> Worth:
     """A new meld, as a phone offline adds it up (games/worth.py): card by card, doubled
     where it makes a sequence; partners share what it scores."""
-    return Worth(cards=new_meld_cards(lambda cards: _points(make_meld(cards), round_.rules)),
-                 to=_shared(_sides(round_)))
+    return replace(new_meld_worth(lambda cards: _points(make_meld(cards), round_.rules)), to=_shared(_sides(round_)))
 
 
 def worth_melds(round_: Round, lists: Mapping[str, Sequence[str]]) -> list[Worth]:
@@ -600,8 +606,8 @@ def worth_melds(round_: Round, lists: Mapping[str, Sequence[str]]) -> list[Worth
             if round_.side(player) != round_.side(table.owner):
                 taken = {p: lost[p] - now[p] for p in round_.players if lost[p] != now[p]}
                 moves[player] = {**taken, **{p: taken.get(p, 0) + value for p in sides[player]}}
-        worth.append(Worth(cards=lay_off_cards(table.meld, partial(_laid, table.meld, rules=round_.rules)),
-                           moves=moves, to=_shared(sides)))
+        worth.append(replace(lay_off_worth(table.meld, partial(_laid, table.meld, rules=round_.rules)),
+                             moves=moves, to=_shared(sides)))
     return worth
 
 

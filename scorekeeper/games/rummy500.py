@@ -357,7 +357,7 @@ def round_figures(result: RoundResult[Round, PlayerRound]) -> dict[str, dict[str
 def worth_new(_round: Round) -> Worth:
     """A new meld, as a phone offline adds it up (games/worth.py): card by card, an ace
     low beside the 2 and 3 of its suit."""
-    return Worth(cards=robber.new_meld_cards(lambda cards: dict(zip(*_made(cards)))))
+    return robber.new_meld_worth(lambda cards: dict(zip(*_made(cards))))
 
 
 def _made(cards: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[int, ...]]:
@@ -368,7 +368,7 @@ def _made(cards: Sequence[Card]) -> tuple[tuple[Card, ...], tuple[int, ...]]:
 def worth_on(meld: Meld) -> Worth:
     """Cards laid off on this meld, as a phone offline adds them up: each card's value in
     the place it would take."""
-    return Worth(cards=robber.lay_off_cards(_robbers(meld), lambda cards: dict(zip(*grow(meld, cards)[1:]))))
+    return robber.lay_off_worth(_robbers(meld), lambda cards: dict(zip(*grow(meld, cards)[1:])))
 
 
 def worth_melds(round_: Round, _lists: Mapping[str, Sequence[str]]) -> list[Worth]:

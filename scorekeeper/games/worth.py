@@ -5,7 +5,7 @@ the server answers again (static/app.js). Meanwhile the score strip moves as eac
 will, and the rules stay here: each logged game says, for a new meld and for each meld on
 the table, what cards laid there would score (its variant's ``worth_new`` and
 ``worth_melds``), the pages carry it, and the page's script reads it exactly as
-:meth:`Worth.points` and :meth:`Worth.moves` do:
+:meth:`Worth.points` and :meth:`Worth.moves_of` do:
 
 - ``plays``: a play of exactly these cards (their names sorted, one space apart) scores
   this, whatever else is said (Iceberg's special melds);
@@ -15,9 +15,15 @@ the table, what cards laid there would score (its variant's ``worth_new`` and
   whose other cards are all in the play or laid there before; the most particular come
   first (Rummy 500 and Robber: an ace beside the 2 scores low, a card in a sequence
   doubles in Robber);
+- a card of ``once`` laid twice (here or before) is not known: which copy lies where
+  (an ace low, the other high) the data does not say;
 - anything not said is not known: the page says so ("+?") rather than guess.
 
-``to``: whose columns of the score strip the points go to, by who plays (Robber's
+It says what a play scores if the rules take it: a play they will refuse (a card that
+does not fit) may still get a number, until the server refuses it.
+
+``to``: whose columns of the score strip the points go to, by who plays (carried as
+pairs) (Robber's
 partners share one score; the player alone if not said): the player's side. ``moves``:
 what else a play there changes, by who plays, the first play there (Robber: a lay-off on
 another side's meld takes its worth); after one by the same side, nothing; after one by
@@ -41,6 +47,7 @@ class Worth:
     steps: tuple[int, ...] = ()
     cards: Mapping[str, tuple[Entry, ...]] = field(default_factory=dict)
     plays: Mapping[str, int] = field(default_factory=dict)
+    once: tuple[str, ...] = ()
     to: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     moves: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
@@ -53,10 +60,11 @@ class Worth:
         if self.steps:
             places = self.steps[len(before):len(before) + len(cards)]
             return sum(places) if len(places) == len(cards) else None
-        total, beside = 0, set(cards) | set(before)
+        total, laid = 0, [*cards, *before]
         for card in cards:
-            points = next((p for p, needs in self.cards.get(card, ()) if beside.issuperset(needs)), None)
-            if points is None:
+            entries = self.cards.get(card, ())
+            points = next((p for p, needs in entries if set(laid).issuperset(needs)), None)
+            if points is None or (laid.count(card) > 1 and card in self.once):
                 return None
             total += points
         return total
@@ -78,9 +86,10 @@ class Worth:
 
     def as_json(self) -> Any:
         """As the pages carry it: the steps alone as a list, else what is said."""
-        if self.steps and not (self.cards or self.plays or self.to or self.moves):
+        if self.steps and not (self.cards or self.plays or self.once or self.to or self.moves):
             return list(self.steps)
-        said = dict(steps=list(self.steps), plays=dict(self.plays), to={p: list(c) for p, c in self.to.items()},
+        said = dict(steps=list(self.steps), plays=dict(self.plays), once=list(self.once),
+                    to=[[p, list(c)] for p, c in self.to.items()],  # pairs: a name is never read as a JS built-in
                     moves={p: dict(m) for p, m in self.moves.items()},
                     cards={c: [[points, *beside] for points, beside in entries] for c, entries in self.cards.items()})
         return {k: v for k, v in said.items() if v}
@@ -93,16 +102,17 @@ def play_key(cards: Iterable[Card]) -> str:
 
 def by_card(found: Iterable[tuple[Card, Sequence[Card], int]]) -> dict[str, tuple[Entry, ...]]:
     """Each card's entries from what it scored in plays tried with the rules: ``(card, the
-    cards it needed beside it, its points)``. A card that scored the same in every play
-    needs nothing beside it; where it scored otherwise, each way keeps what it needed, the
-    most needed first."""
-    tried: dict[str, set[Entry]] = {}
+    cards it needed beside it, its points)``, a later try with the same cards beside it
+    standing for the earlier. A card that scored the same in every play needs nothing
+    beside it; where it scored otherwise, each way keeps what it needed, the most needed
+    first."""
+    tried: dict[str, dict[tuple[str, ...], int]] = {}
     for card, beside, points in found:
-        tried.setdefault(str(card), set()).add((points, tuple(sorted(str(c) for c in beside))))
+        tried.setdefault(str(card), {})[tuple(sorted(str(c) for c in beside))] = points
     entries: dict[str, tuple[Entry, ...]] = {}
     for name, ways in tried.items():
-        if len({points for points, _ in ways}) == 1:
-            entries[name] = ((next(iter(ways))[0], ()),)
+        if len(set(ways.values())) == 1:
+            entries[name] = ((next(iter(ways.values())), ()),)
         else:
-            entries[name] = tuple(sorted(ways, key=lambda e: (-len(e[1]), e)))
+            entries[name] = tuple(sorted(((p, b) for b, p in ways.items()), key=lambda e: (-len(e[1]), e)))
     return entries

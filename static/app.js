@@ -236,7 +236,7 @@ on(document, "submit", e => {
   /* a live region's form: token, id */
   if (k.csrf_token && !k.csrf_token.value) k.csrf_token.value = $("meta[name=csrf-token]").content;
   if (k.request_id && !k.request_id.value) k.request_id.value = rid();
-  if (!table || !b || !(b.matches("[data-ace]") || /^(confirm|pass|undo|out|take|stock|renege)$/.test(b.dataset.action))) {
+  if (!table || !b || !(b.name == "card" || /^(confirm|pass|undo|out|take|stock|renege)$/.test(b.dataset.action))) {
     clearTimeout(timer);  /* a page load: not live (30 s at most) */
     leaving = true;
     return void (timer = setTimeout(() => { leaving = false; poll(); }, 30000));
@@ -246,7 +246,7 @@ on(document, "submit", e => {
   if (b.name) data.append(b.name, b.value);
   data.set("request_id", rid());
   const pass = b.dataset.action == "pass", still = pass && form ? $$("[data-picker] :checked", form) : [];
-  const tap = b.dataset.ace || pass;  /* double tap: once */
+  const tap = b.name == "card" && b.value || pass;  /* double tap: once */
   if (tap && tap === body.tap && e.timeStamp - body.at < 700) return;
   body.tap = tap, body.at = e.timeStamp;
   still.forEach(i => data.append("cards", i.value));

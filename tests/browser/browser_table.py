@@ -187,7 +187,7 @@ class Phone:
         self.confirm()
 
     def ace(self, card: str) -> None:
-        self.send(self.page.locator(f"[data-ace='{card}']"))
+        self.send(self.page.locator(f"[name=card][value={card}]"))
 
     def pass_turn(self) -> None:
         """Pass, a moment after this phone's last pass if it was the last thing tapped: at

@@ -55,7 +55,7 @@ def check_offline(page, browser, server) -> None:
 
     page.context.set_offline(True)
     page.locator("label:has(input[name=player][value='B']) > span").tap()
-    page.locator("[data-ace='SA']").tap()  # B's ace, tapped offline
+    page.locator("[name=card][value=SA]").tap()  # B's ace, tapped offline
     page.locator("[data-action=pass]").tap()  # and A's pass
     expect(page.locator("[data-waiting] li")).to_have_count(2)
 
@@ -418,10 +418,10 @@ def test_a_double_tap_on_an_ace_offline_waits_once(browser, server):
     tap on another ace at once is a play of its own."""
     with a_table_kept(browser, server) as (page, phone):
         page.context.set_offline(True)
-        ace = page.locator("[data-ace='SA']")
+        ace = page.locator("[name=card][value=SA]")
         ace.tap()
         ace.tap()
-        page.locator("[data-ace='HA']").tap()
+        page.locator("[name=card][value=HA]").tap()
         expect(page.locator("[data-waiting] li")).to_have_count(2)
         page.context.set_offline(False)
         expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)

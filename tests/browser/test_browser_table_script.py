@@ -60,7 +60,7 @@ def test_plays_in_the_background_keep_the_scroll_and_the_cards_half_picked(phone
     # while a card is picked: it is to be logged first, not left to the next player) and an
     # undo (of the ace).
     phone.tap_cards("H5")
-    for play in (page.locator("[data-ace='DA']"), page.locator("[data-action=pass]"),
+    for play in (page.locator("[name=card][value=DA]"), page.locator("[data-action=pass]"),
                  page.locator("[data-action=undo]")):
         play.evaluate("e => e.scrollIntoView({block: 'center'})")  # clear of the sticky strip
         before = scroll_y(phone)
@@ -143,7 +143,7 @@ def test_a_play_the_server_does_not_answer_waits_survives_a_reload_and_counts_on
 def test_plays_made_offline_are_sent_in_order_when_the_phone_is_back(phone, context):
     page = phone.page
     context.set_offline(True)
-    page.locator("[data-ace='DA']").tap()
+    page.locator("[name=card][value=DA]").tap()
     phone.tap_cards("S7", "S8", "S9")  # no preview without the server: Confirm stays on
     page.locator("form#play [data-action=confirm]").tap()
     page.locator("[data-action=pass]").tap()

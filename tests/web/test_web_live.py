@@ -68,7 +68,7 @@ def test_another_phones_play_comes_back_as_fresh_regions(phones):
     assert re.search(r'data-round-score="A">30<', regions["scores"])
     assert 'data-type="meld" data-player="A"' in regions["log"] and "Undo: A&#39;s meld" in regions["log"]
     assert 'data-meld-number="1"' in regions["melds"] and "7♠" in regions["melds"]
-    assert 'data-turn="A"' in regions["turn"] and 'data-ace="SA"' in regions["aces"]
+    assert 'data-turn="A"' in regions["turn"] and 'value=\"SA\"' in regions["aces"]
     cards = data["cards"]
     assert cards["S8"] == 0 and cards["H8"] == 1 and len(cards) == 52
     # Seen: nothing more until the next change.
@@ -81,7 +81,7 @@ def test_a_pass_and_an_ace_change_the_turn_and_the_aces(phones):
     table.ace("B", "SA")
     data = live(other, table.url, 0).get_json()
     assert 'data-turn="B"' in data["regions"]["turn"] and "Pass to C" in data["regions"]["turn"]
-    assert 'data-ace="SA"' not in data["regions"]["aces"] and 'data-ace="HA"' in data["regions"]["aces"]
+    assert 'value=\"SA\"' not in data["regions"]["aces"] and 'value=\"HA\"' in data["regions"]["aces"]
     assert data["cards"]["SA"] == 0
 
 
@@ -515,5 +515,5 @@ def test_after_the_last_ace_the_player_finishing_the_turn_still_gets_the_aces_an
     table.meld("A", "S7", "S8", "S9")  # A finishes the turn
     regions = live(other, table.url, since).get_json()["regions"]
     assert set(regions) == REGIONS_WITH_A_FORM
-    assert 'data-ace="CA"' not in regions["aces"]
+    assert 'value=\"CA\"' not in regions["aces"]
     assert "7♠" in regions["melds"]

@@ -124,7 +124,7 @@ def test_an_ace_a_pass_and_an_undo_in_the_background(table):
     table.new_game(["A", "B", "C"], dealer=2)
     ace = post(table, "/aces", {"player": "A", "card": "DA", "round_no": "1"})
     assert ace["notices"] == ["A: the ace of diamonds face up."] == told(table, table.play_ids()[-1])
-    assert "data-ace=\"DA\"" not in ace["regions"]["aces"]
+    assert "value=\"DA\"" not in ace["regions"]["aces"]
     passed = post(table, "/pass", {"turn": "A", "round_no": "1"})
     assert passed["notices"] == ["B's turn."] and 'data-turn="B"' in passed["regions"]["turn"]
     last = re.search(r'name="last" value="(\d+)"', table.page()).group(1)  # the pass, as Undo names it

@@ -318,7 +318,7 @@ def _piece(_language: str, _link: str | None, template: str, macro: str, args: t
     hash of what it shows) so that a live payload can name a piece a phone already shows
     instead of sending it again (web/live.py, :func:`updates.piece`)."""
     html = get_template_attribute(template, macro)(*args)  # Markup: the templates autoescape
-    key = hashlib.blake2b(html.encode(), digest_size=6).hexdigest()
+    key = hashlib.blake2b(html.encode(), digest_size=5).hexdigest()
     first = _FIRST_TAG.search(html)
     assert first is not None  # a piece is one element
     tag = first.end()

@@ -5,7 +5,7 @@ const $ = (s, r = document) => r.querySelector(s), $$ = (s, r = document) => [..
 const body = document.body, on = (e, t, f) => e.addEventListener(t, f), ss = sessionStorage;
 /* The page's words, {name} filled in (the script has none). */
 const fill = (t, o) => (t || "").replace(/\{(\w+)\}/g, (m, k) => k in o ? o[k] : m);
-const store = (s, k, v) => { try { if (v === undefined) return JSON.parse(s.getItem(k)); v ? s.setItem(k, JSON.stringify(v)) : s.removeItem(k); } catch (e) { return null; } };
+const store = (s, k, v) => { try { if (v === undefined) return JSON.parse(s.getItem(k)); v ? s.setItem(k, JSON.stringify(v)) : s.removeItem(k); } catch {} };
 
 /* Keep the screen awake while a game is open. */
 if (navigator.wakeLock && $("[data-wake-lock]")) {
@@ -168,43 +168,42 @@ const listen = () => {
   on(s, "bye", () => { s.close(); stream = null; listen(); });
   s.onerror = () => { if (!open || s.readyState > 1) s.close(), stream = null, polling = true, later(); };
 };
-/* Waiting plays: drawn among the melds; added to the strip: the preview's, else the meld's
-   data-worth, read as games/worth.py reads it. */
+/* Waiting plays: drawn among the melds, added to the round's scores (totals: rounds ended):
+   the preview's, else data-worth (/worth: a new meld's) as games/worth.py reads it. */
 const num = t => +t.replace("−", "-"), shown = n => n < 0 ? "−" + -n : n + "";
-let book;  /* /worth: a new meld's */
-if (form) fetch(live.replace(/live$/, "worth")).then(r => r.json()).then(d => book = d, () => {});
-const gains = (p, meld, cs, i = $(`[name=meld][value="${meld}"]`, form), w = (meld ? i && JSON.parse(i.dataset.worth || 0) : book) || {}) => {
-  const on = queue.filter(q => meld && q.meld == meld), had = on.flatMap(q => q.cs), all = cs.concat(had), to = w.to?.[p] || [p], m = on[0] ? {} : {...w.moves?.[p]};
+let book;
+form && fetch(live.replace(/live$/, "worth")).then(r => r.json()).then(d => book = d, () => {});
+const gains = (p, meld, cs, w = (meld ? JSON.parse($(`[name=meld][value="${meld}"]`, form)?.dataset.worth || 0) : book) || {}) => {
+  const on = queue.filter(q => meld && q.meld == meld), had = on.flatMap(q => q.cs), all = cs.concat(had), to = new Map(w.to).get(p) || [p], m = on[0] ? {} : {...w.moves?.[p]};
   let n = had.length, s = w.plays?.[[...cs].sort().join(" ")];
   if (w.map) w = {steps: w};
-  s ??= cs.reduce((t, c) => t + (w.steps ? w.steps[n++] : w.cards?.[c]?.find(e => e.slice(1).every(x => all.includes(x)))?.[0]), 0);
-  if (isNaN(s) || w.moves && on.some(q => !to.includes(q.player))) return null;  /* not known */
-  to.forEach(c => m[c] = (m[c] || 0) + s);
+  s ??= cs.reduce((t, c, _, a, e = w.cards?.[c] || []) => t + (w.steps ? w.steps[n++] : all.indexOf(c) < all.lastIndexOf(c) && w.once?.includes(c) ? NaN : e.find(e => e.slice(1).every(x => all.includes(x)))?.[0]), 0);
+  if (isNaN(s) || w.moves && on.some(q => !to.includes(q.player))) return null;
+  to.forEach(c => m[c] = ~~m[c] + s);
   return m;
 };
 const mark = () => {
   $$("[data-waited]").forEach(e => e.remove());
   $$("td[data-was]").forEach(td => { td.textContent = td.dataset.was; delete td.dataset.was; });
-  if (!stuck) return;
-  const add = {}, unsure = {}, melds = $("[data-melds]"), note = ` (${unsent})`;
+  if (!queue.some(q => q.waited)) return;
+  const add = {}, melds = $("[data-melds]"), note = ` (${unsent})`, doubt = queue.some(q => /renege/.test(q.body) || q.player && !q.moves);
   queue.forEach(q => {
     if (!q.player) return;
-    if (!q.moves) unsure[q.player] = add[q.player] |= 0;
     for (const p in q.moves) add[p] = (add[p] || 0) + q.moves[p];
     const at = q.meld && melds && $(`[data-meld="${CSS.escape(q.meld)}"]`, melds), line = document.createElement(at ? "small" : "p");
     line.dataset.waited = "", line.textContent = at ? ` + ${q.cards}${note}` : q.text + note;
     if (melds) (at ? at.nextElementSibling : melds).append(line);
   });
-  for (const p in add) $$(`[data-round-score="${CSS.escape(p)}"],[data-total="${CSS.escape(p)}"]`).forEach(td => {
-    td.dataset.was = td.textContent;
-    td.textContent = shown(num(td.textContent) + add[p]) + (p in unsure ? "+?" : "");
+  $$("td[data-round-score]").forEach(td => {
+    const p = td.dataset.roundScore;
+    if (p in add || doubt) td.dataset.was = td.textContent, td.textContent = shown(num(td.textContent) + ~~add[p]) + (doubt ? "+?" : "");
   });
 };
 const draw = () => {
   if (table) store(local, WAIT, queue.length && queue);
   $$("[data-waiting]").forEach(e => e.remove());
   mark();
-  if (!stuck || !queue.length) return;
+  if (!queue.some(q => q.waited)) return;
   const strip = $("[data-region=scores]");  /* under the strip */
   (strip || $(".links")).insertAdjacentHTML(strip ? "afterend" : "beforebegin", "<section class=waiting data-waiting aria-live=polite><h2></h2><p class=help></p><ol></ol></section>");
   const [h, p, ol] = $("[data-waiting]").children;
@@ -258,7 +257,7 @@ on(document, "submit", e => {
   if (confirm) {  /* sent: the picker is free for the next play */
     const seen = $("[data-preview]", f), ok1 = seen && seen.dataset.asked === asked(f) && $("[data-ok='1']", seen);
     const player = chosen("player"), meld = chosen("meld"), cs = $$("[data-picker] :checked", f).map(i => i.value);
-    Object.assign(item, {picks: 1, player, meld, cs, cards: play, moves: ok1 ? JSON.parse(ok1.dataset.moves) : gains(player, meld, cs)});
+    Object.assign(item, {picks: 1, player, meld, cs, cards: play, moves: ok1 && !queue[0] ? JSON.parse(ok1.dataset.moves) : gains(player, meld, cs)});
     cells().forEach(i => { if (i.checked) i.checked = !(i.disabled = true); });
     b.disabled = true;  /* nothing picked */
     choose("meld", "");

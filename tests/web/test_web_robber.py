@@ -959,3 +959,25 @@ def test_a_hands_rules_page_quotes_its_own_ace_low_and_target(client):
     game = Robber(client, ["Ann", "Bob"], ace_low=1, target=300)
     page = re.sub(r"<[^>]+>", "", text(client.get(f"/g/{game.key}/rules")))
     assert "an ace played low (A-2-3) 1." in page and "First to the target (300) wins" in page
+
+
+def test_each_meld_carries_what_a_play_on_it_scores_for_a_phone_offline(client):
+    """games/worth.py's data on each meld choice and at /worth, as the game computes it,
+    safe in its attribute whatever the players are called (a quote, an apostrophe, <)."""
+    from html import unescape
+
+    from scorekeeper.games import robber
+    from scorekeeper.games.cards import parse_card
+
+    names = ["O'Neil", 'Sam "Ace"', "<b>Bo</b>", "Di"]
+    game = Robber(client, names, partnerships="13")
+    game.ok(game.meld("O'Neil", "S5 S6 S7"))
+    attribute = re.search(r"data-meld-number=\"1\" data-worth='([^']*)'", game.page()).group(1)
+    carried = json.loads(unescape(attribute))
+    round_ = robber.Round(names, robber.resolve_rules({}, 4), {"O'Neil": "1", "<b>Bo</b>": "1",
+                                                              'Sam "Ace"': "2", "Di": "2"})
+    round_.meld("O'Neil", [parse_card(c) for c in ("S5", "S6", "S7")])
+    assert carried == robber.worth_melds(round_, {})[0].as_json()
+    assert carried["moves"]['Sam "Ace"'] == {"O'Neil": -30, "<b>Bo</b>": -30, 'Sam "Ace"': 30, "Di": 30}
+    new = client.get(game.url + "/worth")
+    assert new.status_code == 200 and new.get_json() == robber.worth_new(round_).as_json()

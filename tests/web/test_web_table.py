@@ -567,3 +567,13 @@ def test_a_long_name_heads_its_column_with_soft_hyphens_where_it_may_break(table
     with app.test_request_context():
         marked = hyphenated_filter("Catherine-Elizabeth-Montgomery-Smythe")
     assert marked.split("-")[-1] == "Smythe" and "Mont\u00adgo\u00admery" in marked
+
+
+def test_each_meld_carries_what_a_play_on_it_scores_for_a_phone_offline(table, client):
+    """games/worth.py's data: a lay-off's points by place on each meld choice, a new
+    meld's by size and its special melds whole at /worth (beside /live), as the game says."""
+    table.new_game(["A", "B"])
+    table.meld("A", "S7", "S8", "S9")
+    assert "data-meld-number=\"1\" data-worth='[40,50,60,70,80,90,100,110,120]'" in table.page()
+    new = client.get(f"{table.url}/worth").get_json()
+    assert new["steps"][:4] == [0, 10, 20, 40] and new["plays"]["S3 S5 S7 S9 SJ SK"] == 700

@@ -38,7 +38,7 @@ self.addEventListener("install", () => self.skipWaiting());
    through here). */
 self.addEventListener("activate", e => e.waitUntil(self.clients.claim()
   .then(() => Promise.all([caches.open(KEPT), self.clients.matchAll()]))
-  .then(([shelf, open]) => Promise.all([...open.map(c => c.url), "static/app.css", "static/app.js"]
+  .then(([shelf, open]) => Promise.all([...open.map(c => c.url), "static/app.css", "static/app.js", "static/robber.css"]
     .map(u => new URL(u, location.href)).filter(kept).flatMap(u => /\/(table|robber)$/.test(u.pathname) ? [u, worth(u)] : [u])
     .map(u => keep(shelf, u, u.origin + u.pathname).catch(() => null))))));
 self.addEventListener("fetch", e => {

@@ -330,6 +330,7 @@ def test_a_robber_hand_reloaded_offline_is_the_hand_as_last_seen(browser, server
         page.reload()
         expect(meld).to_contain_text("4♥")
         ann, bob = page.locator("[data-round-score='Ann']"), page.locator("[data-round-score='Bob']")
+        expect(page.locator("[data-live-scores]")).to_have_css("opacity", "1")
         expect(ann).to_have_text("15")
         who_plays(page, "Bob")
         choose_meld(page, 1)
@@ -348,6 +349,7 @@ def test_a_robber_hand_reloaded_offline_is_the_hand_as_last_seen(browser, server
         page.locator("form#play [data-action=confirm]").tap()
         expect(bob).to_have_text("55")
         expect(page.locator("[data-waiting] li")).to_have_count(3)
+        expect(page.locator("[data-live-scores]")).to_have_css("opacity", "0.55")  # the server's: without them
         who_plays(page, "Ann")  # Ann on the meld Bob's play waiting took: not known, and said so
         choose_meld(page, 1)
         tap_cards(page, "C4")

@@ -981,3 +981,13 @@ def test_each_meld_carries_what_a_play_on_it_scores_for_a_phone_offline(client):
     assert carried["moves"]['Sam "Ace"'] == {"O'Neil": -30, "<b>Bo</b>": -30, 'Sam "Ace"': 30, "Di": 30}
     new = client.get(game.url + "/worth")
     assert new.status_code == 200 and new.get_json() == robber.worth_new(round_).as_json()
+
+
+def test_robber_s_own_styles_come_with_its_pages_alone(client, three, table):
+    """robber.css (chips, the board, the log's Delete beside its words) on Robber's pages;
+    the Iceberg table, under its 40 KB budget, does without."""
+    link = "/static/robber.css"
+    for path in ("", "/game"):  # the table, the game page
+        assert link in text(client.get(three.url + path)), path
+    table.new_game(["A", "B"])
+    assert link not in table.page() and client.get(link).status_code == 200

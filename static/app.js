@@ -75,6 +75,8 @@ const turn = (s = $("[data-turn]")) => s && (s.dataset.plays || s.dataset.turn);
 const chosen = (name, i = $(`[name=${name}]:checked`, form)) => i ? i.value : "";
 const choose = (name, v) => { const i = $$(`[name=${name}]`, form).find(i => i.value === v && !i.disabled); if (i) i.checked = true; return i; };
 const cells = () => $$("[data-picker] input", form), any = () => $("[data-picker] :checked", form);
+/* A copy of a card in a play waiting: its second copy's cell goes, else the card's. */
+const used = c => { const i = $(`[data-picker] [value="${c}"]`, form), t = i?.parentNode.nextElementSibling; t?.matches(".two") ? t.remove() : i && (i.disabled = true); };
 /* Who plays: this phone's (data-me), else whose turn; a choice holds one play. */
 const ours = (m = form && $("[data-me]", form)) => m ? m.dataset.me : turn();
 let own = form && chosen("player") !== ours();
@@ -258,7 +260,7 @@ on(document, "submit", e => {
     const seen = $("[data-preview]", f), ok1 = seen && seen.dataset.asked === asked(f) && $("[data-ok='1']", seen);
     const player = chosen("player"), meld = chosen("meld"), cs = $$("[data-picker] :checked", f).map(i => i.value);
     Object.assign(item, {picks: 1, player, meld, cs, cards: play, moves: ok1 && !queue[0] ? JSON.parse(ok1.dataset.moves) : gains(player, meld, cs)});
-    cells().forEach(i => { if (i.checked) i.checked = !(i.disabled = true); });
+    cells().forEach(i => i.checked = false), cs.forEach(used);
     b.disabled = true;  /* nothing picked */
     choose("meld", "");
     seen.textContent = "";
@@ -287,6 +289,7 @@ function poll() {
     .then(() => { busy = false; if (!leaving) later(), pump(); });
 }
 if (form) {
+  queue.forEach(q => q.cs?.forEach(used));  /* a page reloaded: its cards taken */
   const p = store(local, PICKS);
   if (p && new URLSearchParams(p).get("round_no") === body.dataset.round && !any()) pick(p);
   count(form);

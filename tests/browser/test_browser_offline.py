@@ -514,6 +514,37 @@ def two_melds_waiting_the_first_saved(page, phone):
     expect(page.locator("[data-waiting] li")).to_have_count(2)
 
 
+def test_two_decks_offline_a_card_in_a_play_waiting_leaves_its_other_copy(browser, server):
+    """Two decks, no network: A's run takes one 7♠; its cell stays for the other copy (its
+    second-copy cell goes), which B's set then takes, and then the cell is off; so after a
+    reload offline. Back online both land, each scored as the strip said."""
+    with a_table_kept(browser, server, ("A", "B", "C", "D")) as (page, phone):  # two decks
+        page.context.set_offline(True)
+        phone.tap_cards("S7", "S8", "S9")
+        page.locator("form#play [data-action=confirm]").tap()
+        expect(phone.card_input("S7")).to_be_enabled()
+        expect(phone.card_input("S7", copy=2)).to_have_count(0)
+        expect(phone.card_input("S8")).to_be_enabled()
+        page.locator("label:has(input[name=player][value='B']) > span").tap()
+        phone.tap_cards("S7", "H7", "D7")
+        page.locator("form#play [data-action=confirm]").tap()
+        expect(phone.card_input("S7")).to_be_disabled()
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.reload()
+        expect(page.locator("[data-waiting] li")).to_have_count(2)
+        expect(phone.card_input("S7")).to_be_disabled()
+        expect(phone.card_input("H7")).to_be_enabled()
+        expect(phone.card_input("H7", copy=2)).to_have_count(0)
+        scores = page.locator("td[data-round-score]")
+        expect(scores).to_have_text(["30", "30", "0", "0"])
+        page.context.set_offline(False)
+        page.evaluate("dispatchEvent(new Event('online'))")
+        expect(page.locator("[data-waiting]")).to_have_count(0, timeout=10_000)
+        expect(page.locator("[data-error]")).to_have_count(0)
+        expect(scores).to_have_text(["30", "30", "0", "0"])
+        expect(phone.card_input("S7")).to_be_disabled()
+
+
 def test_a_play_saved_whose_answer_was_lost_is_not_refused_when_sent_again(browser, server):
     """The first meld was saved but its answer never came: sent again after waiting, it is
     found saved already (not refused as if the table had changed), and the meld waiting

@@ -176,7 +176,7 @@ const num = t => +t.replace("−", "-"), shown = n => n < 0 ? "−" + -n : n + "
 let book;
 form && fetch(live.replace(/live$/, "worth")).then(r => r.json()).then(d => book = d, () => {});
 const gains = (p, meld, cs, w = (meld ? JSON.parse($(`[name=meld][value="${meld}"]`, form)?.dataset.worth || 0) : book) || {}) => {
-  const on = queue.filter(q => meld && q.meld == meld), had = on.flatMap(q => q.cs), all = cs.concat(had), to = new Map(w.to).get(p) || [p], m = on[0] ? {} : {...w.moves?.[p]};
+  const on = queue.filter(q => meld && q.meld == meld), had = on.flatMap(q => q.cs), all = cs.concat(had), to = new Map(w.to).get(p) || [p], m = {__proto__: null, ...!on[0] && w.moves?.[p]};
   let n = had.length, s = w.plays?.[[...cs].sort().join(" ")];
   if (w.map) w = {steps: w};
   s ??= cs.reduce((t, c, _, a, e = w.cards?.[c] || []) => t + (w.steps ? w.steps[n++] : all.indexOf(c) < all.lastIndexOf(c) && w.once?.includes(c) ? NaN : e.find(e => e.slice(1).every(x => all.includes(x)))?.[0]), 0);
@@ -188,7 +188,7 @@ const mark = () => {
   $$("[data-waited]").forEach(e => e.remove());
   $$("td[data-was]").forEach(td => { td.textContent = td.dataset.was; delete td.dataset.was; });
   if (!queue.some(q => q.waited)) return;
-  const add = {}, melds = $("[data-melds]"), note = ` (${unsent})`, doubt = queue.some(q => /renege/.test(q.body) || q.player && !q.moves);
+  const add = {__proto__: null}, melds = $("[data-melds]"), note = ` (${unsent})`, doubt = queue.some(q => /renege|undo/.test(q.url + q.body) || q.player && !q.moves);
   queue.forEach(q => {
     if (!q.player) return;
     for (const p in q.moves) add[p] = (add[p] || 0) + q.moves[p];
@@ -260,7 +260,8 @@ on(document, "submit", e => {
     const seen = $("[data-preview]", f), ok1 = seen && seen.dataset.asked === asked(f) && $("[data-ok='1']", seen);
     const player = chosen("player"), meld = chosen("meld"), cs = $$("[data-picker] :checked", f).map(i => i.value);
     Object.assign(item, {picks: 1, player, meld, cs, cards: play, moves: ok1 && !queue[0] ? JSON.parse(ok1.dataset.moves) : gains(player, meld, cs)});
-    cells().forEach(i => i.checked = false), cs.forEach(used);
+    const off = stuck || !navigator.onLine;  /* online, the answer says what is left */
+    cells().forEach(i => { if (i.checked) i.disabled = !off, i.checked = false; }), off && cs.forEach(used);
     b.disabled = true;  /* nothing picked */
     choose("meld", "");
     seen.textContent = "";

@@ -595,17 +595,15 @@ def worth_melds(round_: Round, lists: Mapping[str, Sequence[str]]) -> list[Worth
     sides = _sides(round_)
     worth = []
     for table in round_.melds:
-        moved = copy(round_)  # the meld held by no one
+        moved = copy(round_)  # the meld held by no one (score_player reads the melds, rules, teams)
         moved.melds = [replace(m, owner="") if m is table else m for m in round_.melds]
         lost = side_scores(round_.players, {**own, table.owner: score_player(moved, table.owner, None,
                                                                               table.owner in renege).score},
                            round_.teams)
+        taken = {p: lost[p] - now[p] for p in round_.players if lost[p] != now[p]}
         value = table.meld.value(round_.rules)
-        moves = {}
-        for player in round_.players:
-            if round_.side(player) != round_.side(table.owner):
-                taken = {p: lost[p] - now[p] for p in round_.players if lost[p] != now[p]}
-                moves[player] = {**taken, **{p: taken.get(p, 0) + value for p in sides[player]}}
+        moves = {player: {**taken, **{p: taken.get(p, 0) + value for p in sides[player]}}
+                 for player in round_.players if round_.side(player) != round_.side(table.owner)}
         worth.append(replace(lay_off_worth(table.meld, partial(_laid, table.meld, rules=round_.rules)),
                              moves=moves, to=_shared(sides)))
     return worth

@@ -22,12 +22,11 @@ the table, what cards laid there would score (its variant's ``worth_new`` and
 It says what a play scores if the rules take it: a play they will refuse (a card that
 does not fit) may still get a number, until the server refuses it.
 
-``to``: whose columns of the score strip the points go to, by who plays (carried as
-pairs) (Robber's
-partners share one score; the player alone if not said): the player's side. ``moves``:
-what else a play there changes, by who plays, the first play there (Robber: a lay-off on
-another side's meld takes its worth); after one by the same side, nothing; after one by
-another side, not known.
+``to``: whose columns of the score strip the points go to, by who plays: the player's
+side (Robber's partners share one score; the player alone if not said; carried as
+pairs). ``moves``: what else the first play there changes, by who plays (Robber: a
+lay-off on another side's meld takes its worth); after a play there by the same side,
+nothing; after one by another side, not known.
 """
 from __future__ import annotations
 

@@ -429,6 +429,23 @@ def test_a_deleted_play_is_brought_back_from_the_changes_for_as_long_as_it_is_ou
     assert client.post(f"/g/{view}/changes/bring-back", data={"play": str(lay_off)}).status_code == 403
 
 
+def test_a_bring_back_from_one_play_s_history_answers_with_that_history(table, client):
+    """The page it was asked from (``?play=`` or ``?round=``) comes back with its answer,
+    a refusal too."""
+    table.new_game(["Ann", "Bob"], dealer=1)
+    table.meld("Ann", "S7", "S8", "S9")
+    table.lay_off("Bob", 1, "S10")
+    lay_off = table.play_ids()[-1]
+    table.post(f"/plays/{lay_off}/delete", {})
+    page = client.get(f"{table.url}/changes?play={lay_off}").get_data(as_text=True)
+    action = re.search(r'<form method="post" action="([^"]+)"><input type="hidden" name="csrf_token"', page)
+    assert action and action.group(1).endswith(f"/changes/bring-back?play={lay_off}")
+    back = table.post(f"/changes/bring-back?play={lay_off}", {"play": str(lay_off)})
+    assert back.headers["Location"].endswith(f"/changes?play={lay_off}")
+    again = table.post("/changes/bring-back?round=1", {"play": str(lay_off), "request_id": "another"}, expect=422)
+    assert "Changes: Round 1" in words(again) and "that play is not out of the game" in words(again).lower()
+
+
 def test_a_counted_game_has_no_plays_to_bring_back_from_its_changes(client):
     game = Counted(client, "rummy", ["Ann", "Bob"])
     assert client.post(f"{game.url}/changes/bring-back", data={"play": "1"}).status_code == 404

@@ -225,20 +225,20 @@ def bring_back(game_id: int):
     page's own ``?play=`` or ``?round=`` comes along: the answer is that page again."""
     if not isinstance(kernel.header(get_db(), game_id)["variant"], LogVariant):
         abort(404)
-    shown = {name: _id_arg(name) for name in ("play", "round")}
+    play, round_no = (_id_arg(name) for name in ("play", "round"))
     form = BringBackForm()
     if not form.validate():
-        return _changes_page(game_id, *shown.values(), error=Say("Which play is to be brought back?"), status=422)
+        return _changes_page(game_id, play, round_no, error=Say("Which play is to be brought back?"), status=422)
     try:
         row = log_changes.bring_back(get_db(), game_id, form.request_id.key(), form.play.data)
     except Repeated:
         flash(said(helpers.ALREADY_SAVED))
     except Refused as e:
-        return _changes_page(game_id, *shown.values(), error=e.said, status=helpers.refusal_status(e))
+        return _changes_page(game_id, play, round_no, error=e.said, status=helpers.refusal_status(e))
     else:
         flash(page_text("Brought back %(play)s in round %(round)s: every score is recomputed.",
                         play=row.describe(), round=row.round_no))
-    return redirect(url_for("games.changes", game_id=game_id, **shown), 303)
+    return redirect(url_for("games.changes", game_id=game_id, play=play, round=round_no), 303)
 
 
 def _id_arg(name: str) -> int | None:

@@ -298,10 +298,14 @@ def test_a_night_is_won_once_its_evening_is_past(client, group, db):
     finish(client, link, first[0][0], first[0], {first[0][1]: ["SK"]})
     winner = first[0][0]
     assert f"Ahead tonight: {winner}, 3." in text(client.get(url))
+    version = re.search(r'data-version="(\d+)"', text(client.get(url + "/screen"))).group(1)
+    assert client.get(url + f"/screen?since={version}").status_code == 204
     opened = datetime.now(UTC) - timedelta(hours=12, minutes=1)
     db.execute("UPDATE nights SET created = ?", [opened.isoformat(timespec="seconds")])
     db.conn.commit()
     assert f"Won the night: {winner}, 3." in text(client.get(url))
+    moved = client.get(url + f"/screen?since={version}")  # the TV screen moves on, nothing else changed
+    assert moved.status_code == 200 and f"{winner}" in text(moved) and "Ahead tonight" not in text(moved)
 
 
 def test_a_night_of_another_group_is_not_found(client, group, db):

@@ -86,6 +86,17 @@ class TableView:
 EVENING = timedelta(hours=12)  # how long a night may go on from when it was opened
 
 
+def evening_past(night: store.Night) -> bool:
+    return datetime.now(UTC) - datetime.fromisoformat(night.created) >= EVENING
+
+
+def shown_version(night: store.Night) -> int:
+    """What a night's page and screen say they show (``?since=``, static/board.js): the
+    night's version, twice, and one more once the evening is past, so that a screen moves
+    on from who is ahead to who won with nothing else changed."""
+    return 2 * store.version(get_db(), night) + evening_past(night)
+
+
 @dataclass
 class NightView:
     night: store.Night
@@ -110,9 +121,8 @@ class NightView:
         """The night's result stands: no table plays any more, one has finished, and the
         evening is past (a night is not closed: until then, between rounds of tables, the
         next round may still start, and the page says who is ahead, not who won)."""
-        evening_past = datetime.now(UTC) - datetime.fromisoformat(self.night.created) >= EVENING
         return (self.playing == 0 and any(t.table.over and not t.table.abandoned for t in self.tables)
-                and evening_past)
+                and evening_past(self.night))
 
     @property
     def at_no_table(self) -> set:
@@ -162,7 +172,7 @@ def night_view(night: store.Night, *, seats_next: bool = False) -> NightView:
     next_round, suggested, waiting = _next_round(night, tables, seats) if seats_next else (0, [], [])
     return NightView(night, standing, shown, sorted({t.round for t in tables}), unread, seats, next_round,
                      [[names[p] for p in t] for t in suggested], [names[p] for p in waiting],
-                     store.version(db, night))
+                     shown_version(night))
 
 
 def _table_view(table: night_rules.Table) -> TableView:
@@ -315,7 +325,7 @@ def show(night_id: int):
     every few seconds, a 204 while nothing changed, and redraws them), its next tables,
     its tables so far, its players, its screen and sheet to hand on."""
     night = _night(night_id)
-    if request.args.get("since") == str(store.version(get_db(), night)):
+    if request.args.get("since") == str(shown_version(night)):
         return "", 204
     return _page(night)
 
@@ -336,7 +346,7 @@ def screen(night_id: int):
     """The night's screen for a TV or a tablet; 204 when asked ``?since=<version>`` while
     nothing changed (static/board.js asks every few seconds)."""
     night = _night(night_id)
-    if request.args.get("since") == str(store.version(get_db(), night)):
+    if request.args.get("since") == str(shown_version(night)):
         return "", 204
     return render_template("night_screen.html", view=night_view(night), night=night)
 

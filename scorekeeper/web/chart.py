@@ -63,6 +63,7 @@ class Chart:
     limit: str = "target"  # what the dashed line is (LIMITS)
     label: str = ""  # its label, in the page's words
     label_at: tuple[float, float, str] = (0.0, 0.0, "end")  # the label's x, baseline, text-anchor
+    hands: bool = False  # its rounds are hands (Robber's): its words say so
 
 
 def _nice_step(span: float) -> int:
@@ -146,9 +147,10 @@ def _apart(ys: list[float], low: float, high: float, gap: float = FONT + 1) -> l
 
 
 def chart(players: list[str], round_scores: Sequence[Mapping[str, int]], target: int,
-          limit: str = "target") -> Chart:
+          limit: str = "target", round_word: str = "round") -> Chart:
     """The chart for these finished rounds' scores (a game with none draws empty axes);
-    ``limit``: what ``target`` is (LIMITS)."""
+    ``limit``: what ``target`` is (LIMITS); ``round_word``: what the game calls a round
+    ("hand" in Robber Rummy)."""
     totals = running_totals(players, round_scores)
     values = [v for series in totals.values() for v in series]
     low, high = min(values + [0]), max(values + [0])
@@ -196,7 +198,7 @@ def chart(players: list[str], round_scores: Sequence[Mapping[str, int]], target:
     return Chart(
         WIDTH, HEIGHT, tuple(lines), ticks, round_marks,
         y(0) if low < 0 < high else None,
-        y(target) if show_target else None, target, plot, limit, label, label_at,
+        y(target) if show_target else None, target, plot, limit, label, label_at, round_word == "hand",
     )
 
 

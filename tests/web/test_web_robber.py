@@ -748,6 +748,10 @@ def test_the_game_page_hand_detail_and_score_sheet(three, client):
     three.ok(three.end_hand({"Bob": "S2 S3 S4 S5 SJ SA", "Cy": ""}))
     html = three.page("/game")
     assert "data-chart" in html and 'data-total="Bob">' + MINUS + "45<" in html
+    assert "Running totals by hand" in html and "Totals after hand 1:" in html  # Robber's rounds are hands
+    assert "by round" not in html and "after round" not in html
+    spanish = text(client.get(three.url + "/game", headers={"Accept-Language": "es"}))
+    assert "Totales acumulados por mano" in spanish
     hand = named(three.page("/hands/1"))
     assert "made by Ann" in hand and "+120" in hand
     assert client.get(three.url + "/hands/9").status_code == 404

@@ -249,7 +249,8 @@ def sheet(game_id: int):
         "sheet.html", game_id=game_id, header=header, record=record,
         notes=notes, played=len(counted),
         ended=[r.said_words for r in game.rounds],  # the kept records' said, as every kind of round names it
-        chart=chart(record.players, [r.scores for r in counted], total, limit=limit),
+        chart=chart(record.players, [r.scores for r in counted], total, limit=limit,
+                    round_word=header["variant"].round_word),
         view_url=view_url, qr=links.qr_svg(view_url, page_text("Read-only link to this score sheet")),
         switch_back=url_for("players.sheet", game_key=links.make_key(game_id, header["view_token"])),
         low_wins=record.low_wins, bonuses=bonuses if any(bonuses.values()) else None,

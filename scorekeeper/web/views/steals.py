@@ -525,7 +525,7 @@ def game(game_id: int):
     hands = [(n, r, r.said) for n, r in enumerate(results.records(db, game_id, first, facts=False), first)]
     if playing:  # the hand being played, its score so far
         hands.append((state.round_no, state.current(), state.hand_ended(state.round_no)))
-    drawn = chart(state.players, every, state.rules["target"])
+    drawn = chart(state.players, every, state.rules["target"], round_word=state.variant.round_word)
     return render_template("robber_game.html", state=state, game_id=game_id, chart=drawn, hands=hands,
                            rounds=hands, share=links.share(game_id, *kernel.secrets_of(db, game_id)))
 

@@ -206,7 +206,7 @@ def changes(game_id: int):
     """The record of every change to the game's log in words (storage/record.py), the
     latest first: when, from whose phone, what it was and became, what it did to the
     scores. ``?play=N``: one play's history (the dispute view links it)."""
-    play, round_no = (_id_arg(name) for name in ("play", "round"))
+    play, round_no = _shown()
     return _changes_page(game_id, play, round_no)
 
 
@@ -225,7 +225,7 @@ def bring_back(game_id: int):
     page's own ``?play=`` or ``?round=`` comes along: the answer is that page again."""
     if not isinstance(kernel.header(get_db(), game_id)["variant"], LogVariant):
         abort(404)
-    play, round_no = (_id_arg(name) for name in ("play", "round"))
+    play, round_no = _shown()
     form = BringBackForm()
     if not form.validate():
         return _changes_page(game_id, play, round_no, error=Say("Which play is to be brought back?"), status=422)
@@ -239,6 +239,12 @@ def bring_back(game_id: int):
         flash(page_text("Brought back %(play)s in round %(round)s: every score is recomputed.",
                         play=row.describe(), round=row.round_no))
     return redirect(url_for("games.changes", game_id=game_id, play=play, round=round_no), 303)
+
+
+def _shown() -> tuple[int | None, int | None]:
+    """Which changes a changes page shows: ``?play=`` (one play's history), ``?round=``."""
+    play, round_no = (_id_arg(name) for name in ("play", "round"))
+    return play, round_no
 
 
 def _id_arg(name: str) -> int | None:

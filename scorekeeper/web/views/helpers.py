@@ -258,8 +258,8 @@ def meld_worth(state) -> dict[int | None, Markup]:
     that made it, as the table page's meld choices carry it for a phone offline
     (games/worth.py): compact JSON, safe between single quotes (data-worth='…'; its
     double quotes are not escaped, which would take five bytes each); none once the game
-    is over."""
-    if state.over:
+    is over, nor for a read-only link, whose pages have no meld choices."""
+    if state.over or not links.can_edit():
         return {}
     return {pid: htmlsafe_json_dumps(w.as_json(), dumps=partial(json.dumps, separators=(",", ":")))
             for pid, w in state.meld_worth().items()}
